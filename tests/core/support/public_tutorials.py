@@ -23013,6 +23013,103 @@ def course22p2_autoencoder(torch):
     return {"ae1": ae[1][0].weight, "cnn": cnn[4].bias}
 
 
+# ---- fastai/course22p2: mean shift -----------------------------------------------------
+
+def course22p2_meanshift(torch):
+    """fastai/course22p2 nbs/02_meanshift.ipynb: six centroids from torch.rand, clusters
+    sampled from MultivariateNormal with a diagonal covariance, a gaussian and a triangular
+    kernel, one point's distances to all by broadcasting (x[None]-X, ((x-X)**2).sum(1).sqrt()),
+    weights times points, meanshift one point at a time written in place (X[i] = ...), then
+    batched: dist_b by broadcasting a[None]-b[:,None], weights summed three ways (broadcast,
+    torch.einsum('ij,jk->ik'), weight@X) and the batched meanshift with slices. Offline:
+    plots, the animation and %time are left out; 40 samples per cluster, not 250 (the GPU
+    cell runs on the CPU)."""
+    MultivariateNormal = torch.distributions.multivariate_normal.MultivariateNormal
+    tensor = torch.tensor
+    partial = functools.partial
+    torch.manual_seed(42)
+    torch.set_printoptions(precision=3, linewidth=140, sci_mode=False)
+    try:
+        n_clusters = 6
+        n_samples = 40   # (250)
+        centroids = torch.rand(n_clusters, 2)*70-35
+        print(centroids)
+        def sample(m): return MultivariateNormal(m, torch.diag(tensor([5., 5.]))).sample((n_samples,))
+        slices = [sample(c) for c in centroids]
+        data = torch.cat(slices)
+        print(data.shape)
+        def gaussian(d, bw): return torch.exp(-0.5*((d/bw))**2) / (bw*math.sqrt(2*math.pi))
+        def plot_func(f):
+            x = torch.linspace(0, 10, 100)
+            print(f(x)[::10])   # (plt.plot(x, f(x)))
+        plot_func(partial(gaussian, bw=2.5))
+        def tri(d, i): return (-d+i).clamp_min(0)/i
+        plot_func(partial(tri, i=8))
+        X = data.clone()
+        x = data[0]
+        print(x)
+        print(x.shape, X.shape, x[None].shape)
+        print((x[None]-X)[:8])
+        print((x-X)[:8])
+        dist = ((x-X)**2).sum(1).sqrt()
+        print(dist[:8])
+        weight = gaussian(dist, 2.5)
+        print(weight)
+        print(weight.shape, X.shape)
+        print(weight[:, None].shape)
+        print((weight[:, None]*X)[:4])
+        def one_update(X):
+            for i, x in enumerate(X):
+                dist = torch.sqrt(((x-X)**2).sum(1))
+                # weight = gaussian(dist, 2.5)
+                weight = tri(dist, 8)
+                X[i] = (weight[:, None]*X).sum(0)/weight.sum()
+        def meanshift(data):
+            X = data.clone()
+            for it in range(5): one_update(X)
+            return X
+        X = meanshift(data)
+        print(X[::n_samples], (centroids+2))
+        bs = 5
+        X = data.clone()
+        x = X[:bs]
+        print(x.shape, X.shape)
+        def dist_b(a, b): return (((a[None]-b[:, None])**2).sum(2)).sqrt()
+        print(dist_b(X, x))
+        print(dist_b(X, x).shape)
+        print(X[None, :].shape, x[:, None].shape, (X[None, :]-x[:, None]).shape)
+        weight = gaussian(dist_b(X, x), 2)
+        print(weight)
+        print(weight.shape, X.shape)
+        print(weight[..., None].shape, X[None].shape)
+        num = (weight[..., None]*X[None]).sum(1)
+        print(num.shape)
+        print(num)
+        print(torch.einsum('ij,jk->ik', weight, X))
+        print(weight@X)
+        div = weight.sum(1, keepdim=True)
+        print(div.shape)
+        print(num/div)
+        def meanshift(data, bs=500):
+            n = len(data)
+            X = data.clone()
+            for it in range(5):
+                for i in range(0, n, bs):
+                    s = slice(i, min(i+bs, n))
+                    weight = gaussian(dist_b(X, X[s]), 2.5)
+                    # weight = tri(dist_b(X, X[s]), 8)
+                    div = weight.sum(1, keepdim=True)
+                    X[s] = weight@X/div
+            return X
+        X = meanshift(data).cpu()
+        print(X[::n_samples])
+        X = meanshift(data, bs=64)
+        print(X[::n_samples])
+    finally:
+        torch.set_printoptions(profile="default")
+    return {"X": X, "data": data}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -23051,4 +23148,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             makemore_wavenet, build_nanogpt_train_gpt2, makemore_activations_and_gradients,
             makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model, d2l_gans,
             d2l_nlp_applications, course22p2_activations, course22p2_initializing,
-            course22p2_convolutions, course22p2_autoencoder]
+            course22p2_convolutions, course22p2_autoencoder, course22p2_meanshift]
