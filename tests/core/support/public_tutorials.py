@@ -22157,12 +22157,6 @@ def _course22p2_miniai(torch, notebook):
     tensor = torch.tensor
     partial = functools.partial
 
-    def store_attr(names=None):
-        frame = inspect.currentframe().f_back
-        argnames = frame.f_code.co_varnames[:frame.f_code.co_argcount]
-        self = frame.f_locals[argnames[0]]
-        for name in argnames[1:]:
-            setattr(self, name, frame.f_locals[name])
     class MulticlassAccuracy:
         """torcheval.metrics.MulticlassAccuracy: update with logits, compute the fraction."""
         def __init__(self): self.reset()
