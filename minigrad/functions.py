@@ -1014,7 +1014,7 @@ def bincount(input, weights=None, minlength=0):
     return ops.bincount(input, weights, minlength)
 
 
-def histogram(input, bins, *, range=None, weight=None, density=False, out=None):  # noqa: A002
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):  # noqa: A002
     """(hist, bin_edges): a histogram of ``input``'s elements in ``bins`` equal bins (over
     ``range``, or the elements' own) or between the edges of a 1-D tensor ``bins``."""
     result = ops.histogram(input, bins, range, weight, density)

@@ -1054,7 +1054,7 @@ class Tensor(TensorBase):
     def histc(self, bins=100, min=0, max=0):  # noqa: A002 - PyTorch's names
         return ops.histc(self, bins, min, max)
 
-    def histogram(self, bins, *, range=None, weight=None, density=False):  # noqa: A002
+    def histogram(self, bins=100, *, range=None, weight=None, density=False):  # noqa: A002
         return ops.histogram(self, bins, range, weight, density)
 
     def clamp_min(self, min):  # noqa: A002 - PyTorch's name

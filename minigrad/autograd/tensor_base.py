@@ -50,7 +50,7 @@ class TensorBase:
 
     __slots__ = ("_data", "dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad",
                  "_version_cell", "_base", "_view_version", "_accumulator", "_leaf_hooks",
-                 "_view_made", "__weakref__")
+                 "_view_made", "__weakref__", "__dict__")
 
 
 # The hook: the Tensor class, set once by minigrad/tensor.py.

@@ -28,7 +28,7 @@ from ..rules import layout as rules_layout
 from . import fn
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim, refuse_meta
-from ..rules.conversion import checked_fill_value
+from ..rules.conversion import assignable, checked_fill_value
 from ._saved import as_shown
 from ..kernels.layout import check_no_partial_overlap
 from ..kernels import layout
@@ -784,6 +784,7 @@ def _only_advanced(index):
 def setitem(x, index, value):
     """``x[index] = value``, in place, recorded as PyTorch records it (see the
     module docstring); ``value`` (a number or a tensor) broadcasts to the target."""
+    value = assignable(value, x.dtype)
     index = _ranges_as_lists(index)
     if _sequence_as_tuple(index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)

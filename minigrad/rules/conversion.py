@@ -19,7 +19,7 @@ from ..kernels import layout
 from .promotion import NUMBER_TYPES, check_python_int
 
 __all__ = ["array_from", "as_tensor", "type_name", "is_sequence", "checked_scalar",
-           "checked_fill_value", "check_opmath_scalars"]
+           "checked_fill_value", "check_opmath_scalars", "assignable"]
 
 _C_INTEGER_NAMES = {dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
                     dtypes.int32: "int", dtypes.int64: "int64_t"}
@@ -87,6 +87,16 @@ def check_opmath_scalars(dtype, *values) -> None:
 
 
 _FLOAT_MAX = float(np.finfo(np.float32).max)
+
+
+def assignable(value, dtype):
+    """The value of ``x[index] = value`` as torch's setitem takes it: a tensor or a Python
+    number (a NumPy integer through ``__index__``, ``numpy.float64`` being a float); any
+    other value (a list, None, ``numpy.float32``, an array) is refused."""
+    if isinstance(value, (TensorBase, bool, int, float, complex, np.integer)):
+        return value
+    raise TypeError(f"can't assign a {type_name(value)} to a "
+                    f"torch.{dtypes.LEGACY_NAMES[dtype]}")
 
 
 def type_name(value) -> str:

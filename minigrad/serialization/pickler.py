@@ -209,6 +209,18 @@ class _Writer:
             raise TypeError(f"minigrad cannot save a tensor of dtype {tensor.dtype}")
         array = tensor.detach().numpy()
         if not isinstance(tensor, minigrad.nn.Parameter):
+            if vars(tensor):  # (attributes of its own, x.g = ...: PyTorch keeps them so)
+                self.global_(_Global("torch._tensor", "_rebuild_from_type_v2"))
+                self.out += b"("
+                self.global_(_Global("torch._utils", "_rebuild_tensor_v2"))
+                self.global_(_Global("torch", "Tensor"))
+                self._tensor_arguments(array, tensor.dtype, tensor.requires_grad)
+                self.save(dict(vars(tensor)))
+                self.out += b"t"
+                self.memoize(object())  # (the arguments' tuple)
+                self.out += b"R"
+                self.memoize(tensor)
+                return
             self._rebuilt_tensor(array, tensor.dtype, tensor.requires_grad, result=tensor)
             return
         self.global_(_Global("torch._utils", "_rebuild_parameter"))
@@ -221,8 +233,15 @@ class _Writer:
         self.memoize(tensor)
 
     def _rebuilt_tensor(self, array: np.ndarray, dtype, requires_grad: bool, result) -> None:
-        owner, offset, strides = storage_of(array)
         self.global_(_Global("torch._utils", "_rebuild_tensor_v2"))
+        self._tensor_arguments(array, dtype, requires_grad)
+        self.out += b"R"
+        self.memoize(result)
+
+    def _tensor_arguments(self, array: np.ndarray, dtype, requires_grad: bool) -> None:
+        """The tuple ``_rebuild_tensor_v2`` is called with (storage, offset, size, stride,
+        requires_grad, backward hooks)."""
+        owner, offset, strides = storage_of(array)
         self.out += b"("
         self.storage(owner, dtype)
         self.integer(offset)
@@ -232,8 +251,6 @@ class _Writer:
         self.call(_Global("collections", "OrderedDict"), (), object())  # (backward hooks)
         self.out += b"t"
         self.memoize(object())  # (the arguments' tuple)
-        self.out += b"R"
-        self.memoize(result)
 
     def storage(self, owner: np.ndarray, dtype) -> None:
         """The persistent id ('storage', torch.XStorage, key, 'cpu', number of elements),

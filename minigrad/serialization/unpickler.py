@@ -98,10 +98,21 @@ def rebuild_parameter(data, requires_grad, hooks=None, state=None):
 
 def rebuild_from_type(function, new_type, args, state):
     """``torch._tensor._rebuild_from_type_v2``: a tensor (or parameter) rebuilt by an
-    allowed function; the Python attributes some tensors carry are left aside."""
+    allowed function, then given the Python attributes it carried (``x.g = ...``), as
+    PyTorch's ``_set_obj_state`` gives them: ``state`` a dict, or a (dict, slots) pair."""
     if function not in (rebuild_tensor, rebuild_parameter) or not isinstance(args, tuple):
         raise UnpicklingError("a tensor rebuilt by a function minigrad does not allow")
-    return function(*args)
+    result = function(*args)
+    parts = state if isinstance(state, tuple) else (state,)
+    if len(parts) > 2 or any(part is not None and not isinstance(part, dict) for part in parts):
+        raise UnpicklingError(f"Invalid serialized state: {state}")
+    for part in parts:
+        for name, value in (part or {}).items():
+            # (a name minigrad's tensors use themselves, _data or grad, is not taken from a file)
+            if not isinstance(name, str) or hasattr(type(result), name):
+                raise UnpicklingError(f"a tensor's attribute {name!r} cannot be set from a file")
+            setattr(result, name, value)
+    return result
 
 
 def _encode(text, encoding):

@@ -434,3 +434,44 @@ def test_pickles_of_newer_protocols_saved_by_pytorch(tmp_path):
                    pickle_protocol=protocol)
         loaded = minigrad.load(tmp_path / "p.pt")
         assert loaded["w"].tolist() == [1.0, 1.0] and loaded["s"] == {1} and loaded["b"] == b"x"
+
+
+def _with_attributes(lib):
+    """A tensor carrying attributes of its own (fastai course22p2's x.g = ...), one shared
+    by two of them, and a plain tensor beside it."""
+    x = lib.arange(3.0, requires_grad=True)
+    x.g = lib.ones(3)
+    x.note, x.k = "hand-made", 3
+    y = lib.zeros(2)
+    y.g = x.g
+    return {"x": x, "y": y, "plain": lib.ones(1)}
+
+
+def _attributes(loaded):
+    return {name: (shown(t), {k: shown(v) for k, v in vars(t).items()})
+            for name, t in loaded.items()}
+
+
+def test_attributes_of_a_tensor_are_saved_and_loaded_as_pytorch_does():
+    """PyTorch pickles a tensor's own attributes through _rebuild_from_type_v2; minigrad
+    writes the same pickle, byte for byte, and loads PyTorch's (and its own)."""
+    mine, theirs = records(saved(minigrad, _with_attributes(minigrad))), \
+        records(saved(torch, _with_attributes(torch)))
+    for name in theirs:
+        if not name.endswith("serialization_id"):
+            assert mine[name] == theirs[name], name
+    expected = _attributes(_with_attributes(torch))
+    assert _attributes(torch.load(io.BytesIO(saved(minigrad, _with_attributes(minigrad))),
+                                  weights_only=True)) == expected
+    loaded = minigrad.load(io.BytesIO(saved(torch, _with_attributes(torch))))
+    assert _attributes(loaded) == expected and loaded["y"].g is loaded["x"].g
+    assert _attributes(minigrad.load(io.BytesIO(saved(minigrad, _with_attributes(minigrad))))) \
+        == expected
+
+
+def test_a_file_cannot_set_a_tensors_own_fields():
+    """An attribute named as one of minigrad's tensor fields (_data, grad) is refused."""
+    x = torch.ones(2)
+    x.__dict__["_data"] = "not an array"
+    with pytest.raises(pickle.UnpicklingError, match="'_data' cannot be set from a file"):
+        minigrad.load(io.BytesIO(saved(torch, x)))

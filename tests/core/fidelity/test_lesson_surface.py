@@ -87,3 +87,23 @@ def test_gradcheck_mismatch_message_is_torchs():
     ours, theirs = broken(mg), broken(torch)
     assert ours[0] == "raises" and ours[2] == theirs[2]
     assert theirs[1] == "GradcheckError" == ours[1]
+
+
+def _own_attributes(lib):
+    """fastai course22p2's 03_backprop keeps each hand-written gradient in ``x.g``: a
+    tensor takes attributes of its own, as PyTorch's do; ``deepcopy`` keeps them, while
+    ``clone``, ``detach``, views and a deep-copied Parameter do not."""
+    import copy
+    x = lib.ones(2, 3, requires_grad=True)
+    x.g = lib.zeros(2, 3)
+    x.note = "hand-made"
+    y = copy.deepcopy(x)
+    p = lib.nn.Parameter(lib.ones(2))
+    p.g = 3
+    return (repr(x.g), sorted(vars(x)), repr(y.g), y.note, hasattr(x.clone(), "g"),
+            hasattr(x.detach(), "g"), hasattr(x[0], "g"), hasattr(copy.deepcopy(p), "g"),
+            vars(lib.zeros(1)), p.g)
+
+
+def test_tensors_take_attributes_of_their_own():
+    assert outcome(lambda: _own_attributes(mg)) == outcome(lambda: _own_attributes(torch))

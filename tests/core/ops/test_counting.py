@@ -200,6 +200,10 @@ HISTOGRAM_LINES = [
     "torch.histogram(torch.tensor([1., 2.]).double(), bins=2, weight=torch.ones(2))",
     "torch.histogram(torch.tensor([1., float('nan')]), 2)",
     "torch.histogram(torch.tensor([1., float('inf')]), 2)",
+    # (bins left out: 100, as PyTorch's parser gives it; Karpathy's makemore part 3 plots
+    # torch.histogram(t, density=True) of a tensor that requires grad)
+    "t = torch.linspace(-3, 2, 1000, requires_grad=True).reshape(50, 20).tanh()\nhy, hx = torch.histogram(t, density=True)\n"
+    "show(hy.shape, hx.shape, hy.sum() * (hx[1] - hx[0]), hx[:3], t.histogram().hist.argmax())",
 ]
 
 

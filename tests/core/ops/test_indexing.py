@@ -493,3 +493,20 @@ def test_writes_check_index_arrays_after_the_basic_items(index):
         exec(f"target[{index}] = 2.5")
         return target
     assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("value", [np.float32(1.5), np.float16(1), np.bool_(True), np.complex64(1),
+                                   np.array(1.5), np.array([1.5, 2.0]), [1.5, 2.0], (1, 2), None,
+                                   "a", np.float64(1.5), np.int64(2), np.uint8(3), True, 2])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint8", "bool"])
+def test_setitem_takes_tensors_and_python_numbers_only(value, dtype):
+    """x[i] = value: torch takes a tensor or a Python number (NumPy integers through
+    __index__, numpy.float64 being a float) and refuses anything else with its TypeError
+    ("can't assign a numpy.float32 to a torch.FloatTensor"), before it looks at the index
+    (fastai course22p2's 01_matmul meets it: a NumPy dot's float32 result)."""
+    def assign(lib, index):
+        x = lib.zeros(2, 2, dtype=getattr(lib, dtype))
+        x[index] = value
+        return x
+    for index in (0, (1, 1), 7):
+        assert outcome(lambda lib: assign(lib, index), mg) == outcome(lambda lib: assign(lib, index), torch)

@@ -3,7 +3,8 @@ blitz, nn_tutorial, recipes and examples; Karpathy's micrograd, makemore, nanoGP
 and nn-zero-to-hero; d2l; yunjey's basics; pytorch/examples' REINFORCE; the "PyTorch
 basics" repositories of jcjohnson, MorvanZhou, udacity, bentrevett, lyeoni and
 aladdinpersson; the books' code: rasbt's LLMs-from-scratch and machine-learning-book, Deep
-Learning with PyTorch's dlwpt-code) run under
+Learning with PyTorch's dlwpt-code; fastai's course22p2; Karpathy's build-nanogpt; Stanford's
+CS231n and CS224n assignments) run under
 PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
 same numbers to float32 precision, raise the same warnings, and end with the same
 parameters and gradients.

@@ -24,6 +24,9 @@ Learning with PyTorch): tiktoken is a word tokenizer of the chapters' own split
 the-verdict.txt and other texts a made-up story (``the_verdict``), pandas, sklearn's Iris
 and train_test_split, torchtext and networkx small stand-ins of the calls used, and the
 data files (wine, bike sharing, spam, instructions, Auto MPG, IMDb) seeded made-up rows.
+For fastai's course22p2, mnist.pkl.gz is seeded rows of 784 pixels (``mnist_pickle``) and
+fastcore's test_close, store_attr and chunked are small stand-ins; CIFAR-10, the Pokemon
+sprites, GloVe, IMDb and SNLI (CS231n, d2l) are seeded images, vectors and made-up sentences.
 
 Each program takes the library as ``torch``, prints what the tutorial prints, and returns
 a dict of the tensors it ends with (parameters, gradients), which the test compares too.
@@ -42,6 +45,7 @@ import io
 import itertools
 import json
 import math
+import operator
 import os
 import pickle
 import random
@@ -19485,6 +19489,3621 @@ def ml_book_ch15_sentiment(torch):
     return {"uni.fc2.weight": unidirectional.fc2.weight, "bi.fc1.bias": model.fc1.bias}
 
 
+# ---- fastai/course22p2: the "from the foundations" notebooks ------------------------------
+
+def mnist_pickle(n_train=100, n_valid=20, seed=3):
+    """mnist.pkl.gz offline (fastai/course22p2's download): ((x_train, y_train), (x_valid,
+    y_valid), _) as the pickle holds them, NumPy float32 rows of 784 pixels (multiples of
+    1/256 in [0, 1), many zeros as in the digits) and int64 labels 0-9."""
+    r = np.random.RandomState(seed)
+    def part(n):
+        x = (r.randint(0, 256, (n, 784)) / 256).astype(np.float32)
+        x[r.rand(n, 784) < 0.6] = 0
+        return x, r.randint(0, 10, n).astype(np.int64)
+    return part(n_train), part(n_valid), part(0)
+
+
+def test_close(a, b, eps=1e-5):
+    """fastcore.test.test_close: every element within eps."""
+    a, b = (np.asarray(v.detach() if hasattr(v, "detach") else v) for v in (a, b))
+    assert np.allclose(a, b, rtol=eps, atol=eps), f"close:\n{a}\n{b}"
+
+
+def course22p2_matmul(torch):
+    """fastai/course22p2 nbs/01_matmul.ipynb: MNIST rows as lists (chunks, islice), a
+    Matrix class, then tensors (map(tensor, ...), .type(), reshape, min/max), the
+    Wichmann-Hill rand, matmul by three loops, by a dot of rows, by broadcasting
+    (expand_as, .storage(), strides, None/unsqueeze, ...), by einsum and by @, and the
+    CUDA kernel imitated by launch_kernel. (The fork cells, plots, timings, numba's njit
+    and numba.cuda are left out; the dot that njit compiles runs as plain Python.)"""
+    ((x_train, y_train), (x_valid, y_valid), _) = mnist_pickle()
+    lst1 = list(x_train[0])
+    vals = lst1[200:210]
+    print(vals)
+    def chunks(x, sz):
+        for i in range(0, len(x), sz): yield x[i:i+sz]
+    print(list(chunks(vals, 5)))
+    it = iter(vals)
+    print(list(itertools.islice(it, 5)))
+    print(list(itertools.islice(it, 5)))
+    print(list(itertools.islice(it, 5)))
+    it = iter(lst1)
+    img = list(iter(lambda: list(itertools.islice(it, 28)), []))
+    print(img[20][15])
+    class Matrix:
+        def __init__(self, xs): self.xs = xs
+        def __getitem__(self, idxs): return self.xs[idxs[0]][idxs[1]]
+    m = Matrix(img)
+    print(m[20, 15])
+    tensor = torch.tensor
+    print(tensor([1, 2, 3]))
+    x_train, y_train, x_valid, y_valid = map(tensor, (x_train, y_train, x_valid, y_valid))
+    print(x_train.shape)
+    print(x_train.type())
+    imgs = x_train.reshape((-1, 28, 28))
+    print(imgs.shape)
+    print(imgs[0, 20, 15])
+    n, c = x_train.shape
+    print(y_train, y_train.shape)
+    print(min(y_train), max(y_train))
+    print(y_train.min(), y_train.max())
+
+    rnd_state = None
+    def seed(a):
+        nonlocal rnd_state
+        a, x = divmod(a, 30268)
+        a, y = divmod(a, 30306)
+        a, z = divmod(a, 30322)
+        rnd_state = int(x)+1, int(y)+1, int(z)+1
+    seed(457428938475)
+    print(rnd_state)
+    def rand():
+        nonlocal rnd_state
+        x, y, z = rnd_state
+        x = (171 * x) % 30269
+        y = (172 * y) % 30307
+        z = (170 * z) % 30323
+        rnd_state = x, y, z
+        return (x/30269 + y/30307 + z/30323) % 1.0
+    print(rand(), rand(), rand())
+    print(sum(rand() for _ in range(10000)) / 10000)
+    print(torch.randn(784, 10).shape)
+
+    torch.manual_seed(1)
+    weights = torch.randn(784, 10)
+    bias = torch.zeros(10)
+    m1 = x_valid[:5]
+    m2 = weights
+    print(m1.shape, m2.shape)
+    ar, ac = m1.shape
+    br, bc = m2.shape
+    print((ar, ac), (br, bc))
+    t1 = torch.zeros(ar, bc)
+    print(t1.shape)
+    for i in range(ar):
+        for j in range(2):        # (the tutorial's 10 columns: the first two here, for time)
+            for k in range(ac):
+                t1[i, j] += m1[i, k] * m2[k, j]
+    print(t1)
+    print(t1.shape)
+    torch.set_printoptions(precision=2, linewidth=140, sci_mode=False)
+    try:
+        print(t1)
+        np.set_printoptions(precision=2, linewidth=140)
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                for j in range(bc):
+                    for k in range(ac): c[i, j] += a[i, k] * b[k, j]
+            return c
+        print(matmul(m1[:, :20], m2[:20, :3]))
+        print(ar*bc*ac)
+        def dot(a, b):
+            res = 0.
+            for i in range(len(a)): res += a[i]*b[i]
+            return float(res)   # (njit's compiled dot returns a Python float)
+        from numpy import array
+        print(dot(array([1., 2, 3]), array([2., 3, 4])))
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                for j in range(bc): c[i, j] = dot(a[i, :], b[:, j])
+            return c
+        m1a, m2a = m1.numpy(), m2.numpy()
+        t1 = torch.tensor(m1a) @ torch.tensor(m2a)
+        test_close(t1, matmul(m1a, m2a))
+
+        a = tensor([10., 6, -4])
+        b = tensor([2., 8, 7])
+        print(a, b)
+        print(a + b)
+        print((a < b).float().mean())
+        m = tensor([[1., 2, 3], [4, 5, 6], [7, 8, 9]]); print(m)
+        sf = (m*m).sum()
+        print(sf)
+        print(sf.sqrt())
+        print(m[2, :], m[:, 2])
+        print(m[2])
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                for j in range(bc): c[i, j] = (a[i, :] * b[:, j]).sum()
+            return c
+        test_close(t1, matmul(m1, m2))
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                for j in range(bc): c[i, j] = torch.dot(a[i, :], b[:, j])
+            return c
+        test_close(t1, matmul(m1, m2))
+        print(matmul(m1, m2))
+
+        print(a)
+        print(a > 0)
+        print(a + 1)
+        print(m)
+        print(2*m)
+        c = tensor([10., 20, 30]); print(c)
+        print(m.shape, c.shape)
+        print(m + c)
+        print(c + m)
+        t = c.expand_as(m)
+        print(t)
+        print(m + t)
+        print(t.storage())
+        print(t.stride(), t.shape)
+        print(c.unsqueeze(0), c[None, :])
+        print(c.shape, c.unsqueeze(0).shape)
+        print(c.unsqueeze(1), c[:, None])
+        print(c.shape, c.unsqueeze(1).shape)
+        print(c[None].shape, c[..., None].shape)
+        print(c[:, None].expand_as(m))
+        print(m + c[:, None])
+        print(m + c[None, :])
+        print(c[None, :])
+        print(c[None, :].shape)
+        print(c[:, None])
+        print(c[:, None].shape)
+        print(c[None, :] * c[:, None])
+        print(c[None] > c[:, None])
+        print(m*m)
+
+        digit = m1[0]
+        print(digit.shape, m2.shape)
+        print(digit[:, None].shape)
+        print(digit[:, None].expand_as(m2).shape)
+        print((digit[:, None]*m2).shape)
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                c[i] = (a[i, :, None] * b).sum(dim=0)
+            return c
+        test_close(t1, matmul(m1, m2))
+        tr = matmul(x_train, weights)
+        print(tr)
+        print(tr.shape)
+
+        print(m1.shape, m2.shape)
+        mr = torch.einsum('ik,kj->ikj', m1, m2)
+        print(mr.shape)
+        print(mr.sum(1))
+        print(torch.einsum('ik,kj->ij', m1, m2))
+        def matmul(a, b): return torch.einsum('ik,kj->ij', a, b)
+        test_close(tr, matmul(x_train, weights), eps=1e-3)
+        test_close(tr, x_train@weights, eps=1e-3)
+        print(torch.matmul(x_train, weights)[:3])
+
+        def matmul(grid, a, b, c):
+            i, j = grid
+            if i < c.shape[0] and j < c.shape[1]:
+                tmp = 0.
+                for k in range(a.shape[1]): tmp += a[i, k] * b[k, j]
+                c[i, j] = tmp
+        res = torch.zeros(ar, bc)
+        matmul((0, 0), m1, m2, res)
+        print(res)
+        def launch_kernel(kernel, grid_x, grid_y, *args, **kwargs):
+            for i in range(grid_x):
+                for j in range(grid_y): kernel((i, j), *args, **kwargs)
+        res = torch.zeros(ar, bc)
+        launch_kernel(matmul, ar, 2, m1[:, :100], m2[:100], res)
+        print(res)
+        r = np.zeros(tr.shape)
+        print(r.shape)
+        TPB = 16
+        rr, rc = r.shape
+        blockspergrid = (math.ceil(rr / TPB), math.ceil(rc / TPB))
+        print(blockspergrid)
+        r = (x_train@weights).cpu()
+        test_close(tr, r, eps=1.03)
+    finally:
+        torch.set_printoptions(profile="default")
+        np.set_printoptions(precision=8, linewidth=75)
+    return {"weights": weights, "tr": tr, "res": res, "t": t}
+
+
+def course22p2_backprop(torch):
+    """fastai/course22p2 nbs/03_backprop.ipynb: a two-layer MLP as functions (lin, relu as
+    clamp_min, mse), its backward written by hand into ``.g`` attributes (lin_grad,
+    forward_and_backward) and checked against autograd on clones, the layers as classes
+    with their own backward (Relu, Lin, Mse, Model), then on a Module base class, and the
+    same model as nn.Module with F.mse_loss (the sympy cells are left out)."""
+    tensor = torch.tensor
+    torch.manual_seed(42)
+    torch.set_printoptions(precision=2, linewidth=125, sci_mode=False)
+    np.set_printoptions(precision=2, linewidth=125)
+    try:
+        ((x_train, y_train), (x_valid, y_valid), _) = mnist_pickle(200, 40)
+        x_train, y_train, x_valid, y_valid = map(tensor, [x_train, y_train, x_valid, y_valid])
+        n, m = x_train.shape
+        c = y_train.max()+1
+        print(n, m, c)
+        nh = 50
+        w1 = torch.randn(m, nh)
+        b1 = torch.zeros(nh)
+        w2 = torch.randn(nh, 1)
+        b2 = torch.zeros(1)
+        def lin(x, w, b): return x@w + b
+        t = lin(x_valid, w1, b1)
+        print(t.shape)
+        def relu(x): return x.clamp_min(0.)
+        t = relu(t)
+        print(t)
+        def model(xb):
+            l1 = lin(xb, w1, b1)
+            l2 = relu(l1)
+            return lin(l2, w2, b2)
+        res = model(x_valid)
+        print(res.shape)
+        print(res.shape, y_valid.shape)
+        print((res-y_valid).shape)
+        print(res[:, 0].shape)
+        print(res.squeeze().shape)
+        print((res[:, 0]-y_valid).shape)
+        y_train, y_valid = y_train.float(), y_valid.float()
+        preds = model(x_train)
+        print(preds.shape)
+        def mse(output, targ): return (output[:, 0]-targ).pow(2).mean()
+        print(mse(preds, y_train))
+
+        def lin_grad(inp, out, w, b):
+            # grad of matmul with respect to input
+            inp.g = out.g @ w.t()
+            w.g = (inp.unsqueeze(-1) * out.g.unsqueeze(1)).sum(0)
+            b.g = out.g.sum(0)
+        def forward_and_backward(inp, targ):
+            # forward pass:
+            l1 = lin(inp, w1, b1)
+            l2 = relu(l1)
+            out = lin(l2, w2, b2)
+            diff = out[:, 0]-targ
+            loss = res.pow(2).mean()
+            # backward pass:
+            out.g = 2.*diff[:, None] / inp.shape[0]
+            lin_grad(l2, out, w2, b2)
+            l1.g = (l1 > 0).float() * l2.g
+            lin_grad(inp, l1, w1, b1)
+        forward_and_backward(x_train, y_train)
+        def get_grad(x): return x.g.clone()
+        chks = w1, w2, b1, b2, x_train
+        w1g, w2g, b1g, b2g, ig = map(get_grad, chks)
+        grads = w1g, w2g, b1g, b2g, ig
+        print(b1g, b2g, w2g[:5])
+        def mkgrad(x): return x.clone().requires_grad_(True)
+        w12, w22, b12, b22, xt2 = map(mkgrad, chks)
+        ptgrads = w12, w22, b12, b22, xt2
+        def forward(inp, targ):
+            l1 = lin(inp, w12, b12)
+            l2 = relu(l1)
+            out = lin(l2, w22, b22)
+            return mse(out, targ)
+        loss = forward(xt2, y_train)
+        loss.backward()
+        print(loss, loss.grad_fn)
+        for a, b in zip(grads, ptgrads): test_close(a, b.grad, eps=0.01)
+
+        class Relu():
+            def __call__(self, inp):
+                self.inp = inp
+                self.out = inp.clamp_min(0.)
+                return self.out
+            def backward(self): self.inp.g = (self.inp > 0).float() * self.out.g
+        class Lin():
+            def __init__(self, w, b): self.w, self.b = w, b
+            def __call__(self, inp):
+                self.inp = inp
+                self.out = lin(inp, self.w, self.b)
+                return self.out
+            def backward(self):
+                self.inp.g = self.out.g @ self.w.t()
+                self.w.g = self.inp.t() @ self.out.g
+                self.b.g = self.out.g.sum(0)
+        class Mse():
+            def __call__(self, inp, targ):
+                self.inp, self.targ = inp, targ
+                self.out = mse(inp, targ)
+                return self.out
+            def backward(self):
+                self.inp.g = 2. * (self.inp.squeeze() - self.targ).unsqueeze(-1) / self.targ.shape[0]
+        class Model():
+            def __init__(self, w1, b1, w2, b2):
+                self.layers = [Lin(w1, b1), Relu(), Lin(w2, b2)]
+                self.loss = Mse()
+            def __call__(self, x, targ):
+                for l in self.layers: x = l(x)
+                return self.loss(x, targ)
+            def backward(self):
+                self.loss.backward()
+                for l in reversed(self.layers): l.backward()
+        model = Model(w1, b1, w2, b2)
+        loss = model(x_train, y_train)
+        print(loss)
+        model.backward()
+        test_close(w2g, w2.g, eps=0.01)
+        test_close(b2g, b2.g, eps=0.01)
+        test_close(w1g, w1.g, eps=0.01)
+        test_close(b1g, b1.g, eps=0.01)
+        test_close(ig, x_train.g, eps=0.01)
+
+        class Module():
+            def __call__(self, *args):
+                self.args = args
+                self.out = self.forward(*args)
+                return self.out
+            def forward(self): raise Exception('not implemented')
+            def backward(self): self.bwd(self.out, *self.args)
+            def bwd(self): raise Exception('not implemented')
+        class Relu(Module):
+            def forward(self, inp): return inp.clamp_min(0.)
+            def bwd(self, out, inp): inp.g = (inp > 0).float() * out.g
+        class Lin(Module):
+            def __init__(self, w, b): self.w, self.b = w, b
+            def forward(self, inp): return inp@self.w + self.b
+            def bwd(self, out, inp):
+                inp.g = self.out.g @ self.w.t()
+                self.w.g = inp.t() @ self.out.g
+                self.b.g = self.out.g.sum(0)
+        class Mse(Module):
+            def forward(self, inp, targ): return (inp.squeeze() - targ).pow(2).mean()
+            def bwd(self, out, inp, targ): inp.g = 2*(inp.squeeze()-targ).unsqueeze(-1) / targ.shape[0]
+        model = Model(w1, b1, w2, b2)
+        loss = model(x_train, y_train)
+        model.backward()
+        test_close(w2g, w2.g, eps=0.01)
+        test_close(b2g, b2.g, eps=0.01)
+        test_close(w1g, w1.g, eps=0.01)
+        test_close(b1g, b1.g, eps=0.01)
+        test_close(ig, x_train.g, eps=0.01)
+        print(x_train.g[:2, :8])
+
+        from_torch = torch
+        nn, F = from_torch.nn, from_torch.nn.functional
+        class Linear(nn.Module):
+            def __init__(self, n_in, n_out):
+                super().__init__()
+                self.w = torch.randn(n_in, n_out).requires_grad_()
+                self.b = torch.zeros(n_out).requires_grad_()
+            def forward(self, inp): return inp@self.w + self.b
+        class Model(nn.Module):
+            def __init__(self, n_in, nh, n_out):
+                super().__init__()
+                self.layers = [Linear(n_in, nh), nn.ReLU(), Linear(nh, n_out)]
+            def __call__(self, x, targ):
+                for l in self.layers: x = l(x)
+                return F.mse_loss(x, targ[:, None])
+        model = Model(m, nh, 1)
+        loss = model(x_train, y_train)
+        loss.backward()
+        l0 = model.layers[0]
+        print(l0.b.grad)
+        print(model, list(model.parameters()))
+    finally:
+        torch.set_printoptions(profile="default")
+        np.set_printoptions(precision=8, linewidth=75)
+    return {"b1g": b1g, "w2g": w2g, "b": l0.b.grad, "loss": loss}
+
+
+def store_attr():
+    """fastcore's store_attr(): the caller's arguments stored as its self's attributes."""
+    frame = inspect.currentframe().f_back
+    names = frame.f_code.co_varnames[:frame.f_code.co_argcount]
+    self = frame.f_locals[names[0]]
+    for name in names[1:]:
+        setattr(self, name, frame.f_locals[name])
+
+
+def chunked(it, chunk_sz, drop_last=False):
+    """fastcore's chunked: lists of chunk_sz items from an iterator (the last one shorter
+    unless drop_last)."""
+    it = iter(it)
+    while True:
+        chunk = list(itertools.islice(it, chunk_sz))
+        if not chunk or (drop_last and len(chunk) < chunk_sz):
+            return
+        yield chunk
+
+
+def course22p2_minibatch_training(torch):
+    """fastai/course22p2 nbs/04_minibatch_training.ipynb: an MLP of nn.Linear layers in a
+    list, log_softmax three ways (exp/sum/log, x - log-sum, the LogSumExp trick against
+    Tensor.logsumexp), nll by integer-array indexing, F.nll_loss and F.cross_entropy, a
+    training loop updating parameters under no_grad, nn.Module's registration
+    (named_children, a __setattr__ of one's own, add_module, ModuleList, Sequential), an
+    Optimizer by hand then optim.SGD, Dataset, DataLoader, Sampler and BatchSampler written
+    from scratch (fastcore's store_attr and chunked as small stand-ins), collate, then
+    PyTorch's DataLoader with SequentialSampler/RandomSampler/BatchSampler, shuffle and
+    num_workers, and fit/get_dls with validation. (The multiprocessing DataLoader's
+    mp.Pool.map is Python's map here; plots are left out.)"""
+    from functools import reduce
+    tensor, nn = torch.tensor, torch.nn
+    F = torch.nn.functional
+    optim = torch.optim
+    torch.set_printoptions(precision=2, linewidth=140, sci_mode=False)
+    torch.manual_seed(1)
+    try:
+        ((x_train, y_train), (x_valid, y_valid), _) = mnist_pickle(300, 100)
+        x_train, y_train, x_valid, y_valid = map(tensor, [x_train, y_train, x_valid, y_valid])
+        n, m = x_train.shape
+        c = y_train.max()+1
+        nh = 50
+        class Model(nn.Module):
+            def __init__(self, n_in, nh, n_out):
+                super().__init__()
+                self.layers = [nn.Linear(n_in, nh), nn.ReLU(), nn.Linear(nh, n_out)]
+            def __call__(self, x):
+                for l in self.layers: x = l(x)
+                return x
+        model = Model(m, nh, 10)
+        pred = model(x_train)
+        print(pred.shape)
+        def log_softmax(x): return (x.exp()/(x.exp().sum(-1, keepdim=True))).log()
+        print(log_softmax(pred))
+        def log_softmax(x): return x - x.exp().sum(-1, keepdim=True).log()
+        def logsumexp(x):
+            m = x.max(-1)[0]
+            return m + (x-m[:, None]).exp().sum(-1).log()
+        def log_softmax(x): return x - x.logsumexp(-1, keepdim=True)
+        test_close(logsumexp(pred), pred.logsumexp(-1))
+        sm_pred = log_softmax(pred)
+        print(sm_pred)
+        print(y_train[:3])
+        print(sm_pred[0, 5], sm_pred[1, 0], sm_pred[2, 4])
+        print(sm_pred[[0, 1, 2], y_train[:3]])
+        def nll(input, target): return -input[range(target.shape[0]), target].mean()
+        loss = nll(sm_pred, y_train)
+        print(loss)
+        test_close(F.nll_loss(F.log_softmax(pred, -1), y_train), loss, 1e-3)
+        test_close(F.cross_entropy(pred, y_train), loss, 1e-3)
+
+        loss_func = F.cross_entropy
+        bs = 50
+        xb = x_train[0:bs]
+        preds = model(xb)
+        print(preds[0], preds.shape)
+        yb = y_train[0:bs]
+        print(yb)
+        print(loss_func(preds, yb))
+        print(preds.argmax(dim=1))
+        def accuracy(out, yb): return (out.argmax(dim=1) == yb).float().mean()
+        print(accuracy(preds, yb))
+        lr = 0.5
+        epochs = 3
+        def report(loss, preds, yb): print(f'{loss:.2f}, {accuracy(preds, yb):.2f}')
+        xb, yb = x_train[:bs], y_train[:bs]
+        preds = model(xb)
+        report(loss_func(preds, yb), preds, yb)
+        for epoch in range(epochs):
+            for i in range(0, n, bs):
+                s = slice(i, min(n, i+bs))
+                xb, yb = x_train[s], y_train[s]
+                preds = model(xb)
+                loss = loss_func(preds, yb)
+                loss.backward()
+                with torch.no_grad():
+                    for l in model.layers:
+                        if hasattr(l, 'weight'):
+                            l.weight -= l.weight.grad * lr
+                            l.bias -= l.bias.grad * lr
+                            l.weight.grad.zero_()
+                            l.bias .grad.zero_()
+            report(loss, preds, yb)
+
+        m1 = nn.Module()
+        m1.foo = nn.Linear(3, 4)
+        print(m1)
+        print(list(m1.named_children()))
+        print(type(m1.named_children()).__name__, m1.named_children().__name__)
+        print(list(m1.parameters()))
+        class MLP(nn.Module):
+            def __init__(self, n_in, nh, n_out):
+                super().__init__()
+                self.l1 = nn.Linear(n_in, nh)
+                self.l2 = nn.Linear(nh, n_out)
+                self.relu = nn.ReLU()
+            def forward(self, x): return self.l2(self.relu(self.l1(x)))
+        model = MLP(m, nh, 10)
+        print(model.l1)
+        print(model)
+        for name, l in model.named_children(): print(f"{name}: {l}")
+        for p in model.parameters(): print(p.shape)
+        def fit():
+            for epoch in range(epochs):
+                for i in range(0, n, bs):
+                    s = slice(i, min(n, i+bs))
+                    xb, yb = x_train[s], y_train[s]
+                    preds = model(xb)
+                    loss = loss_func(preds, yb)
+                    loss.backward()
+                    with torch.no_grad():
+                        for p in model.parameters(): p -= p.grad * lr
+                        model.zero_grad()
+                report(loss, preds, yb)
+        fit()
+        class MyModule:
+            def __init__(self, n_in, nh, n_out):
+                self._modules = {}
+                self.l1 = nn.Linear(n_in, nh)
+                self.l2 = nn.Linear(nh, n_out)
+            def __setattr__(self, k, v):
+                if not k.startswith("_"): self._modules[k] = v
+                super().__setattr__(k, v)
+            def __repr__(self): return f'{self._modules}'
+            def parameters(self):
+                for l in self._modules.values(): yield from l.parameters()
+        mdl = MyModule(m, nh, 10)
+        print(mdl)
+        for p in mdl.parameters(): print(p.shape)
+        layers = [nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10)]
+        class Model(nn.Module):
+            def __init__(self, layers):
+                super().__init__()
+                self.layers = layers
+                for i, l in enumerate(self.layers): self.add_module(f'layer_{i}', l)
+            def forward(self, x): return reduce(lambda val, layer: layer(val), self.layers, x)
+        model = Model(layers)
+        print(model)
+        print(model(xb).shape)
+        class SequentialModel(nn.Module):
+            def __init__(self, layers):
+                super().__init__()
+                self.layers = nn.ModuleList(layers)
+            def forward(self, x):
+                for l in self.layers: x = l(x)
+                return x
+        model = SequentialModel(layers)
+        print(model)
+        fit()
+        model = nn.Sequential(nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10))
+        fit()
+        print(loss_func(model(xb), yb), accuracy(model(xb), yb))
+        print(model)
+
+        class Optimizer():
+            def __init__(self, params, lr=0.5): self.params, self.lr = list(params), lr
+            def step(self):
+                with torch.no_grad():
+                    for p in self.params: p -= p.grad * self.lr
+            def zero_grad(self):
+                for p in self.params: p.grad.data.zero_()
+        model = nn.Sequential(nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10))
+        opt = Optimizer(model.parameters())
+        for epoch in range(epochs):
+            for i in range(0, n, bs):
+                s = slice(i, min(n, i+bs))
+                xb, yb = x_train[s], y_train[s]
+                preds = model(xb)
+                loss = loss_func(preds, yb)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            report(loss, preds, yb)
+        def get_model():
+            model = nn.Sequential(nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10))
+            return model, optim.SGD(model.parameters(), lr=lr)
+        model, opt = get_model()
+        print(loss_func(model(xb), yb))
+        for epoch in range(epochs):
+            for i in range(0, n, bs):
+                s = slice(i, min(n, i+bs))
+                xb, yb = x_train[s], y_train[s]
+                preds = model(xb)
+                loss = loss_func(preds, yb)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            report(loss, preds, yb)
+
+        class Dataset():
+            def __init__(self, x, y): self.x, self.y = x, y
+            def __len__(self): return len(self.x)
+            def __getitem__(self, i): return self.x[i], self.y[i]
+        train_ds, valid_ds = Dataset(x_train, y_train), Dataset(x_valid, y_valid)
+        assert len(train_ds) == len(x_train)
+        assert len(valid_ds) == len(x_valid)
+        xb, yb = train_ds[0:5]
+        assert xb.shape == (5, 28*28)
+        assert yb.shape == (5,)
+        print(xb, yb)
+        model, opt = get_model()
+        for epoch in range(epochs):
+            for i in range(0, n, bs):
+                xb, yb = train_ds[i:min(n, i+bs)]
+                preds = model(xb)
+                loss = loss_func(preds, yb)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            report(loss, preds, yb)
+
+        class DataLoader():
+            def __init__(self, ds, bs): self.ds, self.bs = ds, bs
+            def __iter__(self):
+                for i in range(0, len(self.ds), self.bs): yield self.ds[i:i+self.bs]
+        train_dl = DataLoader(train_ds, bs)
+        valid_dl = DataLoader(valid_ds, bs)
+        xb, yb = next(iter(valid_dl))
+        print(xb.shape)
+        print(yb)
+        print(xb[0].view(28, 28).shape, yb[0])
+        model, opt = get_model()
+        def fit():
+            for epoch in range(epochs):
+                for xb, yb in train_dl:
+                    preds = model(xb)
+                    loss = loss_func(pred, yb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                report(loss, preds, yb)
+        try:   # (the notebook's pred, the whole training set's, for preds: an error)
+            fit()
+        except ValueError as e:
+            print(type(e).__name__, e)
+        def fit():
+            for epoch in range(epochs):
+                for xb, yb in train_dl:
+                    preds = model(xb)
+                    loss = loss_func(preds, yb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                report(loss, preds, yb)
+        fit()
+        print(loss_func(model(xb), yb), accuracy(model(xb), yb))
+
+        class Sampler():
+            def __init__(self, ds, shuffle=False): self.n, self.shuffle = len(ds), shuffle
+            def __iter__(self):
+                res = list(range(self.n))
+                if self.shuffle: random.shuffle(res)
+                return iter(res)
+        ss = Sampler(train_ds)
+        it = iter(ss)
+        for o in range(5): print(next(it))
+        print(list(itertools.islice(ss, 5)))
+        ss = Sampler(train_ds, shuffle=True)
+        print(list(itertools.islice(ss, 5)))
+        class BatchSampler():
+            def __init__(self, sampler, bs, drop_last=False): store_attr()
+            def __iter__(self): yield from chunked(iter(self.sampler), self.bs, drop_last=self.drop_last)
+        batchs = BatchSampler(ss, 4)
+        print(list(itertools.islice(batchs, 5)))
+        def collate(b):
+            xs, ys = zip(*b)
+            return torch.stack(xs), torch.stack(ys)
+        class DataLoader():
+            def __init__(self, ds, batchs, collate_fn=collate): store_attr()
+            def __iter__(self): yield from (self.collate_fn(self.ds[i] for i in b) for b in self.batchs)
+        train_samp = BatchSampler(Sampler(train_ds, shuffle=True), bs)
+        valid_samp = BatchSampler(Sampler(valid_ds, shuffle=False), bs)
+        train_dl = DataLoader(train_ds, batchs=train_samp)
+        valid_dl = DataLoader(valid_ds, batchs=valid_samp)
+        xb, yb = next(iter(valid_dl))
+        print(xb[0].view(28, 28).sum(), yb[0])
+        print(xb.shape, yb.shape)
+        model, opt = get_model()
+        fit()
+        print(train_ds[[3, 6, 8, 1]])
+        print(train_ds.__getitem__([3, 6, 8, 1]))
+        for o in map(train_ds.__getitem__, ([3, 6], [8, 1])): print(o)
+        class DataLoader():
+            def __init__(self, ds, batchs, n_workers=1, collate_fn=collate): store_attr()
+            def __iter__(self):
+                yield from map(self.ds.__getitem__, iter(self.batchs))
+        train_dl = DataLoader(train_ds, batchs=train_samp, n_workers=2)
+        it = iter(train_dl)
+        xb, yb = next(it)
+        print(xb.shape, yb.shape)
+
+        DataLoader, SequentialSampler = torch.utils.data.DataLoader, torch.utils.data.SequentialSampler
+        RandomSampler, BatchSampler = torch.utils.data.RandomSampler, torch.utils.data.BatchSampler
+        train_samp = BatchSampler(RandomSampler(train_ds), bs, drop_last=False)
+        valid_samp = BatchSampler(SequentialSampler(valid_ds), bs, drop_last=False)
+        train_dl = DataLoader(train_ds, batch_sampler=train_samp, collate_fn=collate)
+        valid_dl = DataLoader(valid_ds, batch_sampler=valid_samp, collate_fn=collate)
+        model, opt = get_model()
+        fit()
+        print(loss_func(model(xb), yb), accuracy(model(xb), yb))
+        train_dl = DataLoader(train_ds, bs, sampler=RandomSampler(train_ds), collate_fn=collate)
+        valid_dl = DataLoader(valid_ds, bs, sampler=SequentialSampler(valid_ds), collate_fn=collate)
+        # (the notebook's num_workers=2: worker processes take seconds to start under PyTorch)
+        train_dl = DataLoader(train_ds, bs, shuffle=True, drop_last=True, num_workers=0)
+        valid_dl = DataLoader(valid_ds, bs, shuffle=False, num_workers=0)
+        model, opt = get_model()
+        fit()
+        print(loss_func(model(xb), yb), accuracy(model(xb), yb))
+        print(train_ds[[4, 6, 7]])
+        train_dl = DataLoader(train_ds, sampler=train_samp)
+        valid_dl = DataLoader(valid_ds, sampler=valid_samp)
+        xb, yb = next(iter(train_dl))
+        print(xb.shape, yb.shape)
+
+        def fit(epochs, model, loss_func, opt, train_dl, valid_dl):
+            for epoch in range(epochs):
+                model.train()
+                for xb, yb in train_dl:
+                    loss = loss_func(model(xb), yb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                model.eval()
+                with torch.no_grad():
+                    tot_loss, tot_acc, count = 0., 0., 0
+                    for xb, yb in valid_dl:
+                        pred = model(xb)
+                        n = len(xb)
+                        count += n
+                        tot_loss += loss_func(pred, yb).item()*n
+                        tot_acc += accuracy(pred, yb).item()*n
+                print(epoch, tot_loss/count, tot_acc/count)
+            return tot_loss/count, tot_acc/count
+        def get_dls(train_ds, valid_ds, bs, **kwargs):
+            return (DataLoader(train_ds, batch_size=bs, shuffle=True, **kwargs),
+                    DataLoader(valid_ds, batch_size=bs*2, **kwargs))
+        train_dl, valid_dl = get_dls(train_ds, valid_ds, bs)
+        model, opt = get_model()
+        loss, acc = fit(5, model, loss_func, opt, train_dl, valid_dl)
+        print(loss, acc)
+    finally:
+        torch.set_printoptions(profile="default")
+    return dict(model.named_parameters())
+
+
+# ---- karpathy/nn-zero-to-hero makemore parts 2, 3 and 5; karpathy/build-nanogpt ------------
+
+def makemore_wavenet(torch):
+    """karpathy/nn-zero-to-hero lectures/makemore/makemore_part5_cnn1.ipynb: the words
+    shuffled with random.seed(42), an 8-character context, the torchified layers (Linear
+    with kaiming-scaled randn and an in-place bias add, BatchNorm1d over dims (0, 1) for
+    3-d input with running buffers under no_grad, Tanh, Embedding, FlattenConsecutive,
+    Sequential), the hierarchical network (last layer scaled by 0.1 under no_grad), the
+    SGD loop with a step decay and loss.log10(), eval mode, split_loss under
+    @torch.no_grad(), sampling with multinomial, and the single-example forwards of the
+    "why convolutions" preview; the layer output shapes printed as in the lecture video.
+    (200,000 steps are 150 here; the plot is left out.)"""
+    F = torch.nn.functional
+    words = names()
+    print(len(words))
+    print(max(len(w) for w in words))
+    print(words[:8])
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s: i+1 for i, s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i: s for s, i in stoi.items()}
+    vocab_size = len(itos)
+    print(itos)
+    print(vocab_size)
+    random.seed(42)
+    random.shuffle(words)
+    block_size = 8
+    def build_dataset(words):
+        X, Y = [], []
+        for w in words:
+            context = [0] * block_size
+            for ch in w + '.':
+                ix = stoi[ch]
+                X.append(context)
+                Y.append(ix)
+                context = context[1:] + [ix]  # crop and append
+        X = torch.tensor(X)
+        Y = torch.tensor(Y)
+        print(X.shape, Y.shape)
+        return X, Y
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr, Ytr = build_dataset(words[:n1])
+    Xdev, Ydev = build_dataset(words[n1:n2])
+    Xte, Yte = build_dataset(words[n2:])
+    for x, y in zip(Xtr[:20], Ytr[:20]):
+        print(''.join(itos[ix.item()] for ix in x), '-->', itos[y.item()])
+
+    class Linear:
+        def __init__(self, fan_in, fan_out, bias=True):
+            self.weight = torch.randn((fan_in, fan_out)) / fan_in**0.5  # note: kaiming init
+            self.bias = torch.zeros(fan_out) if bias else None
+        def __call__(self, x):
+            self.out = x @ self.weight
+            if self.bias is not None:
+                self.out += self.bias
+            return self.out
+        def parameters(self):
+            return [self.weight] + ([] if self.bias is None else [self.bias])
+    class BatchNorm1d:
+        def __init__(self, dim, eps=1e-5, momentum=0.1):
+            self.eps = eps
+            self.momentum = momentum
+            self.training = True
+            self.gamma = torch.ones(dim)
+            self.beta = torch.zeros(dim)
+            self.running_mean = torch.zeros(dim)
+            self.running_var = torch.ones(dim)
+        def __call__(self, x):
+            if self.training:
+                if x.ndim == 2:
+                    dim = 0
+                elif x.ndim == 3:
+                    dim = (0, 1)
+                xmean = x.mean(dim, keepdim=True)  # batch mean
+                xvar = x.var(dim, keepdim=True)  # batch variance
+            else:
+                xmean = self.running_mean
+                xvar = self.running_var
+            xhat = (x - xmean) / torch.sqrt(xvar + self.eps)  # normalize to unit variance
+            self.out = self.gamma * xhat + self.beta
+            if self.training:
+                with torch.no_grad():
+                    self.running_mean = (1 - self.momentum) * self.running_mean + self.momentum * xmean
+                    self.running_var = (1 - self.momentum) * self.running_var + self.momentum * xvar
+            return self.out
+        def parameters(self):
+            return [self.gamma, self.beta]
+    class Tanh:
+        def __call__(self, x):
+            self.out = torch.tanh(x)
+            return self.out
+        def parameters(self):
+            return []
+    class Embedding:
+        def __init__(self, num_embeddings, embedding_dim):
+            self.weight = torch.randn((num_embeddings, embedding_dim))
+        def __call__(self, IX):
+            self.out = self.weight[IX]
+            return self.out
+        def parameters(self):
+            return [self.weight]
+    class FlattenConsecutive:
+        def __init__(self, n):
+            self.n = n
+        def __call__(self, x):
+            B, T, C = x.shape
+            x = x.view(B, T//self.n, C*self.n)
+            if x.shape[1] == 1:
+                x = x.squeeze(1)
+            self.out = x
+            return self.out
+        def parameters(self):
+            return []
+    class Sequential:
+        def __init__(self, layers):
+            self.layers = layers
+        def __call__(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            self.out = x
+            return self.out
+        def parameters(self):
+            return [p for layer in self.layers for p in layer.parameters()]
+
+    torch.manual_seed(42)
+    n_embd = 24
+    n_hidden = 128
+    model = Sequential([
+        Embedding(vocab_size, n_embd),
+        FlattenConsecutive(2), Linear(n_embd * 2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        FlattenConsecutive(2), Linear(n_hidden*2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        FlattenConsecutive(2), Linear(n_hidden*2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, vocab_size),
+    ])
+    with torch.no_grad():
+        model.layers[-1].weight *= 0.1  # last layer make less confident
+    parameters = model.parameters()
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+
+    # (from the video: one batch through, each layer's output shape)
+    ix = torch.randint(0, Xtr.shape[0], (4,))
+    Xb, Yb = Xtr[ix], Ytr[ix]
+    logits = model(Xb)
+    print(Xb.shape)
+    print(Xb)
+    for layer in model.layers:
+        print(layer.__class__.__name__, ':', tuple(layer.out.shape))
+    e = torch.randn(4, 8, 10)
+    explicit = torch.cat([e[:, ::2, :], e[:, 1::2, :]], dim=2)
+    print(explicit.shape, (e.view(4, 4, 20) == explicit).all())
+    print(model.layers[3].running_mean.shape)
+
+    max_steps = 150
+    batch_size = 32
+    lossi = []
+    for i in range(max_steps):
+        ix = torch.randint(0, Xtr.shape[0], (batch_size,))
+        Xb, Yb = Xtr[ix], Ytr[ix]  # batch X,Y
+        logits = model(Xb)
+        loss = F.cross_entropy(logits, Yb)  # loss function
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 100 else 0.01  # step learning rate decay
+        for p in parameters:
+            p.data += -lr * p.grad
+        if i % 25 == 0:
+            print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')
+        lossi.append(loss.log10().item())
+    print(torch.tensor(lossi).view(-1, 50).mean(1))
+    for layer in model.layers:
+        layer.training = False
+    @torch.no_grad()
+    def split_loss(split):
+        x, y = {
+            'train': (Xtr, Ytr),
+            'val': (Xdev, Ydev),
+            'test': (Xte, Yte),
+        }[split]
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+        print(split, loss.item())
+    split_loss('train')
+    split_loss('val')
+    for _ in range(20):
+        out = []
+        context = [0] * block_size
+        while True:
+            logits = model(torch.tensor([context]))
+            probs = F.softmax(logits, dim=1)
+            ix = torch.multinomial(probs, num_samples=1).item()
+            context = context[1:] + [ix]
+            out.append(ix)
+            if ix == 0:
+                break
+        print(''.join(itos[i] for i in out))
+    for x, y in zip(Xtr[7:15], Ytr[7:15]):
+        print(''.join(itos[ix.item()] for ix in x), '-->', itos[y.item()])
+    logits = model(Xtr[[7]])
+    print(logits.shape)
+    try:   # (27 characters in names.txt; the stand-in names have fewer)
+        logits = torch.zeros(8, 27)
+        for i in range(8):
+            logits[i] = model(Xtr[[7+i]])
+    except RuntimeError as e:
+        print(e)
+    logits = torch.zeros(8, vocab_size)
+    for i in range(8):
+        logits[i] = model(Xtr[[7+i]])
+    print(logits.shape)
+    print(logits)
+    return {"emb": model.layers[0].weight, "bn_mean": model.layers[3].running_mean,
+            "bn_var": model.layers[-2 - 1].running_var, "out_w": model.layers[-1].weight}
+
+
+def build_nanogpt_train_gpt2(torch):
+    """karpathy/build-nanogpt train_gpt2.py at a tiny config: CausalSelfAttention with one
+    c_attn Linear split three ways and F.scaled_dot_product_attention(is_causal=True), a
+    registered tril "bias" buffer, NANOGPT_SCALE_INIT on the projections, MLP with
+    GELU(approximate='tanh'), Block, the GPTConfig dataclass, GPT in an nn.ModuleDict with
+    wte tied to lm_head, _init_weights through self.apply, configure_optimizers (decayed
+    2-d and non-decayed groups, inspect.signature for AdamW's fused), DataLoaderLite, the
+    gradient accumulation loop (loss / grad_accum_steps, loss.detach() summed),
+    clip_grad_norm_, the warmup-cosine get_lr set in every param_group, and the top-k
+    sampling (topk, multinomial, gather, cat) that follows. Offline and on CPU: input.txt
+    is the made-up story and tiktoken the stand-in word tokenizer; torch.compile (PyTorch's
+    inductor takes seconds), bfloat16 autocast, cuda.synchronize and the timings are left
+    out; the sizes are small (2 layers, 2 heads, 32 channels, 12 steps)."""
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class CausalSelfAttention(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            assert config.n_embd % config.n_head == 0
+            self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd)
+            self.c_proj = nn.Linear(config.n_embd, config.n_embd)
+            self.c_proj.NANOGPT_SCALE_INIT = 1
+            self.n_head = config.n_head
+            self.n_embd = config.n_embd
+            self.register_buffer("bias", torch.tril(torch.ones(config.block_size, config.block_size))
+                                 .view(1, 1, config.block_size, config.block_size))
+        def forward(self, x):
+            B, T, C = x.size()
+            qkv = self.c_attn(x)
+            q, k, v = qkv.split(self.n_embd, dim=2)
+            k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)  # (B, nh, T, hs)
+            q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)  # (B, nh, T, hs)
+            v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)  # (B, nh, T, hs)
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # flash attention
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
+            y = self.c_proj(y)
+            return y
+    class MLP(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.c_fc = nn.Linear(config.n_embd, 4 * config.n_embd)
+            self.gelu = nn.GELU(approximate='tanh')
+            self.c_proj = nn.Linear(4 * config.n_embd, config.n_embd)
+            self.c_proj.NANOGPT_SCALE_INIT = 1
+        def forward(self, x):
+            x = self.c_fc(x)
+            x = self.gelu(x)
+            x = self.c_proj(x)
+            return x
+    class Block(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.ln_1 = nn.LayerNorm(config.n_embd)
+            self.attn = CausalSelfAttention(config)
+            self.ln_2 = nn.LayerNorm(config.n_embd)
+            self.mlp = MLP(config)
+        def forward(self, x):
+            x = x + self.attn(self.ln_1(x))
+            x = x + self.mlp(self.ln_2(x))
+            return x
+    @dataclass
+    class GPTConfig:
+        block_size: int = 32    # (1024 in the file)
+        vocab_size: int = 85    # (50257)
+        n_layer: int = 2        # (12)
+        n_head: int = 2         # (12)
+        n_embd: int = 32        # (768)
+    class GPT(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.config = config
+            self.transformer = nn.ModuleDict(dict(
+                wte=nn.Embedding(config.vocab_size, config.n_embd),
+                wpe=nn.Embedding(config.block_size, config.n_embd),
+                h=nn.ModuleList([Block(config) for _ in range(config.n_layer)]),
+                ln_f=nn.LayerNorm(config.n_embd),
+            ))
+            self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+            self.transformer.wte.weight = self.lm_head.weight
+            self.apply(self._init_weights)
+        def _init_weights(self, module):
+            if isinstance(module, nn.Linear):
+                std = 0.02
+                if hasattr(module, 'NANOGPT_SCALE_INIT'):
+                    std *= (2 * self.config.n_layer) ** -0.5
+                torch.nn.init.normal_(module.weight, mean=0.0, std=std)
+                if module.bias is not None:
+                    torch.nn.init.zeros_(module.bias)
+            elif isinstance(module, nn.Embedding):
+                torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+        def forward(self, idx, targets=None):
+            B, T = idx.size()
+            assert T <= self.config.block_size, f"Cannot forward sequence of length {T}, block size is only {self.config.block_size}"
+            pos = torch.arange(0, T, dtype=torch.long, device=idx.device)  # shape (T)
+            pos_emb = self.transformer.wpe(pos)  # position embeddings of shape (T, n_embd)
+            tok_emb = self.transformer.wte(idx)  # token embeddings of shape (B, T, n_embd)
+            x = tok_emb + pos_emb
+            for block in self.transformer.h:
+                x = block(x)
+            x = self.transformer.ln_f(x)
+            logits = self.lm_head(x)  # (B, T, vocab_size)
+            loss = None
+            if targets is not None:
+                loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+            return logits, loss
+        def configure_optimizers(self, weight_decay, learning_rate, device):
+            param_dict = {pn: p for pn, p in self.named_parameters()}
+            param_dict = {pn: p for pn, p in param_dict.items() if p.requires_grad}
+            decay_params = [p for n, p in param_dict.items() if p.dim() >= 2]
+            nodecay_params = [p for n, p in param_dict.items() if p.dim() < 2]
+            optim_groups = [
+                {'params': decay_params, 'weight_decay': weight_decay},
+                {'params': nodecay_params, 'weight_decay': 0.0}
+            ]
+            num_decay_params = sum(p.numel() for p in decay_params)
+            num_nodecay_params = sum(p.numel() for p in nodecay_params)
+            print(f"num decayed parameter tensors: {len(decay_params)}, with {num_decay_params:,} parameters")
+            print(f"num non-decayed parameter tensors: {len(nodecay_params)}, with {num_nodecay_params:,} parameters")
+            fused_available = 'fused' in inspect.signature(torch.optim.AdamW).parameters
+            use_fused = fused_available and 'cuda' in device
+            print(f"using fused AdamW: {use_fused}")
+            optimizer = torch.optim.AdamW(optim_groups, lr=learning_rate, betas=(0.9, 0.95), eps=1e-8, fused=use_fused)
+            return optimizer
+
+    tiktoken = SimpleNamespace(get_encoding=lambda name: StandInTokenizer())
+    class DataLoaderLite:
+        def __init__(self, B, T):
+            self.B = B
+            self.T = T
+            text = the_verdict()     # (open('input.txt').read())
+            enc = tiktoken.get_encoding('gpt2')
+            tokens = enc.encode(text)
+            self.tokens = torch.tensor(tokens)
+            print(f"loaded {len(self.tokens)} tokens")
+            print(f"1 epoch = {len(self.tokens) // (B * T)} batches")
+            self.current_position = 0
+        def next_batch(self):
+            B, T = self.B, self.T
+            buf = self.tokens[self.current_position: self.current_position+B*T+1]
+            x = (buf[:-1]).view(B, T)  # inputs
+            y = (buf[1:]).view(B, T)  # targets
+            self.current_position += B * T
+            if self.current_position + (B * T + 1) > len(self.tokens):
+                self.current_position = 0
+            return x, y
+
+    device = "cpu"
+    if torch.cuda.is_available():
+        device = "cuda"
+    elif hasattr(torch.backends, "mps") and torch.backends.mps.is_available():
+        device = "mps"
+    print(f"using device: {device}")
+    torch.manual_seed(1337)
+    if torch.cuda.is_available():
+        torch.cuda.manual_seed(1337)
+    total_batch_size = 128  # (524288)
+    B = 4   # micro batch size
+    T = 16  # sequence length
+    assert total_batch_size % (B * T) == 0, "make sure total_batch_size is divisible by B * T"
+    grad_accum_steps = total_batch_size // (B * T)
+    print(f"total desired batch size: {total_batch_size}")
+    print(f"=> calculated gradient accumulation steps: {grad_accum_steps}")
+    train_loader = DataLoaderLite(B=B, T=T)
+    torch.set_float32_matmul_precision('high')
+    try:
+        model = GPT(GPTConfig(vocab_size=96))
+        model.to(device)
+        print(sum(p.numel() for p in model.parameters()), model.transformer.wte.weight is model.lm_head.weight)
+        max_lr = 6e-4
+        min_lr = max_lr * 0.1
+        warmup_steps = 3
+        max_steps = 12
+        def get_lr(it):
+            if it < warmup_steps:
+                return max_lr * (it+1) / warmup_steps
+            if it > max_steps:
+                return min_lr
+            decay_ratio = (it - warmup_steps) / (max_steps - warmup_steps)
+            assert 0 <= decay_ratio <= 1
+            coeff = 0.5 * (1.0 + math.cos(math.pi * decay_ratio))  # coeff starts at 1 and goes to 0
+            return min_lr + coeff * (max_lr - min_lr)
+        optimizer = model.configure_optimizers(weight_decay=0.1, learning_rate=6e-4, device=device)
+        for step in range(max_steps):
+            optimizer.zero_grad()
+            loss_accum = 0.0
+            for micro_step in range(grad_accum_steps):
+                x, y = train_loader.next_batch()
+                x, y = x.to(device), y.to(device)
+                logits, loss = model(x, y)
+                loss = loss / grad_accum_steps
+                loss_accum += loss.detach()
+                loss.backward()
+            norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            lr = get_lr(step)
+            for param_group in optimizer.param_groups:
+                param_group['lr'] = lr
+            optimizer.step()
+            tokens_processed = train_loader.B * train_loader.T * grad_accum_steps
+            print(f"step {step:4d} | loss: {loss_accum.item():.6f} | lr {lr:.4e} | norm: {norm:.4f} | tokens: {tokens_processed}")
+
+        model.eval()
+        num_return_sequences = 5
+        max_length = 30
+        enc = tiktoken.get_encoding('gpt2')
+        tokens = enc.encode("Hello, I am a language model,")
+        tokens = torch.tensor(tokens, dtype=torch.long)
+        tokens = tokens.unsqueeze(0).repeat(num_return_sequences, 1)
+        x = tokens.to(device)
+        torch.manual_seed(42)
+        torch.cuda.manual_seed(42)
+        while x.size(1) < max_length:
+            with torch.no_grad():
+                logits, _ = model(x)   # (the file's logits = model(x) is a tuple: its bug)
+                logits = logits[:, -1, :]  # (B, vocab_size)
+                probs = F.softmax(logits, dim=-1)
+                topk_probs, topk_indices = torch.topk(probs, 50, dim=-1)
+                ix = torch.multinomial(topk_probs, 1)  # (B, 1)
+                xcol = torch.gather(topk_indices, -1, ix)  # (B, 1)
+                x = torch.cat((x, xcol), dim=1)
+        for i in range(num_return_sequences):
+            tokens = [t if t < 85 else 84 for t in x[i, :max_length].tolist()]   # (padded ids)
+            decoded = enc.decode(tokens)
+            print(">", decoded)
+    finally:
+        torch.set_float32_matmul_precision('highest')
+    return {"wte": model.transformer.wte.weight, "c_attn": model.transformer.h[0].attn.c_attn.weight,
+            "exp_avg": optimizer.state[model.lm_head.weight]["exp_avg"]}
+
+
+def makemore_activations_and_gradients(torch):
+    """karpathy/nn-zero-to-hero lectures/makemore/makemore_part3_bn.ipynb: the initial loss
+    -log(1/27) and a 4-logit example, the MLP with kaiming-scaled W1 (5/3)/sqrt(fan_in) and a
+    batch norm written by hand (bngain, bnbias, bnmean_running/bnstd_running updated under
+    no_grad), the step-decay loop with loss.log10(), calibrating the batch norm over the
+    training set, split_loss under @torch.no_grad() and sampling with a seeded generator;
+    the x @ w standard deviation demo and kaiming_normal_; then the torchified Linear,
+    BatchNorm1d and Tanh layers six deep, retain_grad on every output, the update-to-data
+    ratios ud, and the diagnostics printed: each Tanh's mean, std and saturation %, its
+    output gradient's mean and std, each weight's grad:data ratio, with torch.histogram of
+    each (density=True) summed where the lecture plots it. (200,000 steps are 60 and 40
+    here; the plots are left out; the gradients' means, printed %+f by the lecture, are
+    left out: near 1e-10, their sign is the matrix products' rounding.)"""
+    F = torch.nn.functional
+    words = names()
+    print(words[:8])
+    print(len(words))
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s: i+1 for i, s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i: s for s, i in stoi.items()}
+    vocab_size = len(itos)
+    print(itos)
+    print(vocab_size)
+    block_size = 3
+    def build_dataset(words):
+        X, Y = [], []
+        for w in words:
+            context = [0] * block_size
+            for ch in w + '.':
+                ix = stoi[ch]
+                X.append(context)
+                Y.append(ix)
+                context = context[1:] + [ix]  # crop and append
+        X = torch.tensor(X)
+        Y = torch.tensor(Y)
+        print(X.shape, Y.shape)
+        return X, Y
+    random.seed(42)
+    random.shuffle(words)
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr, Ytr = build_dataset(words[:n1])
+    Xdev, Ydev = build_dataset(words[n1:n2])
+    Xte, Yte = build_dataset(words[n2:])
+    print(-torch.tensor(1/27.0).log())
+    logits = torch.tensor([0.0, 0.0, 5.0, 0.0])
+    probs = torch.softmax(logits, dim=0)
+    loss = -probs[2].log()
+    print(probs, loss)
+
+    n_embd = 10
+    n_hidden = 200
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((vocab_size, n_embd), generator=g)
+    W1 = torch.randn((n_embd * block_size, n_hidden), generator=g) * (5/3)/((n_embd * block_size)**0.5)
+    W2 = torch.randn((n_hidden, vocab_size), generator=g) * 0.01
+    b2 = torch.randn(vocab_size, generator=g) * 0
+    bngain = torch.ones((1, n_hidden))
+    bnbias = torch.zeros((1, n_hidden))
+    bnmean_running = torch.zeros((1, n_hidden))
+    bnstd_running = torch.ones((1, n_hidden))
+    parameters = [C, W1, W2, b2, bngain, bnbias]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+    max_steps = 60
+    batch_size = 32
+    lossi = []
+    for i in range(max_steps):
+        ix = torch.randint(0, Xtr.shape[0], (batch_size,), generator=g)
+        Xb, Yb = Xtr[ix], Ytr[ix]  # batch X,Y
+        emb = C[Xb]
+        embcat = emb.view(emb.shape[0], -1)
+        hpreact = embcat @ W1
+        bnmeani = hpreact.mean(0, keepdim=True)
+        bnstdi = hpreact.std(0, keepdim=True)
+        hpreact = bngain * (hpreact - bnmeani) / bnstdi + bnbias
+        with torch.no_grad():
+            bnmean_running = 0.999 * bnmean_running + 0.001 * bnmeani
+            bnstd_running = 0.999 * bnstd_running + 0.001 * bnstdi
+        h = torch.tanh(hpreact)
+        logits = h @ W2 + b2
+        loss = F.cross_entropy(logits, Yb)
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 40 else 0.01
+        for p in parameters:
+            p.data += -lr * p.grad
+        if i % 10 == 0:
+            print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')
+        lossi.append(loss.log10().item())
+    print((h.abs() > 0.99).float().mean(), hpreact.std(), h.view(-1).tolist()[:5])
+    with torch.no_grad():
+        emb = C[Xtr]
+        embcat = emb.view(emb.shape[0], -1)
+        hpreact = embcat @ W1
+        bnmean = hpreact.mean(0, keepdim=True)
+        bnstd = hpreact.std(0, keepdim=True)
+    print(bnmean[0, :5], bnmean_running[0, :5])
+    print(bnstd[0, :5], bnstd_running[0, :5])
+    @torch.no_grad()
+    def split_loss(split):
+        x, y = {
+            'train': (Xtr, Ytr),
+            'val': (Xdev, Ydev),
+            'test': (Xte, Yte),
+        }[split]
+        emb = C[x]  # (N, block_size, n_embd)
+        embcat = emb.view(emb.shape[0], -1)  # concat into (N, block_size * n_embd)
+        hpreact = embcat @ W1
+        hpreact = bngain * (hpreact - bnmean_running) / bnstd_running + bnbias
+        h = torch.tanh(hpreact)  # (N, n_hidden)
+        logits = h @ W2 + b2  # (N, vocab_size)
+        loss = F.cross_entropy(logits, y)
+        print(split, loss.item())
+    split_loss('train')
+    split_loss('val')
+    g = torch.Generator().manual_seed(2147483647 + 10)
+    for _ in range(10):
+        out = []
+        context = [0] * block_size
+        while True:
+            emb = C[torch.tensor([context])]  # (1,block_size,n_embd)
+            hpreact = emb.view(1, -1) @ W1
+            hpreact = bngain * (hpreact - bnmean_running) / bnstd_running + bnbias
+            h = torch.tanh(hpreact)
+            logits = h @ W2 + b2
+            probs = F.softmax(logits, dim=1)
+            ix = torch.multinomial(probs, num_samples=1, generator=g).item()
+            context = context[1:] + [ix]
+            out.append(ix)
+            if ix == 0:
+                break
+        print(''.join(itos[i] for i in out))
+
+    x = torch.randn(1000, 10)
+    w = torch.randn(10, 200) / 10**0.5
+    y = x @ w
+    print(x.mean(), x.std())
+    print(y.mean(), y.std())
+    print((torch.randn(10000) * 0.2).std(), (5/3) / (30**0.5))
+    w = torch.empty(10, 200)
+    torch.nn.init.kaiming_normal_(w, mode='fan_in', nonlinearity='tanh')
+    print(w.std())
+
+    class Linear:
+        def __init__(self, fan_in, fan_out, bias=True):
+            self.weight = torch.randn((fan_in, fan_out), generator=g) / fan_in**0.5
+            self.bias = torch.zeros(fan_out) if bias else None
+        def __call__(self, x):
+            self.out = x @ self.weight
+            if self.bias is not None:
+                self.out += self.bias
+            return self.out
+        def parameters(self):
+            return [self.weight] + ([] if self.bias is None else [self.bias])
+    class BatchNorm1d:
+        def __init__(self, dim, eps=1e-5, momentum=0.1):
+            self.eps = eps
+            self.momentum = momentum
+            self.training = True
+            self.gamma = torch.ones(dim)
+            self.beta = torch.zeros(dim)
+            self.running_mean = torch.zeros(dim)
+            self.running_var = torch.ones(dim)
+        def __call__(self, x):
+            if self.training:
+                xmean = x.mean(0, keepdim=True)  # batch mean
+                xvar = x.var(0, keepdim=True)  # batch variance
+            else:
+                xmean = self.running_mean
+                xvar = self.running_var
+            xhat = (x - xmean) / torch.sqrt(xvar + self.eps)  # normalize to unit variance
+            self.out = self.gamma * xhat + self.beta
+            if self.training:
+                with torch.no_grad():
+                    self.running_mean = (1 - self.momentum) * self.running_mean + self.momentum * xmean
+                    self.running_var = (1 - self.momentum) * self.running_var + self.momentum * xvar
+            return self.out
+        def parameters(self):
+            return [self.gamma, self.beta]
+    class Tanh:
+        def __call__(self, x):
+            self.out = torch.tanh(x)
+            return self.out
+        def parameters(self):
+            return []
+    n_embd = 10
+    n_hidden = 100
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((vocab_size, n_embd), generator=g)
+    layers = [
+        Linear(n_embd * block_size, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, vocab_size, bias=False), BatchNorm1d(vocab_size),
+    ]
+    with torch.no_grad():
+        layers[-1].gamma *= 0.1
+        for layer in layers[:-1]:
+            if isinstance(layer, Linear):
+                layer.weight *= 1.0  # 5/3
+    parameters = [C] + [p for layer in layers for p in layer.parameters()]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+    max_steps = 200000
+    batch_size = 32
+    lossi = []
+    ud = []
+    for i in range(max_steps):
+        ix = torch.randint(0, Xtr.shape[0], (batch_size,), generator=g)
+        Xb, Yb = Xtr[ix], Ytr[ix]  # batch X,Y
+        emb = C[Xb]  # embed the characters into vectors
+        x = emb.view(emb.shape[0], -1)  # concatenate the vectors
+        for layer in layers:
+            x = layer(x)
+        loss = F.cross_entropy(x, Yb)  # loss function
+        for layer in layers:
+            layer.out.retain_grad()  # AFTER_DEBUG: would take out retain_graph
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 150000 else 0.01  # step learning rate decay
+        for p in parameters:
+            p.data += -lr * p.grad
+        if i % 10 == 0:
+            print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')
+        lossi.append(loss.log10().item())
+        with torch.no_grad():
+            ud.append([((lr*p.grad).std() / p.data.std()).log10().item() for p in parameters])
+        if i >= 40:
+            break  # AFTER_DEBUG: would take out obviously to run full optimization
+    for i, layer in enumerate(layers[:-1]):  # note: exclude the output layer
+        if isinstance(layer, Tanh):
+            t = layer.out
+            print('layer %d (%10s): mean %+.2f, std %.2f, saturated: %.2f%%' % (i, layer.__class__.__name__, t.mean(), t.std(), (t.abs() > 0.97).float().mean()*100))
+            hy, hx = torch.histogram(t, density=True)
+            print(hx[:-1].detach().shape, hy.detach().sum() * (hx[1] - hx[0]))
+    for i, layer in enumerate(layers[:-1]):  # note: exclude the output layer
+        if isinstance(layer, Tanh):
+            t = layer.out.grad
+            # (the lecture prints t.mean() too, %+f: about 1e-10, its sign is rounding noise)
+            print('layer %d (%10s): std %e' % (i, layer.__class__.__name__, t.std()))
+            hy, hx = torch.histogram(t, density=True)
+            print(hy.detach().argmax())
+    for i, p in enumerate(parameters):
+        t = p.grad
+        if p.ndim == 2:
+            print('weight %10s | std %e | grad:data ratio %e' % (tuple(p.shape), t.std(), t.std() / p.std()))
+            hy, hx = torch.histogram(t, density=True)
+            print(hx.shape, hy.shape)
+    for i, p in enumerate(parameters):
+        if p.ndim == 2:
+            print('param %d' % i, [f'{ud[j][i]:.3f}' for j in range(0, len(ud), 10)])
+    for layer in layers:
+        layer.training = False
+    with torch.no_grad():
+        emb = C[Xdev]
+        x = emb.view(emb.shape[0], -1)
+        for layer in layers:
+            x = layer(x)
+        print('val', F.cross_entropy(x, Ydev).item())
+    return {"C": C, "w0": layers[0].weight, "gamma": layers[-1].gamma,
+            "rm": layers[1].running_mean, "W1": W1}
+
+
+def makemore_mlp_lecture(torch):
+    """karpathy/nn-zero-to-hero lectures/makemore/makemore_part2_mlp.ipynb: the dataset of
+    3-character contexts, a 2-d embedding C indexed by ints, lists and tensors, the
+    concatenation three ways (torch.cat of slices, torch.unbind, view) and
+    a = torch.arange(18) viewed and its storage, the hidden layer emb.view(-1, 6) @ W1 + b1
+    under tanh, the loss by hand (counts / counts.sum(1, keepdims=True),
+    -prob[torch.arange(32), Y].log().mean()) against F.cross_entropy, the full-batch loop,
+    minibatches, the learning-rate sweep lre = torch.linspace(-3, 0, 1000), 10**lre, the
+    80/10/10 split, the 10-d embedding with 200 hidden units and a step decay, the split
+    losses and sampling with a seeded Generator. (Steps cut from 200,000 to a few dozen;
+    plots left out.)"""
+    F = torch.nn.functional
+    words = names()
+    print(words[:8])
+    print(len(words))
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s: i+1 for i, s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i: s for s, i in stoi.items()}
+    print(itos)
+    block_size = 3
+    X, Y = [], []
+    for w in words[:5]:
+        print(w)
+        context = [0] * block_size
+        for ch in w + '.':
+            ix = stoi[ch]
+            X.append(context)
+            Y.append(ix)
+            print(''.join(itos[i] for i in context), '--->', itos[ix])
+            context = context[1:] + [ix]  # crop and append
+    X = torch.tensor(X)
+    Y = torch.tensor(Y)
+    print(X.shape, X.dtype, Y.shape, Y.dtype)
+    V = len(stoi)
+    C = torch.randn((V, 2))
+    print(C[5])
+    print(F.one_hot(torch.tensor(5), num_classes=V).float() @ C)
+    print(C[[5, 6, 7, 7, 7]], C[torch.tensor([5, 6, 7, 7, 7])])
+    print(C[X].shape, X[13, 2], C[X][13, 2], C[1])
+    emb = C[X]
+    print(emb.shape)
+    W1 = torch.randn((6, 100))
+    b1 = torch.randn(100)
+    print(torch.cat([emb[:, 0, :], emb[:, 1, :], emb[:, 2, :]], 1).shape)
+    print(torch.cat(torch.unbind(emb, 1), 1).shape)
+    a = torch.arange(18)
+    print(a.shape, a.view(2, 9), a.view(9, 2), a.view(3, 3, 2))
+    print(a.storage())
+    print(emb.view(emb.shape[0], 6) == torch.cat(torch.unbind(emb, 1), 1))
+    h = torch.tanh(emb.view(-1, 6) @ W1 + b1)
+    print(h, h.shape)
+    print((emb.view(-1, 6) @ W1).shape, b1.shape)
+    W2 = torch.randn((100, V))
+    b2 = torch.randn(V)
+    logits = h @ W2 + b2
+    print(logits.shape)
+    counts = logits.exp()
+    prob = counts / counts.sum(1, keepdims=True)
+    print(prob.shape, prob[0].sum())
+    loss = -prob[torch.arange(X.shape[0]), Y].log().mean()
+    print(loss)
+
+    print(X.shape, Y.shape)
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((V, 2), generator=g)
+    W1 = torch.randn((6, 100), generator=g)
+    b1 = torch.randn(100, generator=g)
+    W2 = torch.randn((100, V), generator=g)
+    b2 = torch.randn(V, generator=g)
+    parameters = [C, W1, b1, W2, b2]
+    print(sum(p.nelement() for p in parameters))
+    emb = C[X]  # (32, 3, 2)
+    h = torch.tanh(emb.view(-1, 6) @ W1 + b1)  # (32, 100)
+    logits = h @ W2 + b2  # (32, 27)
+    counts = logits.exp()
+    prob = counts / counts.sum(1, keepdims=True)
+    loss = -prob[torch.arange(X.shape[0]), Y].log().mean()
+    print(loss, F.cross_entropy(logits, Y))
+    print(torch.tensor([-100, -3, 0, 100]).exp(), (torch.tensor([-100, -3, 0, 100]) - 100).exp())
+    for p in parameters:
+        p.requires_grad = True
+    for _ in range(10):
+        emb = C[X]
+        h = torch.tanh(emb.view(-1, 6) @ W1 + b1)
+        logits = h @ W2 + b2
+        loss = F.cross_entropy(logits, Y)
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        for p in parameters:
+            p.data += -0.1 * p.grad
+    print(loss.item())
+    print(logits.max(1), Y)
+
+    def build_dataset(words):
+        X, Y = [], []
+        for w in words:
+            context = [0] * block_size
+            for ch in w + '.':
+                ix = stoi[ch]
+                X.append(context)
+                Y.append(ix)
+                context = context[1:] + [ix]  # crop and append
+        X = torch.tensor(X)
+        Y = torch.tensor(Y)
+        print(X.shape, Y.shape)
+        return X, Y
+    random.seed(42)
+    random.shuffle(words)
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr, Ytr = build_dataset(words[:n1])
+    Xdev, Ydev = build_dataset(words[n1:n2])
+    Xte, Yte = build_dataset(words[n2:])
+
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((V, 2), generator=g)
+    W1 = torch.randn((6, 300), generator=g)
+    b1 = torch.randn(300, generator=g)
+    W2 = torch.randn((300, V), generator=g)
+    b2 = torch.randn(V, generator=g)
+    parameters = [C, W1, b1, W2, b2]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+    lre = torch.linspace(-3, 0, 1000)
+    lrs = 10**lre
+    lri = []
+    lossi = []
+    stepi = []
+    for i in range(0, 1000, 25):
+        ix = torch.randint(0, Xtr.shape[0], (32,))
+        emb = C[Xtr[ix]]  # (32, 3, 2)
+        h = torch.tanh(emb.view(-1, 6) @ W1 + b1)  # (32, 100)
+        logits = h @ W2 + b2  # (32, 27)
+        loss = F.cross_entropy(logits, Ytr[ix])
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = lrs[i]
+        for p in parameters:
+            p.data += -lr * p.grad
+        lri.append(lre[i])
+        stepi.append(i)
+        lossi.append(loss.log10().item())
+    print(lrs[:3], lrs[-1], lri[:3], [f'{l:.4f}' for l in lossi[::8]])
+
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((V, 10), generator=g)
+    W1 = torch.randn((30, 200), generator=g)
+    b1 = torch.randn(200, generator=g)
+    W2 = torch.randn((200, V), generator=g)
+    b2 = torch.randn(V, generator=g)
+    parameters = [C, W1, b1, W2, b2]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+    lossi = []
+    stepi = []
+    for i in range(20):
+        ix = torch.randint(0, Xtr.shape[0], (32,))
+        emb = C[Xtr[ix]]  # (32, 3, 10)
+        h = torch.tanh(emb.view(-1, 30) @ W1 + b1)  # (32, 200)
+        logits = h @ W2 + b2  # (32, 27)
+        loss = F.cross_entropy(logits, Ytr[ix])
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 15 else 0.01
+        for p in parameters:
+            p.data += -lr * p.grad
+        stepi.append(i)
+        lossi.append(loss.log10().item())
+    print(loss.item())
+    emb = C[Xtr]  # (32, 3, 2)
+    h = torch.tanh(emb.view(-1, 30) @ W1 + b1)  # (32, 100)
+    logits = h @ W2 + b2  # (32, 27)
+    loss = F.cross_entropy(logits, Ytr)
+    print(loss)
+    emb = C[Xdev]  # (32, 3, 2)
+    h = torch.tanh(emb.view(-1, 30) @ W1 + b1)  # (32, 100)
+    logits = h @ W2 + b2  # (32, 27)
+    loss = F.cross_entropy(logits, Ydev)
+    print(loss)
+    print(C[:, 0].data[:4], C[:, 1].data[:4], C[1, 0].item())
+    context = [0] * block_size
+    print(C[torch.tensor([context])].shape)
+    g = torch.Generator().manual_seed(2147483647 + 10)
+    for _ in range(10):
+        out = []
+        context = [0] * block_size  # initialize with all ...
+        while True:
+            emb = C[torch.tensor([context])]  # (1,block_size,d)
+            h = torch.tanh(emb.view(1, -1) @ W1 + b1)
+            logits = h @ W2 + b2
+            probs = F.softmax(logits, dim=1)
+            ix = torch.multinomial(probs, num_samples=1, generator=g).item()
+            context = context[1:] + [ix]
+            out.append(ix)
+            if ix == 0:
+                break
+        print(''.join(itos[i] for i in out))
+    return {"C": C, "W1": W1, "b2": b2}
+
+
+# ---- Stanford CS231n assignment 2 PyTorch.ipynb; CS224n assignment 3 parser_model.py --------
+
+def cs231n_pytorch(torch):
+    """cs231n/cs231n.github.io assignments/2023/assignment2_colab.zip (Stanford CS231n's
+    PyTorch.ipynb, read in students' copies of it): CIFAR-10 through DataLoaders with
+    sampler.SubsetRandomSampler for train/val, flatten by view, the barebones two-layer
+    network (x.mm(w1) under F.relu) and three-layer ConvNet (F.conv2d with explicit weights
+    and padding 2 and 1), random_weight (randn times np.sqrt(2. / fan_in), np.prod of the
+    shape) and zero_weight, check_accuracy_part2 and train_part2 (SGD by hand under
+    no_grad, w.grad.zero_()), then the Module API (TwoLayerFC and ThreeLayerConvNet with
+    nn.init.kaiming_normal_, check_accuracy_part34, train_part34 with optim.SGD) and the
+    Sequential API (a Flatten module, Nesterov momentum), the assignment's reference
+    answers in the TODOs. Offline: CIFAR-10 is seeded random images as ToTensor gives them,
+    normalised by the notebook's means and stds; 128 training images, not 49,000, and a
+    hidden layer of 100 units, not 4,000."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+    DataLoader, sampler = torch.utils.data.DataLoader, torch.utils.data.sampler
+    NUM_TRAIN = 128
+    mean = torch.tensor((0.4914, 0.4822, 0.4465)).view(3, 1, 1)
+    std = torch.tensor((0.2023, 0.1994, 0.2010)).view(3, 1, 1)
+    class CIFAR10(torch.utils.data.Dataset):
+        """dset.CIFAR10 with T.Compose([T.ToTensor(), T.Normalize(means, stds)])."""
+        def __init__(self, train):
+            self.train = train
+            self.images = image_dataset(torch, 192 if train else 64, (3, 32, 32), seed=3 if train else 4)
+        def __len__(self):
+            return len(self.images)
+        def __getitem__(self, i):
+            x, y = self.images[i]
+            return (x - mean) / std, y
+    cifar10_train = CIFAR10(train=True)
+    loader_train = DataLoader(cifar10_train, batch_size=64,
+                              sampler=sampler.SubsetRandomSampler(range(NUM_TRAIN)))
+    cifar10_val = CIFAR10(train=True)
+    loader_val = DataLoader(cifar10_val, batch_size=64,
+                            sampler=sampler.SubsetRandomSampler(range(NUM_TRAIN, 192)))
+    cifar10_test = CIFAR10(train=False)
+    loader_test = DataLoader(cifar10_test, batch_size=64)
+    USE_GPU = True
+    dtype = torch.float32
+    if USE_GPU and torch.cuda.is_available():
+        device = torch.device('cuda')
+    elif USE_GPU and torch.backends.mps.is_available():
+        device = torch.device('mps')
+    else:
+        device = torch.device('cpu')
+    print_every = 1
+    print('using device:', device)
+
+    def flatten(x):
+        N = x.shape[0]  # read in N, C, H, W
+        return x.view(N, -1)  # "flatten" the C * H * W values into a single vector per image
+    def test_flatten():
+        x = torch.arange(12).view(2, 1, 3, 2)
+        print('Before flattening: ', x)
+        print('After flattening: ', flatten(x))
+    test_flatten()
+    def two_layer_fc(x, params):
+        x = flatten(x)  # shape: [batch_size, C x H x W]
+        w1, w2 = params
+        x = F.relu(x.mm(w1))
+        x = x.mm(w2)
+        return x
+    def two_layer_fc_test():
+        hidden_layer_size = 42
+        x = torch.zeros((64, 50), dtype=dtype)  # minibatch size 64, feature dimension 50
+        w1 = torch.zeros((50, hidden_layer_size), dtype=dtype)
+        w2 = torch.zeros((hidden_layer_size, 10), dtype=dtype)
+        scores = two_layer_fc(x, [w1, w2])
+        print(scores.size())  # you should see [64, 10]
+    two_layer_fc_test()
+    def three_layer_convnet(x, params):
+        conv_w1, conv_b1, conv_w2, conv_b2, fc_w, fc_b = params
+        scores = None
+        x = F.relu(F.conv2d(x, conv_w1, conv_b1, padding=2))
+        x = F.relu(F.conv2d(x, conv_w2, conv_b2, padding=1))
+        scores = flatten(x).mm(fc_w) + fc_b
+        return scores
+    def three_layer_convnet_test():
+        x = torch.zeros((64, 3, 32, 32), dtype=dtype)  # minibatch size 64, image size [3, 32, 32]
+        conv_w1 = torch.zeros((6, 3, 5, 5), dtype=dtype)  # [out_channel, in_channel, kernel_H, kernel_W]
+        conv_b1 = torch.zeros((6,))  # out_channel
+        conv_w2 = torch.zeros((9, 6, 3, 3), dtype=dtype)  # [out_channel, in_channel, kernel_H, kernel_W]
+        conv_b2 = torch.zeros((9,))  # out_channel
+        fc_w = torch.zeros((9 * 32 * 32, 10))
+        fc_b = torch.zeros(10)
+        scores = three_layer_convnet(x, [conv_w1, conv_b1, conv_w2, conv_b2, fc_w, fc_b])
+        print(scores.size())  # you should see [64, 10]
+    three_layer_convnet_test()
+    def random_weight(shape):
+        if len(shape) == 2:  # FC weight
+            fan_in = shape[0]
+        else:
+            fan_in = np.prod(shape[1:])  # conv weight [out_channel, in_channel, kH, kW]
+        w = torch.randn(shape, device=device, dtype=dtype) * np.sqrt(2. / fan_in)
+        w.requires_grad = True
+        return w
+    def zero_weight(shape):
+        return torch.zeros(shape, device=device, dtype=dtype, requires_grad=True)
+    print(random_weight((3, 5)))
+    print(random_weight((2, 3, 1, 2)).type(), zero_weight((2,)))
+    def check_accuracy_part2(loader, model_fn, params):
+        split = 'val' if loader.dataset.train else 'test'
+        print('Checking accuracy on the %s set' % split)
+        num_correct, num_samples = 0, 0
+        with torch.no_grad():
+            for x, y in loader:
+                x = x.to(device=device, dtype=dtype)  # move to device, e.g. GPU
+                y = y.to(device=device, dtype=torch.int64)
+                scores = model_fn(x, params)
+                _, preds = scores.max(1)
+                num_correct += (preds == y).sum()
+                num_samples += preds.size(0)
+            acc = float(num_correct) / num_samples
+            print('Got %d / %d correct (%.2f%%)' % (num_correct, num_samples, 100 * acc))
+    def train_part2(model_fn, params, learning_rate):
+        for t, (x, y) in enumerate(loader_train):
+            x = x.to(device=device, dtype=dtype)
+            y = y.to(device=device, dtype=torch.long)
+            scores = model_fn(x, params)
+            loss = F.cross_entropy(scores, y)
+            loss.backward()
+            with torch.no_grad():
+                for w in params:
+                    w -= learning_rate * w.grad
+                    w.grad.zero_()
+            if t % print_every == 0:
+                print('Iteration %d, loss = %.4f' % (t, loss.item()))
+                check_accuracy_part2(loader_val, model_fn, params)
+                print()
+    hidden_layer_size = 100   # (4000)
+    learning_rate = 1e-2
+    w1 = random_weight((3 * 32 * 32, hidden_layer_size))
+    w2 = random_weight((hidden_layer_size, 10))
+    train_part2(two_layer_fc, [w1, w2], learning_rate)
+    learning_rate = 3e-3
+    channel_1 = 32
+    channel_2 = 16
+    conv_w1 = random_weight((channel_1, 3, 5, 5))
+    conv_b1 = zero_weight((channel_1,))
+    conv_w2 = random_weight((channel_2, channel_1, 3, 3))
+    conv_b2 = zero_weight((channel_2,))
+    fc_w = random_weight((channel_2 * 32 * 32, 10))
+    fc_b = zero_weight((10,))
+    params = [conv_w1, conv_b1, conv_w2, conv_b2, fc_w, fc_b]
+    train_part2(three_layer_convnet, params, learning_rate)
+
+    class TwoLayerFC(nn.Module):
+        def __init__(self, input_size, hidden_size, num_classes):
+            super().__init__()
+            self.fc1 = nn.Linear(input_size, hidden_size)
+            nn.init.kaiming_normal_(self.fc1.weight)
+            self.fc2 = nn.Linear(hidden_size, num_classes)
+            nn.init.kaiming_normal_(self.fc2.weight)
+        def forward(self, x):
+            x = flatten(x)
+            scores = self.fc2(F.relu(self.fc1(x)))
+            return scores
+    def test_TwoLayerFC():
+        input_size = 50
+        x = torch.zeros((64, input_size), dtype=dtype)  # minibatch size 64, feature dimension 50
+        model = TwoLayerFC(input_size, 42, 10)
+        scores = model(x)
+        print(scores.size())  # you should see [64, 10]
+    test_TwoLayerFC()
+    class ThreeLayerConvNet(nn.Module):
+        def __init__(self, in_channel, channel_1, channel_2, num_classes):
+            super().__init__()
+            self.conv1 = nn.Conv2d(in_channel, channel_1, 5, padding=2)
+            nn.init.kaiming_normal_(self.conv1.weight)
+            self.conv2 = nn.Conv2d(channel_1, channel_2, 3, padding=1)
+            nn.init.kaiming_normal_(self.conv2.weight)
+            self.fc = nn.Linear(channel_2 * 32 * 32, num_classes)
+            nn.init.kaiming_normal_(self.fc.weight)
+        def forward(self, x):
+            scores = None
+            x = F.relu(self.conv1(x))
+            x = F.relu(self.conv2(x))
+            scores = self.fc(flatten(x))
+            return scores
+    def test_ThreeLayerConvNet():
+        x = torch.zeros((64, 3, 32, 32), dtype=dtype)  # minibatch size 64, image size [3, 32, 32]
+        model = ThreeLayerConvNet(in_channel=3, channel_1=12, channel_2=8, num_classes=10)
+        scores = model(x)
+        print(scores.size())  # you should see [64, 10]
+    test_ThreeLayerConvNet()
+    def check_accuracy_part34(loader, model):
+        if loader.dataset.train:
+            print('Checking accuracy on validation set')
+        else:
+            print('Checking accuracy on test set')
+        num_correct = 0
+        num_samples = 0
+        model.eval()  # set model to evaluation mode
+        with torch.no_grad():
+            for x, y in loader:
+                x = x.to(device=device, dtype=dtype)  # move to device, e.g. GPU
+                y = y.to(device=device, dtype=torch.long)
+                scores = model(x)
+                _, preds = scores.max(1)
+                num_correct += (preds == y).sum()
+                num_samples += preds.size(0)
+            acc = float(num_correct) / num_samples
+            print('Got %d / %d correct (%.2f)' % (num_correct, num_samples, 100 * acc))
+    def train_part34(model, optimizer, epochs=1):
+        model = model.to(device=device)  # move the model parameters to CPU/GPU
+        for e in range(epochs):
+            for t, (x, y) in enumerate(loader_train):
+                model.train()  # put model to training mode
+                x = x.to(device=device, dtype=dtype)  # move to device, e.g. GPU
+                y = y.to(device=device, dtype=torch.long)
+                scores = model(x)
+                loss = F.cross_entropy(scores, y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                if t % print_every == 0:
+                    print('Iteration %d, loss = %.4f' % (t, loss.item()))
+                    check_accuracy_part34(loader_val, model)
+                    print()
+    hidden_layer_size = 100   # (4000)
+    learning_rate = 1e-2
+    model = TwoLayerFC(3 * 32 * 32, hidden_layer_size, 10)
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate)
+    train_part34(model, optimizer)
+    learning_rate = 3e-3
+    channel_1 = 32
+    channel_2 = 16
+    model = ThreeLayerConvNet(3, channel_1, channel_2, 10)
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate)
+    train_part34(model, optimizer)
+
+    class Flatten(nn.Module):
+        def forward(self, x):
+            return flatten(x)
+    hidden_layer_size = 100   # (4000)
+    learning_rate = 1e-2
+    model = nn.Sequential(
+        Flatten(),
+        nn.Linear(3 * 32 * 32, hidden_layer_size),
+        nn.ReLU(),
+        nn.Linear(hidden_layer_size, 10),
+    )
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate,
+                          momentum=0.9, nesterov=True)
+    train_part34(model, optimizer)
+    channel_1 = 32
+    channel_2 = 16
+    learning_rate = 1e-2
+    model = nn.Sequential(
+        nn.Conv2d(3, channel_1, 5, padding=2),
+        nn.ReLU(),
+        nn.Conv2d(channel_1, channel_2, 3, padding=1),
+        nn.ReLU(),
+        Flatten(),
+        nn.Linear(channel_2 * 32 * 32, 10),
+    )
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate,
+                          momentum=0.9, nesterov=True)
+    train_part34(model, optimizer)
+    print(model)
+    check_accuracy_part34(loader_test, model)
+    return {"fc_w": fc_w, "conv_w1": conv_w1, "seq0": model[0].weight, "seq5b": model[5].bias}
+
+
+def cs224n_parser_model(torch):
+    """amanchadha/stanford-cs224n-assignments-2021 a3/parser_model.py and a3/run.py (Stanford
+    CS224n's assignment 3 starter, its TODOs filled as the hints say): ParserModel with a
+    pretrained embedding matrix as nn.Parameter(torch.tensor(embeddings)), its two layers
+    as nn.Parameter weights initialised by nn.init.xavier_uniform_ and biases by
+    nn.init.uniform_, embedding_lookup by torch.index_select of the flattened indices then
+    view, forward with torch.matmul, F.relu and nn.Dropout; the file's sanity checks
+    (zero embeddings, torch.randint(0, 100, (4, 36), dtype=torch.long)); then run.py's
+    train_for_epoch (optim.Adam(lr=0.0005), nn.CrossEntropyLoss, torch.from_numpy of the
+    minibatch and of its one-hot's nonzero() column, model.train()) and the parser's
+    prediction (model.eval(), no_grad, argmax of the logits plus 10000 times the legal
+    labels). Offline: the embeddings and the minibatches are seeded NumPy arrays."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+
+    class ParserModel(nn.Module):
+        def __init__(self, embeddings, n_features=36,
+                     hidden_size=200, n_classes=3, dropout_prob=0.5):
+            super(ParserModel, self).__init__()
+            self.n_features = n_features
+            self.n_classes = n_classes
+            self.dropout_prob = dropout_prob
+            self.embed_size = embeddings.shape[1]
+            self.hidden_size = hidden_size
+            self.embeddings = nn.Parameter(torch.tensor(embeddings))
+            self.embed_to_hidden_weight = nn.Parameter(torch.empty(self.n_features * self.embed_size, self.hidden_size))
+            nn.init.xavier_uniform_(self.embed_to_hidden_weight)
+            self.embed_to_hidden_bias = nn.Parameter(torch.empty(self.hidden_size))
+            nn.init.uniform_(self.embed_to_hidden_bias)
+            self.dropout = nn.Dropout(self.dropout_prob)
+            self.hidden_to_logits_weight = nn.Parameter(torch.empty(self.hidden_size, self.n_classes))
+            nn.init.xavier_uniform_(self.hidden_to_logits_weight)
+            self.hidden_to_logits_bias = nn.Parameter(torch.empty(self.n_classes))
+            nn.init.uniform_(self.hidden_to_logits_bias)
+        def embedding_lookup(self, w):
+            x = torch.index_select(self.embeddings, 0, w.view(-1))
+            x = x.view(w.shape[0], -1)
+            return x
+        def forward(self, w):
+            x = self.embedding_lookup(w)
+            h = F.relu(torch.matmul(x, self.embed_to_hidden_weight) + self.embed_to_hidden_bias)
+            logits = torch.matmul(self.dropout(h), self.hidden_to_logits_weight) + self.hidden_to_logits_bias
+            return logits
+
+    embeddings = np.zeros((100, 30), dtype=np.float32)
+    model = ParserModel(embeddings)
+    def check_embedding():
+        inds = torch.randint(0, 100, (4, 36), dtype=torch.long)
+        selected = model.embedding_lookup(inds)
+        assert np.all(selected.data.numpy() == 0), "The result of embedding lookup: " \
+            + repr(selected) + " contains non-zero elements."
+    def check_forward():
+        inputs = torch.randint(0, 100, (4, 36), dtype=torch.long)
+        out = model(inputs)
+        expected_out_shape = (4, 3)
+        assert out.shape == expected_out_shape, "The result shape of forward is: " + repr(out.shape) + \
+            " which doesn't match expected " + repr(expected_out_shape)
+    check_embedding()
+    print("Embedding_lookup sanity check passes!")
+    # (that copy's own lookup: a list of NumPy rows into torch.Tensor, PyTorch's slow path)
+    w = torch.randint(0, 100, (2, 36), dtype=torch.long)
+    x = torch.Tensor([torch.index_select(model.embeddings, 0, w[b]).view(-1).detach().numpy()
+                      for b in range(w.shape[0])])
+    print(x.shape, x.dtype, x.requires_grad)
+    check_forward()
+    print("Forward sanity check passes!")
+    print(model)
+    print([(n, tuple(p.shape)) for n, p in model.named_parameters()])
+
+    # run.py, with parser_utils' data standing in: embeddings of 40 words, 300 examples
+    rng = np.random.RandomState(0)
+    embeddings = rng.normal(0, 0.9, (40, 50)).astype('float32')
+    train_x_all = rng.randint(0, 40, (300, 36))
+    train_y_all = np.eye(3)[rng.randint(0, 3, 300)]
+    model = ParserModel(embeddings, hidden_size=64)
+    optimizer = optim.Adam(model.parameters(), lr=0.0005)
+    loss_func = nn.CrossEntropyLoss()
+    batch_size = 64
+    for epoch in range(2):
+        print("Epoch {:} out of {:}".format(epoch + 1, 2))
+        model.train()
+        total, n = 0.0, 0
+        for i in range(0, 300, batch_size):
+            train_x = train_x_all[i:i + batch_size]
+            train_y = train_y_all[i:i + batch_size]
+            optimizer.zero_grad()
+            loss = 0.
+            train_x = torch.from_numpy(train_x).long()
+            train_y = torch.from_numpy(train_y.nonzero()[1]).long()
+            logits = model(train_x)
+            loss = loss_func(logits, train_y)
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(train_y)
+            n += len(train_y)
+        print("Average Train Loss: {}".format(total / n))
+        model.eval()
+        with torch.no_grad():
+            mb_x = torch.from_numpy(train_x_all[:8]).long()
+            pred = model(mb_x)
+            pred = pred.detach().numpy()
+            legal_labels = np.ones((8, 3), dtype=np.float32)
+            legal_labels[::2, 2] = 0
+            pred = np.argmax(pred + 10000 * legal_labels, 1)
+        print("- dev predictions:", pred.tolist())
+    return {"emb": model.embeddings, "w": model.embed_to_hidden_weight,
+            "b": model.hidden_to_logits_bias}
+
+
+# ---- d2l-ai/d2l-en: generative adversarial networks, NLP applications -------------------
+
+def d2l_gans(torch):
+    """d2l-ai/d2l-en chapter_generative-adversarial-networks (gan.md, dcgan.md, PyTorch
+    tabs): Gaussian "real" data torch.normal(0.0, 1, (1000, 2)) @ A + b and its covariance
+    A.T @ A, a one-Linear generator and a Tanh MLP discriminator, update_D (fake_X.detach(),
+    labels reshaped to the logits' shape) and update_G, train with BCEWithLogitsLoss(
+    reduction='sum'), nn.init.normal_ on every parameter and two Adams; then DCGAN: G_block
+    (ConvTranspose2d, BatchNorm2d, ReLU) and its shapes, net_G from a 100-d latent to 3x64x64
+    under Tanh, LeakyReLU for several alphas, D_block (Conv2d, BatchNorm2d,
+    LeakyReLU(inplace=True)), net_D, and its train (Adam betas [0.5, 0.999], 4-d noise, the
+    generated images permuted and concatenated into a grid). Offline: the Pokemon sprites
+    are seeded random 64x64 images normalised to [-1, 1]; n_G = n_D = 8 (the book's 64) and
+    one epoch on 16 images; the plain GAN 2 epochs, not 20; plots and timings left out."""
+    nn = torch.nn
+    DataLoader = torch.utils.data.DataLoader
+    class Accumulator:
+        def __init__(self, n):
+            self.data = [0.0] * n
+        def add(self, *args):
+            self.data = [a + float(b) for a, b in zip(self.data, args)]
+        def __getitem__(self, idx):
+            return self.data[idx]
+    def load_array(data_arrays, batch_size, is_train=True):
+        dataset = torch.utils.data.TensorDataset(*data_arrays)
+        return DataLoader(dataset, batch_size, shuffle=is_train)
+    X = torch.normal(0.0, 1, (1000, 2))
+    A = torch.tensor([[1, 2], [-0.1, 0.5]])
+    b = torch.tensor([1, 2])
+    data = torch.matmul(X, A) + b
+    print(data[:3], data.dtype)
+    print(f'The covariance matrix is\n{torch.matmul(A.T, A)}')
+    batch_size = 8
+    data_iter = load_array((data,), batch_size)
+    net_G = nn.Sequential(nn.Linear(2, 2))
+    net_D = nn.Sequential(
+        nn.Linear(2, 5), nn.Tanh(),
+        nn.Linear(5, 3), nn.Tanh(),
+        nn.Linear(3, 1))
+    def update_D(X, Z, net_D, net_G, loss, trainer_D):
+        """Update discriminator."""
+        batch_size = X.shape[0]
+        ones = torch.ones((batch_size,), device=X.device)
+        zeros = torch.zeros((batch_size,), device=X.device)
+        trainer_D.zero_grad()
+        real_Y = net_D(X)
+        fake_X = net_G(Z)
+        fake_Y = net_D(fake_X.detach())
+        loss_D = (loss(real_Y, ones.reshape(real_Y.shape)) +
+                  loss(fake_Y, zeros.reshape(fake_Y.shape))) / 2
+        loss_D.backward()
+        trainer_D.step()
+        return loss_D
+    def update_G(Z, net_D, net_G, loss, trainer_G):
+        """Update generator."""
+        batch_size = Z.shape[0]
+        ones = torch.ones((batch_size,), device=Z.device)
+        trainer_G.zero_grad()
+        fake_X = net_G(Z)
+        fake_Y = net_D(fake_X)
+        loss_G = loss(fake_Y, ones.reshape(fake_Y.shape))
+        loss_G.backward()
+        trainer_G.step()
+        return loss_G
+    def train(net_D, net_G, data_iter, num_epochs, lr_D, lr_G, latent_dim, data):
+        loss = nn.BCEWithLogitsLoss(reduction='sum')
+        for w in net_D.parameters():
+            nn.init.normal_(w, 0, 0.02)
+        for w in net_G.parameters():
+            nn.init.normal_(w, 0, 0.02)
+        trainer_D = torch.optim.Adam(net_D.parameters(), lr=lr_D)
+        trainer_G = torch.optim.Adam(net_G.parameters(), lr=lr_G)
+        for epoch in range(num_epochs):
+            metric = Accumulator(3)  # loss_D, loss_G, num_examples
+            for (X,) in data_iter:
+                batch_size = X.shape[0]
+                Z = torch.normal(0, 1, size=(batch_size, latent_dim))
+                metric.add(update_D(X, Z, net_D, net_G, loss, trainer_D),
+                           update_G(Z, net_D, net_G, loss, trainer_G),
+                           batch_size)
+            Z = torch.normal(0, 1, size=(100, latent_dim))
+            fake_X = net_G(Z).detach().numpy()
+            loss_D, loss_G = metric[0]/metric[2], metric[1]/metric[2]
+            print(f'epoch {epoch + 1}: loss_D {loss_D:.3f}, loss_G {loss_G:.3f}, '
+                  f'fake mean {fake_X.mean(axis=0)[0]:.4f} {fake_X.mean(axis=0)[1]:.4f}')
+    lr_D, lr_G, latent_dim, num_epochs = 0.05, 0.005, 2, 2
+    train(net_D, net_G, data_iter, num_epochs, lr_D, lr_G,
+          latent_dim, data[:100].detach().numpy())
+    print(net_G[0].weight.data, net_G[0].bias.data)
+    gan_G = net_G[0]
+
+    class Pokemon(torch.utils.data.Dataset):
+        """ImageFolder('pokemon') with Resize((64, 64)), ToTensor(), Normalize(0.5, 0.5)."""
+        def __init__(self):
+            self.images = image_dataset(torch, 16, (3, 64, 64), seed=5)
+        def __len__(self):
+            return len(self.images)
+        def __getitem__(self, i):
+            x, _ = self.images[i]
+            return (x - 0.5) / 0.5, 0
+    batch_size = 8
+    pokemon = Pokemon()
+    data_iter = DataLoader(pokemon, batch_size=batch_size, shuffle=True)
+    for X, y in data_iter:
+        imgs = X[:20, :, :, :].permute(0, 2, 3, 1) / 2 + 0.5
+        print(imgs.shape, imgs.min(), imgs.max())
+        break
+    class G_block(nn.Module):
+        def __init__(self, out_channels, in_channels=3, kernel_size=4, strides=2,
+                     padding=1, **kwargs):
+            super(G_block, self).__init__(**kwargs)
+            self.conv2d_trans = nn.ConvTranspose2d(in_channels, out_channels,
+                                                   kernel_size, strides, padding, bias=False)
+            self.batch_norm = nn.BatchNorm2d(out_channels)
+            self.activation = nn.ReLU()
+        def forward(self, X):
+            return self.activation(self.batch_norm(self.conv2d_trans(X)))
+    x = torch.zeros((2, 3, 16, 16))
+    g_blk = G_block(20)
+    print(g_blk(x).shape)
+    x = torch.zeros((2, 3, 1, 1))
+    g_blk = G_block(20, strides=1, padding=0)
+    print(g_blk(x).shape)
+    n_G = 8   # (64)
+    net_G = nn.Sequential(
+        G_block(in_channels=100, out_channels=n_G*8,
+                strides=1, padding=0),                  # Output: (64 * 8, 4, 4)
+        G_block(in_channels=n_G*8, out_channels=n_G*4),  # Output: (64 * 4, 8, 8)
+        G_block(in_channels=n_G*4, out_channels=n_G*2),  # Output: (64 * 2, 16, 16)
+        G_block(in_channels=n_G*2, out_channels=n_G),    # Output: (64, 32, 32)
+        nn.ConvTranspose2d(in_channels=n_G, out_channels=3,
+                           kernel_size=4, stride=2, padding=1, bias=False),
+        nn.Tanh())  # Output: (3, 64, 64)
+    x = torch.zeros((1, 100, 1, 1))
+    print(net_G(x).shape)
+    alphas = [0, .2, .4, .6, .8, 1]
+    x = torch.arange(-2, 1, 0.1)
+    Y = [nn.LeakyReLU(alpha)(x).detach().numpy() for alpha in alphas]
+    print(x.detach().numpy()[:4], [y[:3] for y in Y])
+    class D_block(nn.Module):
+        def __init__(self, out_channels, in_channels=3, kernel_size=4, strides=2,
+                     padding=1, alpha=0.2, **kwargs):
+            super(D_block, self).__init__(**kwargs)
+            self.conv2d = nn.Conv2d(in_channels, out_channels, kernel_size,
+                                    strides, padding, bias=False)
+            self.batch_norm = nn.BatchNorm2d(out_channels)
+            self.activation = nn.LeakyReLU(alpha, inplace=True)
+        def forward(self, X):
+            return self.activation(self.batch_norm(self.conv2d(X)))
+    x = torch.zeros((2, 3, 16, 16))
+    d_blk = D_block(20)
+    print(d_blk(x).shape)
+    n_D = 8   # (64)
+    net_D = nn.Sequential(
+        D_block(n_D),  # Output: (64, 32, 32)
+        D_block(in_channels=n_D, out_channels=n_D*2),  # Output: (64 * 2, 16, 16)
+        D_block(in_channels=n_D*2, out_channels=n_D*4),  # Output: (64 * 4, 8, 8)
+        D_block(in_channels=n_D*4, out_channels=n_D*8),  # Output: (64 * 8, 4, 4)
+        nn.Conv2d(in_channels=n_D*8, out_channels=1,
+                  kernel_size=4, bias=False))  # Output: (1, 1, 1)
+    x = torch.zeros((1, 3, 64, 64))
+    print(net_D(x).shape)
+    def train(net_D, net_G, data_iter, num_epochs, lr, latent_dim,
+              device=torch.device('cpu')):
+        loss = nn.BCEWithLogitsLoss(reduction='sum')
+        for w in net_D.parameters():
+            nn.init.normal_(w, 0, 0.02)
+        for w in net_G.parameters():
+            nn.init.normal_(w, 0, 0.02)
+        net_D, net_G = net_D.to(device), net_G.to(device)
+        trainer_hp = {'lr': lr, 'betas': [0.5, 0.999]}
+        trainer_D = torch.optim.Adam(net_D.parameters(), **trainer_hp)
+        trainer_G = torch.optim.Adam(net_G.parameters(), **trainer_hp)
+        for epoch in range(1, num_epochs + 1):
+            metric = Accumulator(3)  # loss_D, loss_G, num_examples
+            for X, _ in data_iter:
+                batch_size = X.shape[0]
+                Z = torch.normal(0, 1, size=(batch_size, latent_dim, 1, 1))
+                X, Z = X.to(device), Z.to(device)
+                metric.add(update_D(X, Z, net_D, net_G, loss, trainer_D),
+                           update_G(Z, net_D, net_G, loss, trainer_G),
+                           batch_size)
+            Z = torch.normal(0, 1, size=(21, latent_dim, 1, 1), device=device)
+            fake_x = net_G(Z).permute(0, 2, 3, 1) / 2 + 0.5
+            imgs = torch.cat(
+                [torch.cat([fake_x[i * 7 + j].cpu().detach() for j in range(7)], dim=1)
+                 for i in range(len(fake_x)//7)], dim=0)
+            loss_D, loss_G = metric[0] / metric[2], metric[1] / metric[2]
+            print(imgs.shape, imgs[0, 0])
+        print(f'loss_D {loss_D:.3f}, loss_G {loss_G:.3f} on {str(device)}')
+    latent_dim, lr, num_epochs = 100, 0.005, 1
+    train(net_D, net_G, data_iter, num_epochs, lr, latent_dim)
+    # (not the generator's weights: Adam turns gradients of rounding size into whole steps)
+    return {"gan_G": gan_G.weight,
+            "bn": net_D[1].batch_norm.running_var}
+
+
+SNLI_WORDS = "a man woman dog child is are plays runs sits sleeps outside inside the park " \
+             "street happy sad not with ball red blue".split()
+
+
+def d2l_nlp_applications(torch):
+    """d2l-ai/d2l-en chapter_natural-language-processing-applications (sentiment-analysis-
+    and-dataset.md, sentiment-analysis-rnn.md, sentiment-analysis-cnn.md, natural-language-
+    inference-and-dataset.md, natural-language-inference-attention.md, PyTorch tabs) with
+    the d2l helpers they call (tokenize, truncate_pad, load_array, TokenEmbedding,
+    train_batch_ch13 and train_ch13 through nn.DataParallel on the CPU, predict_sentiment):
+    the IMDb reviews tokenized, a Vocab of min_freq 5 with '<pad>', padded features, BiRNN
+    (a 2-layer bidirectional LSTM on inputs.T, flatten_parameters, xavier_uniform_ over
+    _flat_weights_names, the GloVe rows copied in and frozen), corr1d and
+    corr1d_multi_in, TextCNN (a frozen constant embedding beside a trained one, Conv1d's in
+    a ModuleList, AdaptiveAvgPool1d, squeeze, dropout), SNLIDataset and the decomposable
+    attention model (mlp with Flatten(start_dim=1), Attend with bmm and softmax over
+    permuted scores, Compare, Aggregate) trained on (premise, hypothesis) lists and
+    predict_snli. Offline: the reviews are made-up sentences (SENTIMENT_WORDS), SNLI
+    made-up premise/hypothesis pairs, GloVe seeded random 100-d vectors for the words;
+    sizes and epochs are small and the DataLoaders use no worker processes."""
+    nn, F = torch.nn, torch.nn.functional
+    d2l = d2l_library(torch)
+    def tokenize(lines, token='word'):
+        assert token in ('word', 'char'), 'Unknown token type: ' + token
+        return [line.split() if token == 'word' else list(line) for line in lines]
+    def truncate_pad(line, num_steps, padding_token):
+        if len(line) > num_steps:
+            return line[:num_steps]  # Truncate
+        return line + [padding_token] * (num_steps - len(line))  # Pad
+    def load_array(data_arrays, batch_size, is_train=True):
+        dataset = torch.utils.data.TensorDataset(*data_arrays)
+        return torch.utils.data.DataLoader(dataset, batch_size, shuffle=is_train)
+    def try_all_gpus():
+        return [torch.device('cpu')]
+    class TokenEmbedding:
+        """Token Embedding (glove.6b.100d offline: seeded vectors for the words used)."""
+        def __init__(self, embedding_name):
+            self.idx_to_token, self.idx_to_vec = self._load_embedding(embedding_name)
+            self.unknown_idx = 0
+            self.token_to_idx = {token: idx for idx, token in enumerate(self.idx_to_token)}
+        def _load_embedding(self, embedding_name):
+            idx_to_token, idx_to_vec = ['<unk>'], []
+            r = np.random.RandomState(100)
+            for token in sorted(set(SENTIMENT_WORDS[0] + SENTIMENT_WORDS[1] + SENTIMENT_FILLER
+                                    + SNLI_WORDS + ['so', '.'])):
+                idx_to_token.append(token)
+                idx_to_vec.append([float(v) for v in r.normal(0, 0.4, 100).round(4)])
+            idx_to_vec = [[0] * len(idx_to_vec[0])] + idx_to_vec
+            return idx_to_token, torch.tensor(idx_to_vec)
+        def __getitem__(self, tokens):
+            indices = [self.token_to_idx.get(token, self.unknown_idx) for token in tokens]
+            vecs = self.idx_to_vec[torch.tensor(indices)]
+            return vecs
+        def __len__(self):
+            return len(self.idx_to_token)
+    def train_batch_ch13(net, X, y, loss, trainer, devices):
+        if isinstance(X, list):
+            X = [x.to(devices[0]) for x in X]
+        else:
+            X = X.to(devices[0])
+        y = y.to(devices[0])
+        net.train()
+        trainer.zero_grad()
+        pred = net(X)
+        l = loss(pred, y)
+        l.sum().backward()
+        trainer.step()
+        train_loss_sum = l.sum()
+        train_acc_sum = d2l.accuracy(pred, y)
+        return train_loss_sum, train_acc_sum
+    def evaluate_accuracy_gpu(net, data_iter, device=None):
+        """The book's version, whose X may be a list (of premises and hypotheses)."""
+        if isinstance(net, nn.Module):
+            net.eval()  # Set the model to evaluation mode
+            if not device:
+                device = next(iter(net.parameters())).device
+        metric = d2l.Accumulator(2)
+        with torch.no_grad():
+            for X, y in data_iter:
+                if isinstance(X, list):
+                    X = [x.to(device) for x in X]
+                else:
+                    X = X.to(device)
+                y = y.to(device)
+                metric.add(d2l.accuracy(net(X), y), y.numel())
+        return metric[0] / metric[1]
+    def train_ch13(net, train_iter, test_iter, loss, trainer, num_epochs, devices=try_all_gpus()):
+        num_batches = len(train_iter)
+        net = nn.DataParallel(net, device_ids=devices).to(devices[0])
+        for epoch in range(num_epochs):
+            metric = d2l.Accumulator(4)
+            for i, (features, labels) in enumerate(train_iter):
+                l, acc = train_batch_ch13(net, features, labels, loss, trainer, devices)
+                metric.add(l, acc, labels.shape[0], labels.numel())
+            test_acc = evaluate_accuracy_gpu(net, test_iter)
+            print(f'epoch {epoch + 1}: loss {metric[0] / metric[2]:.3f}, train acc '
+                  f'{metric[1] / metric[3]:.3f}, test acc {test_acc:.3f}')
+        print(f'{num_batches} batches on {str(devices)}')
+
+    def read_imdb(data_dir, is_train):
+        """The aclImdb folders offline: made-up reviews, 'pos' ones then 'neg' ones."""
+        r = random.Random(1 if is_train else 2)
+        data, labels = [], []
+        for label in ('pos', 'neg'):
+            for _ in range(60 if is_train else 20):
+                words = [r.choice(SENTIMENT_WORDS[label == 'pos'] if r.random() < 0.4
+                                  else SENTIMENT_FILLER) for _ in range(r.randint(4, 30))]
+                data.append(' '.join(words))
+                labels.append(1 if label == 'pos' else 0)
+        return data, labels
+    data_dir = 'aclImdb'
+    train_data = read_imdb(data_dir, is_train=True)
+    print('# trainings:', len(train_data[0]))
+    for x, y in zip(train_data[0][:3], train_data[1][:3]):
+        print('label:', y, 'review:', x[:60])
+    train_tokens = tokenize(train_data[0], token='word')
+    vocab = d2l.Vocab(train_tokens, min_freq=5, reserved_tokens=['<pad>'])
+    print(len(vocab), vocab.idx_to_token[:5])
+    num_steps = 20  # sequence length (500)
+    train_features = torch.tensor([truncate_pad(
+        vocab[line], num_steps, vocab['<pad>']) for line in train_tokens])
+    print(train_features.shape)
+    train_iter = load_array((train_features, torch.tensor(train_data[1])), 64)
+    for X, y in train_iter:
+        print('X:', X.shape, ', y:', y.shape)
+        break
+    print('# batches:', len(train_iter))
+    def load_data_imdb(batch_size, num_steps=20):
+        train_data = read_imdb(data_dir, True)
+        test_data = read_imdb(data_dir, False)
+        train_tokens = tokenize(train_data[0], token='word')
+        test_tokens = tokenize(test_data[0], token='word')
+        vocab = d2l.Vocab(train_tokens, min_freq=5)
+        train_features = torch.tensor([truncate_pad(
+            vocab[line], num_steps, vocab['<pad>']) for line in train_tokens])
+        test_features = torch.tensor([truncate_pad(
+            vocab[line], num_steps, vocab['<pad>']) for line in test_tokens])
+        train_iter = load_array((train_features, torch.tensor(train_data[1])), batch_size)
+        test_iter = load_array((test_features, torch.tensor(test_data[1])), batch_size,
+                               is_train=False)
+        return train_iter, test_iter, vocab
+    batch_size = 64
+    train_iter, test_iter, vocab = load_data_imdb(batch_size)
+
+    class BiRNN(nn.Module):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, **kwargs):
+            super(BiRNN, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.encoder = nn.LSTM(embed_size, num_hiddens, num_layers=num_layers,
+                                   bidirectional=True)
+            self.decoder = nn.Linear(4*num_hiddens, 2)
+        def forward(self, inputs):
+            embeddings = self.embedding(inputs.T)
+            self.encoder.flatten_parameters()
+            outputs, _ = self.encoder(embeddings)
+            encoding = torch.cat((outputs[0], outputs[-1]), dim=1)
+            outs = self.decoder(encoding)
+            return outs
+    embed_size, num_hiddens, num_layers, devices = 100, 16, 2, try_all_gpus()
+    net = BiRNN(len(vocab), embed_size, num_hiddens, num_layers)
+    def init_weights(m):
+        if type(m) == nn.Linear:
+            nn.init.xavier_uniform_(m.weight)
+        if type(m) == nn.LSTM:
+            for param in m._flat_weights_names:
+                if "weight" in param:
+                    nn.init.xavier_uniform_(m._parameters[param])
+    net.apply(init_weights)
+    glove_embedding = TokenEmbedding('glove.6b.100d')
+    embeds = glove_embedding[vocab.idx_to_token]
+    print(embeds.shape)
+    net.embedding.weight.data.copy_(embeds)
+    net.embedding.weight.requires_grad = False
+    lr, num_epochs = 0.01, 2
+    trainer = torch.optim.Adam(net.parameters(), lr=lr)
+    loss = nn.CrossEntropyLoss(reduction="none")
+    train_ch13(net, train_iter, test_iter, loss, trainer, num_epochs, devices)
+    def predict_sentiment(net, vocab, sentence):
+        sentence = torch.tensor(vocab[sentence.split()], device=torch.device('cpu'))
+        label = torch.argmax(net(sentence.reshape(1, -1)), dim=1)
+        return 'positive' if label == 1 else 'negative'
+    print(predict_sentiment(net, vocab, 'this movie is so great'))
+    print(predict_sentiment(net, vocab, 'this movie is so bad'))
+    birnn_weight = net.encoder.weight_hh_l1_reverse
+
+    def corr1d(X, K):
+        w = K.shape[0]
+        Y = torch.zeros((X.shape[0] - w + 1))
+        for i in range(Y.shape[0]):
+            Y[i] = (X[i: i + w] * K).sum()
+        return Y
+    X, K = torch.tensor([0, 1, 2, 3, 4, 5, 6]), torch.tensor([1, 2])
+    print(corr1d(X, K))
+    def corr1d_multi_in(X, K):
+        return sum(corr1d(x, k) for x, k in zip(X, K))
+    X = torch.tensor([[0, 1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6, 7], [2, 3, 4, 5, 6, 7, 8]])
+    K = torch.tensor([[1, 2], [3, 4], [-1, -3]])
+    print(corr1d_multi_in(X, K))
+    class TextCNN(nn.Module):
+        def __init__(self, vocab_size, embed_size, kernel_sizes, num_channels, **kwargs):
+            super(TextCNN, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.constant_embedding = nn.Embedding(vocab_size, embed_size)
+            self.dropout = nn.Dropout(0.5)
+            self.decoder = nn.Linear(sum(num_channels), 2)
+            self.pool = nn.AdaptiveAvgPool1d(1)
+            self.relu = nn.ReLU()
+            self.convs = nn.ModuleList()
+            for c, k in zip(num_channels, kernel_sizes):
+                self.convs.append(nn.Conv1d(2 * embed_size, c, k))
+        def forward(self, inputs):
+            embeddings = torch.cat((
+                self.embedding(inputs), self.constant_embedding(inputs)), dim=2)
+            embeddings = embeddings.permute(0, 2, 1)
+            encoding = torch.cat([
+                torch.squeeze(self.relu(self.pool(conv(embeddings))), dim=-1)
+                for conv in self.convs], dim=1)
+            outputs = self.decoder(self.dropout(encoding))
+            return outputs
+    embed_size, kernel_sizes, nums_channels = 100, [3, 4, 5], [16, 16, 16]  # (100 channels)
+    devices = try_all_gpus()
+    net = TextCNN(len(vocab), embed_size, kernel_sizes, nums_channels)
+    def init_weights(module):
+        if type(module) in (nn.Linear, nn.Conv1d):
+            nn.init.xavier_uniform_(module.weight)
+    net.apply(init_weights)
+    glove_embedding = TokenEmbedding('glove.6b.100d')
+    embeds = glove_embedding[vocab.idx_to_token]
+    net.embedding.weight.data.copy_(embeds)
+    net.constant_embedding.weight.data.copy_(embeds)
+    net.constant_embedding.weight.requires_grad = False
+    lr, num_epochs = 0.001, 2
+    trainer = torch.optim.Adam(net.parameters(), lr=lr)
+    loss = nn.CrossEntropyLoss(reduction="none")
+    train_ch13(net, train_iter, test_iter, loss, trainer, num_epochs, devices)
+    print(predict_sentiment(net, vocab, 'this movie is so great'))
+    print(predict_sentiment(net, vocab, 'this movie is so bad'))
+    print(net)
+    textcnn_conv = net.convs[0].weight
+
+    def read_snli(data_dir, is_train):
+        """snli_1.0_train.txt offline: made-up premises and hypotheses, labels 0-2."""
+        r = random.Random(3 if is_train else 4)
+        premises, hypotheses, labels = [], [], []
+        for _ in range(96 if is_train else 32):
+            premises.append(' '.join(r.choice(SNLI_WORDS) for _ in range(r.randint(4, 9))) + ' .')
+            hypotheses.append(' '.join(r.choice(SNLI_WORDS) for _ in range(r.randint(3, 7))) + ' .')
+            labels.append(r.randint(0, 2))
+        return premises, hypotheses, labels
+    train_data = read_snli('snli_1.0', is_train=True)
+    for x0, x1, y in zip(train_data[0][:3], train_data[1][:3], train_data[2][:3]):
+        print('premise:', x0)
+        print('hypothesis:', x1)
+        print('label:', y)
+    test_data = read_snli('snli_1.0', is_train=False)
+    for data in [train_data, test_data]:
+        print([[row for row in data[2]].count(i) for i in range(3)])
+    class SNLIDataset(torch.utils.data.Dataset):
+        def __init__(self, dataset, num_steps, vocab=None):
+            self.num_steps = num_steps
+            all_premise_tokens = tokenize(dataset[0])
+            all_hypothesis_tokens = tokenize(dataset[1])
+            if vocab is None:
+                self.vocab = d2l.Vocab(all_premise_tokens + all_hypothesis_tokens,
+                                       min_freq=5, reserved_tokens=['<pad>'])
+            else:
+                self.vocab = vocab
+            self.premises = self._pad(all_premise_tokens)
+            self.hypotheses = self._pad(all_hypothesis_tokens)
+            self.labels = torch.tensor(dataset[2])
+            print('read ' + str(len(self.premises)) + ' examples')
+        def _pad(self, lines):
+            return torch.tensor([truncate_pad(
+                self.vocab[line], self.num_steps, self.vocab['<pad>']) for line in lines])
+        def __getitem__(self, idx):
+            return (self.premises[idx], self.hypotheses[idx]), self.labels[idx]
+        def __len__(self):
+            return len(self.premises)
+    def load_data_snli(batch_size, num_steps=50):
+        train_data = read_snli('snli_1.0', True)
+        test_data = read_snli('snli_1.0', False)
+        train_set = SNLIDataset(train_data, num_steps)
+        test_set = SNLIDataset(test_data, num_steps, train_set.vocab)
+        train_iter = torch.utils.data.DataLoader(train_set, batch_size, shuffle=True)
+        test_iter = torch.utils.data.DataLoader(test_set, batch_size, shuffle=False)
+        return train_iter, test_iter, train_set.vocab
+    train_iter, test_iter, vocab = load_data_snli(32, 12)
+    print(len(vocab))
+    for X, Y in train_iter:
+        print(X[0].shape)
+        print(X[1].shape)
+        print(Y.shape)
+        break
+
+    def mlp(num_inputs, num_hiddens, flatten):
+        net = []
+        net.append(nn.Dropout(0.2))
+        net.append(nn.Linear(num_inputs, num_hiddens))
+        net.append(nn.ReLU())
+        if flatten:
+            net.append(nn.Flatten(start_dim=1))
+        net.append(nn.Dropout(0.2))
+        net.append(nn.Linear(num_hiddens, num_hiddens))
+        net.append(nn.ReLU())
+        if flatten:
+            net.append(nn.Flatten(start_dim=1))
+        return nn.Sequential(*net)
+    class Attend(nn.Module):
+        def __init__(self, num_inputs, num_hiddens, **kwargs):
+            super(Attend, self).__init__(**kwargs)
+            self.f = mlp(num_inputs, num_hiddens, flatten=False)
+        def forward(self, A, B):
+            f_A = self.f(A)
+            f_B = self.f(B)
+            e = torch.bmm(f_A, f_B.permute(0, 2, 1))
+            beta = torch.bmm(F.softmax(e, dim=-1), B)
+            alpha = torch.bmm(F.softmax(e.permute(0, 2, 1), dim=-1), A)
+            return beta, alpha
+    class Compare(nn.Module):
+        def __init__(self, num_inputs, num_hiddens, **kwargs):
+            super(Compare, self).__init__(**kwargs)
+            self.g = mlp(num_inputs, num_hiddens, flatten=False)
+        def forward(self, A, B, beta, alpha):
+            V_A = self.g(torch.cat([A, beta], dim=2))
+            V_B = self.g(torch.cat([B, alpha], dim=2))
+            return V_A, V_B
+    class Aggregate(nn.Module):
+        def __init__(self, num_inputs, num_hiddens, num_outputs, **kwargs):
+            super(Aggregate, self).__init__(**kwargs)
+            self.h = mlp(num_inputs, num_hiddens, flatten=True)
+            self.linear = nn.Linear(num_hiddens, num_outputs)
+        def forward(self, V_A, V_B):
+            V_A = V_A.sum(dim=1)
+            V_B = V_B.sum(dim=1)
+            Y_hat = self.linear(self.h(torch.cat([V_A, V_B], dim=1)))
+            return Y_hat
+    class DecomposableAttention(nn.Module):
+        def __init__(self, vocab, embed_size, num_hiddens, num_inputs_attend=100,
+                     num_inputs_compare=200, num_inputs_agg=400, **kwargs):
+            super(DecomposableAttention, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(len(vocab), embed_size)
+            self.attend = Attend(num_inputs_attend, num_hiddens)
+            self.compare = Compare(num_inputs_compare, num_hiddens)
+            self.aggregate = Aggregate(num_inputs_agg, num_hiddens, num_outputs=3)
+        def forward(self, X):
+            premises, hypotheses = X
+            A = self.embedding(premises)
+            B = self.embedding(hypotheses)
+            beta, alpha = self.attend(A, B)
+            V_A, V_B = self.compare(A, B, beta, alpha)
+            Y_hat = self.aggregate(V_A, V_B)
+            return Y_hat
+    embed_size, num_hiddens, devices = 100, 200, try_all_gpus()
+    net = DecomposableAttention(vocab, embed_size, num_hiddens)
+    glove_embedding = TokenEmbedding('glove.6b.100d')
+    embeds = glove_embedding[vocab.idx_to_token]
+    net.embedding.weight.data.copy_(embeds)
+    lr, num_epochs = 0.001, 2
+    trainer = torch.optim.Adam(net.parameters(), lr=lr)
+    loss = nn.CrossEntropyLoss(reduction="none")
+    train_ch13(net, train_iter, test_iter, loss, trainer, num_epochs, devices)
+    def predict_snli(net, vocab, premise, hypothesis):
+        net.eval()
+        premise = torch.tensor(vocab[premise], device=torch.device('cpu'))
+        hypothesis = torch.tensor(vocab[hypothesis], device=torch.device('cpu'))
+        label = torch.argmax(net([premise.reshape((1, -1)),
+                                  hypothesis.reshape((1, -1))]), dim=1)
+        return 'entailment' if label == 0 else 'contradiction' if label == 1 \
+            else 'neutral'
+    print(predict_snli(net, vocab, ['he', 'is', 'good', '.'], ['he', 'is', 'bad', '.']))
+    print(predict_snli(net, vocab, ['a', 'dog', 'runs', '.'], ['a', 'dog', 'sleeps', '.']))
+    return {"birnn": birnn_weight, "textcnn": textcnn_conv,
+            "agg": net.aggregate.linear.weight}
+
+
+# ---- fastai/course22p2: activations, initialization (with miniai's learner) ---------------
+
+def _course22p2_miniai(torch, notebook):
+    """The two notebooks' shared part and each one's own (``notebook`` 10 or 11): miniai's
+    learner (09_learner.ipynb's callback Learner), the activations module as 10_activations
+    builds it, and the notebook asked for; see the two programs below."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    init = torch.nn.init
+    DataLoader = torch.utils.data.DataLoader
+    default_collate = torch.utils.data.default_collate
+    tensor = torch.tensor
+    partial = functools.partial
+
+    class MulticlassAccuracy:
+        """torcheval.metrics.MulticlassAccuracy: update with logits, compute the fraction."""
+        def __init__(self): self.reset()
+        def reset(self): self.num_correct, self.num_total = torch.tensor(0.), torch.tensor(0.)
+        def update(self, input, target):
+            self.num_correct += (input.argmax(dim=1) == target).sum()
+            self.num_total += target.shape[0]
+        def compute(self): return self.num_correct / self.num_total
+    class Mean:
+        """torcheval.metrics.Mean: a weighted mean of what update gives."""
+        def __init__(self): self.reset()
+        def reset(self): self.weighted_sum, self.weights = torch.tensor(0., dtype=torch.float64), 0.
+        def update(self, input, weight=1.):
+            self.weighted_sum += (input * weight).sum()
+            self.weights += weight
+        def compute(self): return self.weighted_sum / self.weights
+
+    # miniai/learner.py as 09_learner.ipynb writes it
+    class DataLoaders:
+        def __init__(self, *dls): self.train, self.valid = dls[:2]
+    class CancelFitException(Exception): pass
+    class CancelBatchException(Exception): pass
+    class CancelEpochException(Exception): pass
+    cancels = {'Fit': CancelFitException, 'Batch': CancelBatchException, 'Epoch': CancelEpochException}
+    class Callback(): order = 0
+    def run_cbs(cbs, method_nm, learn=None):
+        for cb in sorted(cbs, key=lambda cb: cb.order):   # (attrgetter('order'))
+            method = getattr(cb, method_nm, None)
+            if method is not None: method(learn)
+    def to_cpu(x):
+        if isinstance(x, dict): return {k: to_cpu(v) for k, v in x.items()}
+        if isinstance(x, list): return [to_cpu(o) for o in x]
+        if isinstance(x, tuple): return tuple(to_cpu(list(x)))
+        res = x.detach().cpu()
+        return res.float() if res.dtype == torch.float16 else res
+    class MetricsCB(Callback):
+        def __init__(self, *ms, **metrics):
+            for o in ms: metrics[type(o).__name__] = o
+            self.metrics = metrics
+            self.all_metrics = dict(metrics)
+            self.all_metrics['loss'] = self.loss = Mean()
+        def _log(self, d): print(d)
+        def before_fit(self, learn): learn.metrics = self
+        def before_epoch(self, learn): [o.reset() for o in self.all_metrics.values()]
+        def after_epoch(self, learn):
+            log = {k: f'{v.compute():.3f}' for k, v in self.all_metrics.items()}
+            log['epoch'] = learn.epoch
+            log['train'] = 'train' if learn.model.training else 'eval'
+            self._log(log)
+        def after_batch(self, learn):
+            x, y, *_ = to_cpu(learn.batch)
+            for m in self.metrics.values(): m.update(to_cpu(learn.preds), y)
+            self.loss.update(to_cpu(learn.loss), weight=len(x))
+    def_device = 'cpu'
+    def to_device(x, device=def_device):
+        if isinstance(x, torch.Tensor): return x.to(device)
+        if isinstance(x, dict): return {k: v.to(device) for k, v in x.items()}
+        return type(x)(to_device(o, device) for o in x)
+    class DeviceCB(Callback):
+        def __init__(self, device=def_device): store_attr()
+        def before_fit(self, learn):
+            if hasattr(learn.model, 'to'): learn.model.to(self.device)
+        def before_batch(self, learn): learn.batch = to_device(learn.batch, device=self.device)
+    class TrainCB(Callback):
+        def __init__(self, n_inp=1): self.n_inp = n_inp
+        def predict(self, learn): learn.preds = learn.model(*learn.batch[:self.n_inp])
+        def get_loss(self, learn): learn.loss = learn.loss_func(learn.preds, *learn.batch[self.n_inp:])
+        def backward(self, learn): learn.loss.backward()
+        def step(self, learn): learn.opt.step()
+        def zero_grad(self, learn): learn.opt.zero_grad()
+    class with_cbs:
+        def __init__(self, nm): self.nm = nm
+        def __call__(self, f):
+            def _f(o, *args, **kwargs):
+                try:
+                    o.callback(f'before_{self.nm}')
+                    f(o, *args, **kwargs)
+                    o.callback(f'after_{self.nm}')
+                except cancels[self.nm.title()]: pass
+                finally: o.callback(f'cleanup_{self.nm}')
+            return _f
+    class Learner():
+        def __init__(self, model, dls=(0,), loss_func=F.mse_loss, lr=0.1, cbs=None, opt_func=optim.SGD):
+            cbs = list(cbs or [])
+            store_attr()
+        @with_cbs('batch')
+        def _one_batch(self):
+            self.predict()
+            self.callback('after_predict')
+            self.get_loss()
+            self.callback('after_loss')
+            if self.training:
+                self.backward()
+                self.callback('after_backward')
+                self.step()
+                self.callback('after_step')
+                self.zero_grad()
+        @with_cbs('epoch')
+        def _one_epoch(self):
+            for self.iter, self.batch in enumerate(self.dl): self._one_batch()
+        def one_epoch(self, training):
+            self.model.train(training)
+            self.dl = self.dls.train if training else self.dls.valid
+            self._one_epoch()
+        @with_cbs('fit')
+        def _fit(self, train, valid):
+            for self.epoch in self.epochs:
+                if train: self.one_epoch(True)
+                if valid: torch.no_grad()(self.one_epoch)(False)
+        def fit(self, n_epochs=1, train=True, valid=True, cbs=None, lr=None):
+            cbs = list(cbs or [])
+            for cb in cbs: self.cbs.append(cb)
+            try:
+                self.n_epochs = n_epochs
+                self.epochs = range(n_epochs)
+                if lr is None: lr = self.lr
+                if self.opt_func: self.opt = self.opt_func(self.model.parameters(), lr)
+                self._fit(train, valid)
+            finally:
+                for cb in cbs: self.cbs.remove(cb)
+        def __getattr__(self, name):
+            if name in ('predict', 'get_loss', 'backward', 'step', 'zero_grad'): return partial(self.callback, name)
+            raise AttributeError(name)
+        def callback(self, method_nm): run_cbs(self.cbs, method_nm, self)
+        @property
+        def training(self): return self.model.training
+    class TrainLearner(Learner):
+        def predict(self): self.preds = self.model(self.batch[0])
+        def get_loss(self): self.loss = self.loss_func(self.preds, self.batch[1])
+        def backward(self): self.loss.backward()
+        def step(self): self.opt.step()
+        def zero_grad(self): self.opt.zero_grad()
+    class SingleBatchCB(Callback):
+        order = 1
+        def after_batch(self, learn): raise CancelFitException()
+    class BatchTransformCB(Callback):
+        def __init__(self, tfm, on_train=True, on_val=True): store_attr()
+        def before_batch(self, learn):
+            if (self.on_train and learn.training) or (self.on_val and not learn.training):
+                learn.batch = self.tfm(learn.batch)
+
+    # 10_activations.ipynb
+    def set_seed(seed, deterministic=False):
+        torch.use_deterministic_algorithms(deterministic)
+        torch.manual_seed(seed)
+        random.seed(seed)
+        np.random.seed(seed)
+    train_images = image_dataset(torch, 128, seed=6)
+    valid_images = image_dataset(torch, 64, seed=7)
+    bs = 64
+    dls = DataLoaders(DataLoader(train_images, bs, shuffle=True, collate_fn=default_collate),
+                      DataLoader(valid_images, bs * 2, collate_fn=default_collate))
+    xb, yb = next(iter(dls.train))
+    print(xb.shape, yb[:10])
+    def conv(ni, nf, ks=3, stride=2, act=True):
+        res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+        if act: res = nn.Sequential(res, nn.ReLU())
+        return res
+    def cnn_layers():
+        return [
+            conv(1, 8, ks=5),          # 14x14
+            conv(8, 16),               # 7x7
+            conv(16, 32),              # 4x4
+            conv(32, 64),              # 2x2
+            conv(64, 10, act=False),   # 1x1
+            nn.Flatten()]
+    from_metrics = MetricsCB(accuracy=MulticlassAccuracy())
+    cbs = [TrainCB(), DeviceCB(), from_metrics]
+    def fit(model, epochs=1, xtra_cbs=None):
+        learn = Learner(model, dls, loss_func=F.cross_entropy, lr=0.6, cbs=cbs + (xtra_cbs or []))
+        learn.fit(epochs)
+        return learn
+    if notebook == 10:
+        set_seed(1)
+        learn = fit(nn.Sequential(*cnn_layers()))
+
+        class SequentialModel(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList(cnn_layers())
+                self.act_means = [[] for _ in self.layers]
+                self.act_stds = [[] for _ in self.layers]
+            def __call__(self, x):
+                for i, l in enumerate(self.layers):
+                    x = l(x)
+                    self.act_means[i].append(to_cpu(x).mean())
+                    self.act_stds[i].append(to_cpu(x).std())
+                return x
+            def __iter__(self): return iter(self.layers)
+        set_seed(1)
+        model = SequentialModel()
+        learn = fit(model)
+        print([len(m) for m in model.act_means], [f'{l[-1]:.4f}' for l in model.act_means])
+        print([f'{l[0]:.4f}' for l in model.act_stds])
+
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        act_means = [[] for _ in model]
+        act_stds = [[] for _ in model]
+        def append_stats(i, mod, inp, outp):
+            act_means[i].append(to_cpu(outp).mean())
+            act_stds[i].append(to_cpu(outp).std())
+        for i, m in enumerate(model): m.register_forward_hook(partial(append_stats, i))
+        fit(model)
+        print([f'{l[-1]:.4f}' for l in act_means], [f'{l[-1]:.4f}' for l in act_stds])
+
+    class Hook():
+        def __init__(self, m, f): self.hook = m.register_forward_hook(partial(f, self))
+        def remove(self): self.hook.remove()
+        def __del__(self): self.remove()
+    if notebook == 10:
+        def append_stats(hook, mod, inp, outp):
+            if not hasattr(hook, 'stats'): hook.stats = ([], [])
+            acts = to_cpu(outp)
+            hook.stats[0].append(acts.mean())
+            hook.stats[1].append(acts.std())
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        hooks = [Hook(l, append_stats) for l in model[:5].children()]
+        learn = fit(model)
+        for h in hooks:
+            print(f'{h.stats[0][-1]:.4f} {h.stats[1][-1]:.4f}')
+            h.remove()
+    class Hooks(list):
+        def __init__(self, ms, f): super().__init__([Hook(m, f) for m in ms])
+        def __enter__(self, *args): return self
+        def __exit__(self, *args): self.remove()
+        def __del__(self): self.remove()
+        def __delitem__(self, i):
+            self[i].remove()
+            super().__delitem__(i)
+        def remove(self):
+            for h in self: h.remove()
+    if notebook == 10:
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        with Hooks(model, append_stats) as hooks:
+            fit(model)
+            print(len(hooks), [f'{h.stats[1][0]:.4f}' for h in hooks])
+    class HooksCallback(Callback):
+        def __init__(self, hookfunc, mod_filter=lambda x: True, on_train=True, on_valid=False, mods=None):
+            store_attr()
+            super().__init__()
+        def before_fit(self, learn):
+            if self.mods: mods = self.mods
+            else: mods = [m for m in learn.model.modules() if self.mod_filter(m)]
+            self.hooks = Hooks(mods, partial(self._hookfunc, learn))
+        def _hookfunc(self, learn, *args, **kwargs):
+            if (self.on_train and learn.training) or (self.on_valid and not learn.training): self.hookfunc(*args, **kwargs)
+        def after_fit(self, learn): self.hooks.remove()
+        def __iter__(self): return iter(self.hooks)
+        def __len__(self): return len(self.hooks)
+    if notebook == 10:
+        hc = HooksCallback(append_stats, mod_filter=lambda m: isinstance(m, nn.Conv2d))
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        fit(model, xtra_cbs=[hc])
+        print(len(hc), [len(h.stats[0]) for h in hc])
+    def append_stats(hook, mod, inp, outp):
+        if not hasattr(hook, 'stats'): hook.stats = ([], [], [])
+        acts = to_cpu(outp)
+        hook.stats[0].append(acts.mean())
+        hook.stats[1].append(acts.std())
+        hook.stats[2].append(acts.abs().histc(40, 0, 10))
+    def get_hist(h): return torch.stack(h.stats[2]).t().float().log1p()
+    def get_min(h):
+        h1 = torch.stack(h.stats[2]).t().float()
+        return h1[0]/h1.sum(0)
+    class ActivationStats(HooksCallback):
+        def __init__(self, mod_filter=lambda x: True): super().__init__(append_stats, mod_filter)
+    if notebook == 10:
+        astats = ActivationStats(lambda m: isinstance(m, nn.ReLU))
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        fit(model, xtra_cbs=[astats])
+        for h in astats:
+            print(get_hist(h).shape, get_hist(h).sum(), get_min(h))
+        return {"w0": model[0][0].weight, "b4": model[4].bias}
+
+    # 11_initializing.ipynb
+    class MomentumLearner(TrainLearner):
+        def __init__(self, model, dls, loss_func, lr=None, cbs=None, opt_func=optim.SGD, mom=0.85):
+            self.mom = mom
+            super().__init__(model, dls, loss_func, lr, cbs, opt_func)
+        def zero_grad(self):
+            with torch.no_grad():
+                for p in self.model.parameters(): p.grad *= self.mom
+    class LRFinderCB(Callback):
+        def __init__(self, gamma=1.3, max_mult=3): store_attr()
+        def before_fit(self, learn):
+            self.sched = torch.optim.lr_scheduler.ExponentialLR(learn.opt, self.gamma)
+            self.lrs, self.losses = [], []
+            self.min = math.inf
+        def after_batch(self, learn):
+            if not learn.training: raise CancelEpochException()
+            self.lrs.append(learn.opt.param_groups[0]['lr'])
+            loss = to_cpu(learn.loss)
+            self.losses.append(loss)
+            if loss < self.min: self.min = loss
+            if math.isnan(loss) or (loss > self.min*self.max_mult): raise CancelFitException()
+            self.sched.step()
+        def cleanup_fit(self, learn):
+            print(len(self.lrs), f'{self.lrs[-1]:.4g}', f'{min(self.losses):.4f}')   # (the plot)
+    def lr_find(self, gamma=1.3, max_mult=3, start_lr=1e-5, max_epochs=10):
+        self.fit(max_epochs, lr=start_lr, cbs=[LRFinderCB(gamma=gamma, max_mult=max_mult)])
+    Learner.lr_find = lr_find   # (@fc.patch)
+    def conv(ni, nf, ks=3, stride=2, act=True):
+        res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+        if act: res = nn.Sequential(res, nn.ReLU())
+        return res
+    def get_model():
+        return nn.Sequential(conv(1, 8), conv(8, 16), conv(16, 32), conv(32, 64),
+                             conv(64, 10, act=False), nn.Flatten()).to(def_device)
+    set_seed(42)
+    MomentumLearner(get_model(), dls, F.cross_entropy, cbs=[DeviceCB()]).lr_find(gamma=1.1, start_lr=1e-2,
+                                                                               max_epochs=3)
+    metrics = MetricsCB(accuracy=MulticlassAccuracy())
+    astats = ActivationStats(lambda m: isinstance(m, nn.ReLU))
+    cbs = [DeviceCB(), metrics, astats]
+    learn = MomentumLearner(get_model(), dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
+    print([f'{h.stats[1][-1]:.4f}' for h in astats], get_hist(list(astats)[0]).shape)
+    x = torch.randn(200, 100)
+    for i in range(50): x = x @ torch.randn(100, 100)
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    for i in range(50): x = x @ (torch.randn(100, 100) * 0.01)
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    for i in range(50): x = x @ (torch.randn(100, 100) * 0.1)
+    print(x[0:5, 0:5])
+    t = torch.tensor([1., 2., 4., 18])
+    m = t.mean(); print(m)
+    print((t-m).mean())
+    print((t-m).pow(2).mean())
+    print((t-m).abs().mean())
+    print((t-m).pow(2).mean().sqrt())
+    print((t-m).pow(2).mean(), (t*t).mean() - (m*m))
+    print(t)
+    u = t*2
+    u *= torch.randn_like(t)/10+0.95
+    prod = (t-t.mean())*(u-u.mean()); print(prod)
+    print(prod.mean())
+    v = torch.randn_like(t)
+    print(((t-t.mean())*(v-v.mean())).mean())
+    cov = (t*v).mean() - t.mean()*v.mean(); print(cov)
+    print(cov / (t.std() * v.std()))
+    print(x.std())
+    x = torch.randn(100)
+    print(x.mean(), x.std())
+    mean, sqr = 0., 0.
+    for i in range(100):
+        x = torch.randn(100)
+        a = torch.randn(512, 100)
+        y = a @ x
+        mean += y.mean().item()
+        sqr += y.pow(2).mean().item()
+    print(mean/100, sqr/100)
+    mean, sqr = 0., 0.
+    for i in range(1000):   # (10000)
+        x = torch.randn(1)
+        a = torch.randn(1)
+        y = a*x
+        mean += y.item()
+        sqr += y.pow(2).item()
+    print(mean/1000, sqr/1000)
+    x = torch.randn(200, 100)
+    y = torch.randn(200)
+    from_math_sqrt = math.sqrt
+    w1 = torch.randn(100, 50) / from_math_sqrt(100)
+    b1 = torch.zeros(50)
+    w2 = torch.randn(50, 1) / from_math_sqrt(50)
+    b2 = torch.zeros(1)
+    def lin(x, w, b): return x @ w + b
+    l1 = lin(x, w1, b1)
+    print(l1.mean(), l1.std())
+    def relu(x): return x.clamp_min(0.)
+    l2 = relu(l1)
+    print(l2.mean(), l2.std())
+    x = torch.randn(200, 100)
+    for i in range(50): x = relu(x @ (torch.randn(100, 100) * 0.1))
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    for i in range(50): x = relu(x @ (torch.randn(100, 100) * from_math_sqrt(2/100)))
+    print(x[0:5, 0:5])
+    model = get_model()
+    model.apply(lambda m: print(type(m).__name__))
+    def init_weights(m):
+        if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d)): init.kaiming_normal_(m.weight)
+    model.apply(init_weights)
+    MomentumLearner(model, dls, F.cross_entropy, cbs=[DeviceCB()]).lr_find(max_epochs=3)
+    set_seed(42)
+    learn = MomentumLearner(get_model().apply(init_weights), dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
+    xmean, xstd = xb.mean(), xb.std()
+    print(xmean, xstd)
+    def _norm(b): return (b[0]-xmean)/xstd, b[1]
+    norm = BatchTransformCB(_norm)
+    set_seed(42)
+    learn = MomentumLearner(get_model().apply(init_weights), dls, F.cross_entropy, lr=0.2, cbs=cbs+[norm])
+    learn.fit(1)
+    class Normalized(torch.utils.data.Dataset):
+        """(dsd.with_transform(transformi): (TF.to_tensor(o)-xmean)/xstd for each image)."""
+        def __init__(self, ds): self.ds = ds
+        def __len__(self): return len(self.ds)
+        def __getitem__(self, i):
+            x, y = self.ds[i]
+            return (x-xmean)/xstd, y
+    dls = DataLoaders(DataLoader(Normalized(train_images), bs, shuffle=True, collate_fn=default_collate),
+                      DataLoader(Normalized(valid_images), bs * 2, collate_fn=default_collate))
+    xb, yb = next(iter(dls.train))
+    print(xb.mean(), xb.std())
+
+    class GeneralRelu(nn.Module):
+        def __init__(self, leak=None, sub=None, maxv=None):
+            super().__init__()
+            self.leak, self.sub, self.maxv = leak, sub, maxv
+        def forward(self, x):
+            x = F.leaky_relu(x, self.leak) if self.leak is not None else F.relu(x)
+            if self.sub is not None: x -= self.sub
+            if self.maxv is not None: x.clamp_max_(self.maxv)
+            return x
+    def plot_func(f, start=-5., end=5., steps=100):
+        x = torch.linspace(start, end, steps)
+        print(f(x)[::20])   # (plt.plot(x, f(x)) and its grid)
+    plot_func(GeneralRelu(leak=0.1, sub=0.4))
+    def conv(ni, nf, ks=3, stride=2, act=nn.ReLU):
+        res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+        if act: res = nn.Sequential(res, act())
+        return res
+    def get_model(act=nn.ReLU, nfs=None):
+        if nfs is None: nfs = [1, 8, 16, 32, 64]
+        layers = [conv(nfs[i], nfs[i+1], act=act) for i in range(len(nfs)-1)]
+        return nn.Sequential(*layers, conv(nfs[-1], 10, act=None), nn.Flatten()).to(def_device)
+    def init_weights(m, leaky=0.):
+        if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d)): init.kaiming_normal_(m.weight, a=leaky)
+    act_gr = partial(GeneralRelu, leak=0.1, sub=0.4)
+    astats = ActivationStats(lambda m: isinstance(m, GeneralRelu))
+    cbs = [DeviceCB(), metrics, astats]
+    iw = partial(init_weights, leaky=0.1)
+    model = get_model(act_gr).apply(iw)
+    set_seed(42)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
+    print([f'{h.stats[0][-1]:.4f}' for h in astats], [get_min(h)[-1] for h in astats])
+
+    def _lsuv_stats(hook, mod, inp, outp):
+        acts = to_cpu(outp)
+        hook.mean = acts.mean()
+        hook.std = acts.std()
+    def lsuv_init(model, m, m_in, xb):
+        h = Hook(m, _lsuv_stats)
+        with torch.no_grad():
+            while model(xb) is not None and (abs(h.std-1) > 1e-3 or abs(h.mean) > 1e-3):
+                m_in.bias -= h.mean
+                m_in.weight.data /= h.std
+        h.remove()
+    model = get_model(act_gr)
+    relus = [o for o in model.modules() if isinstance(o, GeneralRelu)]
+    convs = [o for o in model.modules() if isinstance(o, nn.Conv2d)]
+    for ms in zip(relus, convs): print(ms)
+    for ms in zip(relus, convs): lsuv_init(model, *ms, xb.to(def_device))
+    print([f'{c.weight.std():.4f}' for c in convs], [f'{c.bias.mean():.4f}' for c in convs])
+    set_seed(42)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
+
+    class LayerNorm(nn.Module):
+        def __init__(self, dummy, eps=1e-5):
+            super().__init__()
+            self.eps = eps
+            self.mult = nn.Parameter(tensor(1.))
+            self.add = nn.Parameter(tensor(0.))
+        def forward(self, x):
+            m = x.mean((1, 2, 3), keepdim=True)
+            v = x.var((1, 2, 3), keepdim=True)
+            x = (x-m) / ((v+self.eps).sqrt())
+            return x*self.mult + self.add
+    def conv(ni, nf, ks=3, stride=2, act=nn.ReLU, norm=None, bias=None):
+        if bias is None: bias = not isinstance(norm, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d))
+        layers = [nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2, bias=bias)]
+        if norm: layers.append(norm(nf))
+        if act: layers.append(act())
+        return nn.Sequential(*layers)
+    def get_model(act=nn.ReLU, nfs=None, norm=None):
+        if nfs is None: nfs = [1, 8, 16, 32, 64]
+        layers = [conv(nfs[i], nfs[i+1], act=act, norm=norm) for i in range(len(nfs)-1)]
+        return nn.Sequential(*layers, conv(nfs[-1], 10, act=None, norm=False, bias=True),
+                             nn.Flatten()).to(def_device)
+    set_seed(42)
+    model = get_model(act_gr, norm=LayerNorm).apply(iw)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
+    class BatchNorm(nn.Module):
+        def __init__(self, nf, mom=0.1, eps=1e-5):
+            super().__init__()
+            self.mom, self.eps = mom, eps
+            self.mults = nn.Parameter(torch.ones(nf, 1, 1))
+            self.adds = nn.Parameter(torch.zeros(nf, 1, 1))
+            self.register_buffer('vars', torch.ones(1, nf, 1, 1))
+            self.register_buffer('means', torch.zeros(1, nf, 1, 1))
+        def update_stats(self, x):
+            m = x.mean((0, 2, 3), keepdim=True)
+            v = x.var((0, 2, 3), keepdim=True)
+            self.means.lerp_(m, self.mom)
+            self.vars.lerp_(v, self.mom)
+            return m, v
+        def forward(self, x):
+            if self.training:
+                with torch.no_grad(): m, v = self.update_stats(x)
+            else: m, v = self.means, self.vars
+            x = (x-m) / (v+self.eps).sqrt()
+            return x*self.mults + self.adds
+    model = get_model(act_gr, norm=BatchNorm).apply(iw)
+    set_seed(42)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.4, cbs=cbs)
+    learn.fit(1)
+    print(model[0][1].means.flatten(), model[0][1].vars.mean())
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.05, cbs=cbs)
+    learn.fit(1)
+    print(model[0][1].running_mean, model[0][1].running_var)
+    return {"bn_means": model[0][1].running_mean, "w0": model[0][0].weight}
+
+
+def course22p2_activations(torch):
+    """fastai/course22p2 nbs/10_activations.ipynb with the miniai code it exports
+    (miniai/activations.py) on 09_learner.ipynb's callback Learner (miniai/learner.py:
+    with_cbs, TrainCB, DeviceCB, MetricsCB): set_seed, a CNN of conv/ReLU layers trained
+    with lr 0.6; activation means and stds gathered by hand in a model with lists, then
+    with register_forward_hook through partial, in Hook, Hooks (a list and a context
+    manager), HooksCallback and ActivationStats (append_stats: mean, std and
+    abs().histc(40, 0, 10); get_hist with torch.stack, .t(), log1p; get_min). Offline:
+    FashionMNIST is seeded 28x28 images (128 for training); fastcore's store_attr,
+    torcheval's MulticlassAccuracy and Mean are small stand-ins, fastprogress's ProgressCB
+    and the plots are left out (their data printed); the learner's globals() lookup of its
+    exceptions is a dict here."""
+    return _course22p2_miniai(torch, 10)
+
+
+def course22p2_initializing(torch):
+    """fastai/course22p2 nbs/11_initializing.ipynb (its text read in a jupytext copy) with
+    miniai/init.py: MomentumLearner and lr_find (LRFinderCB on ExponentialLR, cancelled
+    when the loss triples or is NaN), ActivationStats, the std of x @ a through 50 layers,
+    variance, covariance and correlation by hand, the Xavier and Kaiming derivations
+    (y = a @ x repeated, relu through 50 layers), model.apply(init_weights) with
+    kaiming_normal_, inputs normalised by a BatchTransformCB and then in the dataset,
+    GeneralRelu (leaky ReLU, minus sub, clamp_max_) with kaiming_normal_(a=leak), LSUV (a
+    hook's mean and std corrected in place under no_grad until within 1e-3), LayerNorm and
+    BatchNorm written by hand (x.var((0, 2, 3)), buffers updated by lerp_) and
+    nn.BatchNorm2d. Offline as course22p2_activations; each fit one epoch (the notebook's
+    three), lr_find at most 3 epochs, the 10,000-draw loop 1,000."""
+    return _course22p2_miniai(torch, 11)
+
+
+# ---- fastai/course22p2: convolutions, autoencoder ----------------------------------------
+
+def course22p2_convolutions(torch):
+    """fastai/course22p2 nbs/07_convolutions.ipynb (its text read in a jupytext copy): the
+    digits as 28x28 views, a top-edge kernel applied to windows by hand (apply_kernel over
+    a nested comprehension), im2col with F.unfold and a matrix product, F.conv2d with a
+    stack of four edge kernels, nn.Conv2d's parameters, a broken CNN's output shape, conv
+    (Conv2d with padding ks//2 and stride 2, then ReLU), simple_cnn trained by miniai's fit
+    and get_dls (04_minibatch_training's, with collate_device and default_collate) at two
+    learning rates, and its first layer's shapes. Offline: mnist.pkl.gz is mnist_pickle's
+    seeded rows; pandas' styled frames, plots and %timeit are left out; nn.Conv2d's demo
+    batch is 2x3x64x64, not 64x3x512x512; 256 training rows, 2 epochs, not 5."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    tensor = torch.tensor
+    DataLoader, default_collate = torch.utils.data.DataLoader, torch.utils.data.default_collate
+    ((x_train, y_train), (x_valid, y_valid), _) = mnist_pickle(256, 64, seed=9)
+    x_train, y_train, x_valid, y_valid = map(tensor, [x_train, y_train, x_valid, y_valid])
+    x_imgs = x_train.view(-1, 28, 28)
+    xv_imgs = x_valid.view(-1, 28, 28)
+    im3 = x_imgs[7]
+    top_edge = tensor([[-1, -1, -1],
+                       [0, 0, 0],
+                       [1, 1, 1]]).float()
+    print(im3[:13, :23].shape)
+    print((im3[3:6, 14:17] * top_edge).sum())
+    print((im3[7:10, 14:17] * top_edge).sum())
+    def apply_kernel(row, col, kernel):
+        return (im3[row-1:row+2, col-1:col+2] * kernel).sum()
+    print(apply_kernel(4, 15, top_edge))
+    print([[(i, j) for j in range(5)] for i in range(5)])
+    print(im3.shape)
+    print(apply_kernel(26, 26, top_edge))
+    rng = range(1, 27)
+    top_edge3 = tensor([[apply_kernel(i, j, top_edge) for j in rng] for i in rng])
+    print(top_edge3.shape)
+    left_edge = tensor([[-1, 0, 1],
+                        [-1, 0, 1],
+                        [-1, 0, 1]]).float()
+    left_edge3 = tensor([[apply_kernel(i, j, left_edge) for j in rng] for i in rng])
+    print(left_edge3[10:13, 10:15])
+    print(im3.shape)
+    inp = im3[None, None, :, :]
+    print(inp.shape)
+    print(F.unfold(inp, (3, 3)).shape)
+    inp_unf = F.unfold(inp, (3, 3))[0]
+    print(inp_unf.shape)
+    print(left_edge.shape)
+    w = left_edge.view(-1)
+    print(w.shape)
+    out_unf = w@inp_unf
+    print(out_unf.shape)
+    out = out_unf.view(26, 26)
+    print((out - left_edge3).abs().max())
+    print(left_edge[None, None].shape)
+    print((F.conv2d(inp, left_edge[None, None])[0, 0] - out).abs().max())
+    diag1_edge = tensor([[0, -1, 1],
+                         [-1, 1, 0],
+                         [1, 0, 0]]).float()
+    diag2_edge = tensor([[1, -1, 0],
+                         [0, 1, -1],
+                         [0, 0, 1]]).float()
+    xb = x_imgs[:16][:, None]
+    print(xb.shape)
+    edge_kernels = torch.stack([left_edge, top_edge, diag1_edge, diag2_edge])[:, None]
+    print(edge_kernels.shape)
+    batch_features = F.conv2d(xb, edge_kernels)
+    print(batch_features.shape)
+    img0 = xb[1, 0]
+    print(img0.sum(), [batch_features[1, i].sum() for i in range(4)])
+    m = nn.Conv2d(3, 32, 5, stride=2)
+    print([x for x in m.parameters()][0].shape, [x for x in m.parameters()][1].shape)
+    X = torch.randn(2, 3, 64, 64)   # (64, 3, 512, 512)
+    print(m(X).shape)
+
+    n, m = x_train.shape
+    c = y_train.max()+1
+    nh = 50
+    print(n, m, c)
+    model = nn.Sequential(nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10))
+    broken_cnn = nn.Sequential(
+        nn.Conv2d(1, 30, kernel_size=3, padding=1),
+        nn.ReLU(),
+        nn.Conv2d(30, 10, kernel_size=3, padding=1)
+    )
+    print(broken_cnn(xb).shape)
+    def conv(ni, nf, ks=3, stride=2, act=True):
+        res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+        if act: res = nn.Sequential(res, nn.ReLU())
+        return res
+    simple_cnn = nn.Sequential(
+        conv(1, 4),            # 14x14
+        conv(4, 8),            # 7x7
+        conv(8, 16),           # 4x4
+        conv(16, 16),          # 2x2
+        conv(16, 10, act=False),  # 1x1
+        nn.Flatten(),
+    )
+    print(simple_cnn(xb).shape)
+    class Dataset():   # (miniai.training)
+        def __init__(self, x, y): self.x, self.y = x, y
+        def __len__(self): return len(self.x)
+        def __getitem__(self, i): return self.x[i], self.y[i]
+    def accuracy(out, yb): return (out.argmax(dim=1) == yb).float().mean()
+    def fit(epochs, model, loss_func, opt, train_dl, valid_dl):
+        for epoch in range(epochs):
+            model.train()
+            for xb, yb in train_dl:
+                loss = loss_func(model(xb), yb)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            model.eval()
+            with torch.no_grad():
+                tot_loss, tot_acc, count = 0., 0., 0
+                for xb, yb in valid_dl:
+                    pred = model(xb)
+                    n = len(xb)
+                    count += n
+                    tot_loss += loss_func(pred, yb).item()*n
+                    tot_acc += accuracy(pred, yb).item()*n
+            print(epoch, tot_loss/count, tot_acc/count)
+        return tot_loss/count, tot_acc/count
+    def get_dls(train_ds, valid_ds, bs, **kwargs):
+        return (DataLoader(train_ds, batch_size=bs, shuffle=True, **kwargs),
+                DataLoader(valid_ds, batch_size=bs*2, **kwargs))
+    x_imgs = x_train.view(-1, 1, 28, 28)
+    xv_imgs = x_valid.view(-1, 1, 28, 28)
+    train_ds, valid_ds = Dataset(x_imgs, y_train), Dataset(xv_imgs, y_valid)
+    for x in train_ds:
+        break
+    print(x[0].shape, x[1])
+    def_device = 'mps' if torch.backends.mps.is_available() else 'cuda' if torch.cuda.is_available() else 'cpu'
+    def to_device(x, device=def_device):
+        if isinstance(x, dict): return {k: v.to(device) for k, v in x.items()}
+        return type(x)(o.to(device) for o in x)
+    def collate_device(b): return to_device(default_collate(b))
+    bs = 64   # (256)
+    lr = 0.4
+    train_dl, valid_dl = get_dls(train_ds, valid_ds, bs, collate_fn=collate_device)
+    opt = optim.SGD(simple_cnn.parameters(), lr=lr)
+    loss, acc = fit(2, simple_cnn.to(def_device), F.cross_entropy, opt, train_dl, valid_dl)
+    opt = optim.SGD(simple_cnn.parameters(), lr=lr/4)
+    loss, acc = fit(2, simple_cnn.to(def_device), F.cross_entropy, opt, train_dl, valid_dl)
+    conv1 = simple_cnn[0][0]
+    print(conv1.weight.shape)
+    print(conv1.bias.shape)
+    return {"conv1": conv1.weight, "last": simple_cnn[4].bias}
+
+
+def course22p2_autoencoder(torch):
+    """fastai/course22p2 nbs/08_autoencoder.ipynb (its text read in a jupytext copy) with
+    miniai/datasets.py's inplace and collate_dict: FashionMNIST rows as dicts through a
+    with_transform-style dataset, a dict of DataLoaders with collate_ (default_collate,
+    itemgetter of the features, to_device), a warm-up CNN classifier fitted by
+    miniai.training's fit, then deconv (UpsamplingNearest2d and Conv2d), an eval of the
+    reconstruction loss, and the autoencoder (ZeroPad2d(2) in, ZeroPad2d(-2) cropping out,
+    Sigmoid) trained with AdamW on F.mse_loss and then F.l1_loss. Offline: HF datasets'
+    fashion_mnist is seeded 28x28 images (256 for training, 64 for test) served as its
+    {'image', 'label'} rows; plots left out; 2 epochs, not 5, batches of 64, not 256."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    DataLoader, default_collate = torch.utils.data.DataLoader, torch.utils.data.default_collate
+    itemgetter = operator.itemgetter
+    torch.set_printoptions(precision=2, linewidth=140, sci_mode=False)
+    torch.manual_seed(1)
+    try:
+        class DictImages(torch.utils.data.Dataset):
+            """load_dataset('fashion_mnist')[split].with_transform(transformi) offline."""
+            features = {'image': None, 'label': None}
+            def __init__(self, n, seed, transform):
+                self.images, self.transform = image_dataset(torch, n, seed=seed), transform
+            def __len__(self): return len(self.images)
+            def __getitem__(self, i):
+                img, label = self.images[i]
+                b = self.transform({'image': [img[0].numpy()], 'label': [label]})   # (a batch of one)
+                return {k: v[0] for k, v in b.items()}
+        x, y = 'image', 'label'
+        def inplace(f):
+            def _f(b):
+                f(b)
+                return b
+            return _f
+        @inplace
+        def transformi(b): b[x] = [torch.from_numpy(o)[None] for o in b[x]]   # (TF.to_tensor)
+        bs = 64   # (256)
+        tds = {'train': DictImages(256, 11, transformi), 'test': DictImages(64, 12, transformi)}
+        ds = tds['train']
+        img = ds[0]['image']
+        print(img.shape, img.dtype)
+        def collate_dict(ds):
+            get = itemgetter(*ds.features)
+            def _f(b): return get(default_collate(b))
+            return _f
+        cf = collate_dict(ds)
+        def_device = 'cpu'
+        def to_device(x, device=def_device):
+            if isinstance(x, torch.Tensor): return x.to(device)
+            if isinstance(x, dict): return {k: v.to(device) for k, v in x.items()}
+            return type(x)(to_device(o, device) for o in x)
+        def collate_(b): return to_device(cf(b))
+        def data_loaders(dsd, bs, **kwargs): return {k: DataLoader(v, bs, **kwargs) for k, v in dsd.items()}
+        dls = data_loaders(tds, bs, collate_fn=collate_)
+        dt = dls['train']
+        dv = dls['test']
+        xb, yb = next(iter(dt))
+        print(xb.shape)
+        print(yb.shape)
+        labels = ['T - shirt / top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt',
+                  'Sneaker', 'Bag', 'Ankle boot']
+        lbl_getter = itemgetter(*yb[:16])
+        titles = lbl_getter(labels)
+        print(titles)
+        lr = 0.4
+        def conv(ni, nf, ks=3, stride=2, act=True):
+            res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+            if act: res = nn.Sequential(res, nn.ReLU())
+            return res
+        cnn = nn.Sequential(
+            conv(1, 4),            # 14x14
+            conv(4, 8),            # 7x7
+            conv(8, 16),           # 4x4
+            conv(16, 16),          # 2x2
+            conv(16, 10, act=False),
+            nn.Flatten()).to(def_device)
+        def accuracy(out, yb): return (out.argmax(dim=1) == yb).float().mean()
+        def fit(epochs, model, loss_func, opt, train_dl, valid_dl):   # (miniai.training)
+            for epoch in range(epochs):
+                model.train()
+                for xb, yb in train_dl:
+                    loss = loss_func(model(xb), yb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                model.eval()
+                with torch.no_grad():
+                    tot_loss, tot_acc, count = 0., 0., 0
+                    for xb, yb in valid_dl:
+                        pred = model(xb)
+                        n = len(xb)
+                        count += n
+                        tot_loss += loss_func(pred, yb).item()*n
+                        tot_acc += accuracy(pred, yb).item()*n
+                print(epoch, tot_loss/count, tot_acc/count)
+            return tot_loss/count, tot_acc/count
+        opt = optim.SGD(cnn.parameters(), lr=lr)
+        loss, acc = fit(2, cnn, F.cross_entropy, opt, dt, dv)
+
+        def deconv(ni, nf, ks=3, act=True):
+            layers = [nn.UpsamplingNearest2d(scale_factor=2),
+                      nn.Conv2d(ni, nf, stride=1, kernel_size=ks, padding=ks//2)]
+            if act: layers.append(nn.ReLU())
+            return nn.Sequential(*layers)
+        def eval(model, loss_func, valid_dl, epoch=0):
+            model.eval()
+            with torch.no_grad():
+                tot_loss, count = 0., 0
+                for xb, _ in valid_dl:
+                    pred = model(xb)
+                    n = len(xb)
+                    count += n
+                    tot_loss += loss_func(pred, xb).item()*n
+            print(epoch, f'{tot_loss/count:.3f}')
+        def fit(epochs, model, loss_func, opt, train_dl, valid_dl):
+            for epoch in range(epochs):
+                model.train()
+                for xb, _ in train_dl:
+                    loss = loss_func(model(xb), xb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                eval(model, loss_func, valid_dl, epoch)
+        ae = nn.Sequential(   # 28x28
+            nn.ZeroPad2d(2),  # 32x32
+            conv(1, 2),       # 16x16
+            conv(2, 4),       # 8x8
+            deconv(4, 2),     # 16x16
+            deconv(2, 1, act=False),  # 32x32
+            nn.ZeroPad2d(-2),  # 28x28
+            nn.Sigmoid()
+        ).to(def_device)
+        eval(ae, F.mse_loss, dv)
+        opt = optim.AdamW(ae.parameters(), lr=0.01)
+        fit(2, ae, F.mse_loss, opt, dt, dv)
+        opt = optim.AdamW(ae.parameters(), lr=0.01)
+        fit(2, ae, F.l1_loss, opt, dt, dv)
+        p = ae(xb)
+        print(p.shape, p[:16].data.cpu().mean())
+        print(ae)
+    finally:
+        torch.set_printoptions(profile="default")
+    return {"ae1": ae[1][0].weight, "cnn": cnn[4].bias}
+
+
+# ---- fastai/course22p2: mean shift -----------------------------------------------------
+
+def course22p2_meanshift(torch):
+    """fastai/course22p2 nbs/02_meanshift.ipynb: six centroids from torch.rand, clusters
+    sampled from MultivariateNormal with a diagonal covariance, a gaussian and a triangular
+    kernel, one point's distances to all by broadcasting (x[None]-X, ((x-X)**2).sum(1).sqrt()),
+    weights times points, meanshift one point at a time written in place (X[i] = ...), then
+    batched: dist_b by broadcasting a[None]-b[:,None], weights summed three ways (broadcast,
+    torch.einsum('ij,jk->ik'), weight@X) and the batched meanshift with slices. Offline:
+    plots, the animation and %time are left out; 40 samples per cluster, not 250 (the GPU
+    cell runs on the CPU)."""
+    MultivariateNormal = torch.distributions.multivariate_normal.MultivariateNormal
+    tensor = torch.tensor
+    partial = functools.partial
+    torch.manual_seed(42)
+    torch.set_printoptions(precision=3, linewidth=140, sci_mode=False)
+    try:
+        n_clusters = 6
+        n_samples = 40   # (250)
+        centroids = torch.rand(n_clusters, 2)*70-35
+        print(centroids)
+        def sample(m): return MultivariateNormal(m, torch.diag(tensor([5., 5.]))).sample((n_samples,))
+        slices = [sample(c) for c in centroids]
+        data = torch.cat(slices)
+        print(data.shape)
+        def gaussian(d, bw): return torch.exp(-0.5*((d/bw))**2) / (bw*math.sqrt(2*math.pi))
+        def plot_func(f):
+            x = torch.linspace(0, 10, 100)
+            print(f(x)[::10])   # (plt.plot(x, f(x)))
+        plot_func(partial(gaussian, bw=2.5))
+        def tri(d, i): return (-d+i).clamp_min(0)/i
+        plot_func(partial(tri, i=8))
+        X = data.clone()
+        x = data[0]
+        print(x)
+        print(x.shape, X.shape, x[None].shape)
+        print((x[None]-X)[:8])
+        print((x-X)[:8])
+        dist = ((x-X)**2).sum(1).sqrt()
+        print(dist[:8])
+        weight = gaussian(dist, 2.5)
+        print(weight)
+        print(weight.shape, X.shape)
+        print(weight[:, None].shape)
+        print((weight[:, None]*X)[:4])
+        def one_update(X):
+            for i, x in enumerate(X):
+                dist = torch.sqrt(((x-X)**2).sum(1))
+                # weight = gaussian(dist, 2.5)
+                weight = tri(dist, 8)
+                X[i] = (weight[:, None]*X).sum(0)/weight.sum()
+        def meanshift(data):
+            X = data.clone()
+            for it in range(5): one_update(X)
+            return X
+        X = meanshift(data)
+        print(X[::n_samples], (centroids+2))
+        bs = 5
+        X = data.clone()
+        x = X[:bs]
+        print(x.shape, X.shape)
+        def dist_b(a, b): return (((a[None]-b[:, None])**2).sum(2)).sqrt()
+        print(dist_b(X, x))
+        print(dist_b(X, x).shape)
+        print(X[None, :].shape, x[:, None].shape, (X[None, :]-x[:, None]).shape)
+        weight = gaussian(dist_b(X, x), 2)
+        print(weight)
+        print(weight.shape, X.shape)
+        print(weight[..., None].shape, X[None].shape)
+        num = (weight[..., None]*X[None]).sum(1)
+        print(num.shape)
+        print(num)
+        print(torch.einsum('ij,jk->ik', weight, X))
+        print(weight@X)
+        div = weight.sum(1, keepdim=True)
+        print(div.shape)
+        print(num/div)
+        def meanshift(data, bs=500):
+            n = len(data)
+            X = data.clone()
+            for it in range(5):
+                for i in range(0, n, bs):
+                    s = slice(i, min(i+bs, n))
+                    weight = gaussian(dist_b(X, X[s]), 2.5)
+                    # weight = tri(dist_b(X, X[s]), 8)
+                    div = weight.sum(1, keepdim=True)
+                    X[s] = weight@X/div
+            return X
+        X = meanshift(data).cpu()
+        print(X[::n_samples])
+        X = meanshift(data, bs=64)
+        print(X[::n_samples])
+    finally:
+        torch.set_printoptions(profile="default")
+    return {"X": X, "data": data}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -19518,4 +23137,9 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             ml_book_ch15_sentiment,
             ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
             ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning,
-            dlwpt_real_world_data, dlwpt_subclassing_and_datasets]
+            dlwpt_real_world_data, dlwpt_subclassing_and_datasets,
+            course22p2_matmul, course22p2_backprop, course22p2_minibatch_training,
+            makemore_wavenet, build_nanogpt_train_gpt2, makemore_activations_and_gradients,
+            makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model, d2l_gans,
+            d2l_nlp_applications, course22p2_activations, course22p2_initializing,
+            course22p2_convolutions, course22p2_autoencoder, course22p2_meanshift]
