@@ -114,7 +114,7 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
                 graded.append(Result(student, "", notebook.name, error=str(error)))
                 continue
             out = work / f"upload-{number}" / "grades"
-            # "none": one notebook for everyone, graded on the instructor notebook's numbers;
+            # "none": one notebook for everyone (the course's numbers: ``numbers`` below);
             # "per-student" (Gradescope): the numbers `release --students` wrote for `student`
             argv = ["grade", str(submitted), "--out", str(out), "--timeout",
                     str(options["timeout"]), "--memory", str(options["memory"]), "--sandbox",
