@@ -428,6 +428,12 @@ def i0(input, *, out=None):
 
 
 @_checks_arguments(_check_input_function)
+def mvlgamma(input, p, *, out=None):
+    """The multivariate log-gamma function of dimension p (special.multigammaln)."""
+    return _out("mvlgamma", ops.special_functions.mvlgamma(input, p), out, input)
+
+
+@_checks_arguments(_check_input_function)
 def lgamma(input, *, out=None):
     """log |gamma(input)| elementwise."""
     return _out("lgamma", ops.lgamma(input), out, input)

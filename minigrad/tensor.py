@@ -1187,6 +1187,9 @@ class Tensor(TensorBase):
     def lgamma(self):
         return ops.lgamma(self)
 
+    def mvlgamma(self, p):
+        return ops.special_functions.mvlgamma(self, p)
+
     def digamma(self):
         return ops.digamma(self)
 
@@ -2114,6 +2117,9 @@ class Tensor(TensorBase):
 
     def lgamma_(self):
         return ops.inplace(self, ops.lgamma)
+
+    def mvlgamma_(self, p):
+        return ops.inplace(self, ops.special_functions.mvlgamma, p)
 
     def digamma_(self):
         return ops.inplace(self, ops.digamma)
