@@ -237,3 +237,44 @@ def test_a_small_program_fits_a_kumaraswamy_and_a_von_mises():
     close(program, rtol=1e-4, atol=1e-5)
     losses = program(mg)[0]
     assert losses[-1] < losses[0] - 0.5
+
+
+def _cb(lib):
+    return D(lib).ContinuousBernoulli(P(lib, [0.3, 0.5, 0.7]))
+
+
+KL_PAIRS = {
+    "cb-cb": lambda lib: (_cb(lib), D(lib).ContinuousBernoulli(P(lib, [0.6, 0.2, 0.5]))),
+    "cb-normal": lambda lib: (_cb(lib), D(lib).Normal(P(lib, 0.2), P(lib, 1.5))),
+    "cb-exponential": lambda lib: (_cb(lib), D(lib).Exponential(P(lib, 2.0))),
+    "cb-uniform": lambda lib: (_cb(lib), D(lib).Uniform(P(lib, -0.5), P(lib, 1.5))),
+    "cb-uniform-inside": lambda lib: (_cb(lib), D(lib).Uniform(P(lib, 0.2), P(lib, 1.5))),
+    "cb-pareto": lambda lib: (_cb(lib), D(lib).Pareto(P(lib, 1.0), P(lib, 2.0))),
+    "beta-cb": lambda lib: (D(lib).Beta(P(lib, 2.0), P(lib, 3.0)), _cb(lib)),
+    "uniform-cb": lambda lib: (D(lib).Uniform(P(lib, 0.2), P(lib, 0.7)), _cb(lib)),
+    "gamma-cb": lambda lib: (D(lib).Gamma(P(lib, 2.0), P(lib, 1.0)), _cb(lib)),
+    "normal-cb": lambda lib: (D(lib).Normal(P(lib, 0.0), P(lib, 1.0)), _cb(lib)),
+    "lowrank-lowrank": lambda lib: (_lowrank(lib), D(lib).LowRankMultivariateNormal(
+        P(lib, [1.0, 0.0, 0.5]), P(lib, [[0.3], [0.2], [1.0]]), P(lib, [2.0, 1.0, 0.7]))),
+    "lowrank-mvn": lambda lib: (_lowrank(lib), D(lib).MultivariateNormal(
+        P(lib, [1.0, 0.0, 0.5]), P(lib, [[2.0, 0.3, 0.0], [0.3, 1.0, 0.1], [0.0, 0.1, 1.5]]))),
+    "mvn-lowrank": lambda lib: (D(lib).MultivariateNormal(
+        P(lib, [1.0, 0.0, 0.5]), scale_tril=P(lib, [[1.0, 0.0, 0.0], [0.3, 1.0, 0.0],
+                                                    [0.1, 0.2, 0.8]])), _lowrank(lib)),
+}
+
+
+@pytest.mark.parametrize("name", KL_PAIRS)
+def test_kl_pairs_as_torch(name):
+    """PyTorch's kl_divergence pairs of ContinuousBernoulli and LowRankMultivariateNormal
+    (and the infinite ones), values and gradients with respect to every parameter."""
+    def program(lib):
+        p, q = KL_PAIRS[name](lib)
+        kl = D(lib).kl_divergence(p, q)
+        params = [v for d in (p, q) for v in vars(d).values()
+                  if isinstance(v, (mg.Tensor, torch.Tensor)) and v.requires_grad and v.is_leaf]
+        grads = lib.autograd.grad(kl.sum(), params, allow_unused=True, materialize_grads=True) \
+            if kl.requires_grad else []
+        return [kl, *grads]
+    same(lambda lib: repr(program(lib)[0]))
+    close(program, rtol=1e-10, atol=1e-12)
