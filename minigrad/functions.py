@@ -427,6 +427,18 @@ def i0(input, *, out=None):
 
 
 
+@_checks_arguments(_check_tensor_function)
+def igamma(input, other, *, out=None):
+    """P(input, other), the regularized lower incomplete gamma function."""
+    return _out("igamma", ops.special_functions.igamma(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def igammac(input, other, *, out=None):
+    """Q(input, other) = 1 - P, the regularized upper incomplete gamma function."""
+    return _out("igammac", ops.special_functions.igammac(input, other), out, input, other)
+
+
 @_checks_arguments(_check_input_function)
 def mvlgamma(input, p, *, out=None):
     """The multivariate log-gamma function of dimension p (special.multigammaln)."""

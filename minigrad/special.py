@@ -12,12 +12,13 @@ from .rules.arguments import check_operand_function as _check_operand_function
 from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_x_function as _check_x_function
+from .rules.arguments import check_tensor_function as _check_tensor_function
 from .rules.out import write as _out
 
 __all__ = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
            "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
            "chebyshev_polynomial_w", "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2",
-           "expit", "expm1", "gammaln", "hermite_polynomial_h", "hermite_polynomial_he", "i0",
+           "expit", "expm1", "gammainc", "gammaincc", "gammaln", "hermite_polynomial_h", "hermite_polynomial_he", "i0",
            "i0e", "i1", "i1e", "laguerre_polynomial_l", "legendre_polynomial_p", "log1p",
            "log_ndtr", "log_softmax", "logit", "logsumexp", "modified_bessel_i0",
            "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "multigammaln",
@@ -315,3 +316,15 @@ def multigammaln(input, p, *, out=None):
     """The multivariate log-gamma function of dimension p."""
     _check_input_function("special_multigammaln", (input,), {})
     return _out("special_multigammaln", ops.special_functions.mvlgamma(input, p), out, input)
+
+
+def gammainc(input, other, *, out=None):
+    """P(input, other), the regularized lower incomplete gamma function (torch.igamma)."""
+    _check_tensor_function("special_gammainc", (input, other), {})
+    return functions.igamma(input, other, out=out)
+
+
+def gammaincc(input, other, *, out=None):
+    """Q(input, other) = 1 - P, the regularized upper incomplete gamma function."""
+    _check_tensor_function("special_gammaincc", (input, other), {})
+    return functions.igammac(input, other, out=out)

@@ -1190,6 +1190,12 @@ class Tensor(TensorBase):
     def mvlgamma(self, p):
         return ops.special_functions.mvlgamma(self, p)
 
+    def igamma(self, other):
+        return ops.special_functions.igamma(self, other)
+
+    def igammac(self, other):
+        return ops.special_functions.igammac(self, other)
+
     def digamma(self):
         return ops.digamma(self)
 
@@ -2120,6 +2126,12 @@ class Tensor(TensorBase):
 
     def mvlgamma_(self, p):
         return ops.inplace(self, ops.special_functions.mvlgamma, p)
+
+    def igamma_(self, other):
+        return ops.inplace(self, ops.special_functions.igamma, other)
+
+    def igammac_(self, other):
+        return ops.inplace(self, ops.special_functions.igammac, other)
 
     def digamma_(self):
         return ops.inplace(self, ops.digamma)

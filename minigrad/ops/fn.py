@@ -53,7 +53,7 @@ from . import special_functions
 from . import combine
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "digamma_", "trigamma",
+           "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "digamma_", "lgamma", "trigamma",
            "polygamma", "special_zeta", "special_i0e", "special_i1e", "xlog1py", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
@@ -175,6 +175,10 @@ def special_zeta(x, q):
     if is_tensor(x) or is_tensor(q):
         return special_functions.zeta(x, q)
     return special_functions.zeta_values(np.asarray(x), np.asarray(q))
+
+
+def lgamma(x):
+    return special.lgamma(x) if is_tensor(x) else kernels_special.lgamma(x)
 
 
 def digamma_(x):

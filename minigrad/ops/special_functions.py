@@ -14,7 +14,7 @@ from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
 from ..autograd.tensor_base import is_tensor, make
-from ..kernels import cephes
+from ..kernels import cephes, igamma as kernels_igamma
 from ..kernels import special as kernels_special
 from ..kernels.summation import sum_axes
 from ..rules import promotion
@@ -22,7 +22,7 @@ from ..rules.layout import with_iterator_layout, with_unary_layout
 from . import fn
 
 __all__ = ["unrecorded", "polynomial", "erfcx", "ndtri", "log_ndtr", "zeta", "zeta_values",
-           "mvlgamma"]
+           "mvlgamma", "igamma", "igammac"]
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
@@ -210,3 +210,62 @@ def mvlgamma(x, p: int):
         raise RuntimeError("p has to be greater than or equal to 1")
     return with_unary_layout(MvlgammaBackward0.apply(
         x, cast_to=promotion.float_dtype_for(x.dtype), p=p), x)
+
+
+# ---- the regularized incomplete gamma functions: differentiable in x only ------------------
+
+def _gamma_density(a, x):
+    """x**(a-1) exp(-x) / Gamma(a), PyTorch's formula in its order of operations."""
+    lgamma = fn.lgamma(a)
+    logs = fn.log(x)
+    return fn.exp((a - 1) * logs - x - lgamma)
+
+
+class IgammaBackward0(Node):
+    formula = Formula("z", "P(a, x): the regularized lower incomplete gamma function",
+                      d={"a": "not implemented", "x": "x**(a-1) exp(-x) / Gamma(a)"})
+    saves = {"self": Input(0), "other": Input(1)}
+
+    def forward(self, a, x):
+        return kernels_igamma.igamma(a, x)
+
+    def backward(self, saved, grad):
+        if self.needs_input_grad[0]:
+            raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
+        return None, grad * _gamma_density(saved.self, saved.other)
+
+
+class IgammacBackward0(Node):
+    formula = Formula("z", "Q(a, x) = 1 - P(a, x)",
+                      d={"a": "not implemented", "x": "-x**(a-1) exp(-x) / Gamma(a)"})
+    saves = {"self": Input(0), "other": Input(1)}
+
+    def forward(self, a, x):
+        return kernels_igamma.igammac(a, x)
+
+    def backward(self, saved, grad):
+        if self.needs_input_grad[0]:
+            raise NotImplementedError("the derivative for 'igammac: input' is not implemented.")
+        density = _gamma_density(saved.self, saved.other)  # (made before -grad: PyTorch's order)
+        return None, -grad * density
+
+
+def _check_igamma(name: str, a, x):
+    broadcast_shapes(a.shape, x.shape)
+    dtype = dtypes.result_type(a, x)
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"{name}_cpu" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[dtype]}'")
+
+
+def igamma(a, x):
+    """P(a, x), the regularized lower incomplete gamma function (torch.igamma,
+    special.gammainc)."""
+    _check_igamma("igamma", a, x)
+    return promotion.binary(IgammaBackward0, a, x, "igamma", float_only=True)
+
+
+def igammac(a, x):
+    """Q(a, x) = 1 - P(a, x) (torch.igammac, special.gammaincc)."""
+    _check_igamma("igammac", a, x)
+    return promotion.binary(IgammacBackward0, a, x, "igammac", float_only=True)

@@ -319,6 +319,8 @@ def check_float_argument(function: str, name: str, position: int, value) -> None
 
 
 TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tensor",
+                     "igamma": "other", "igammac": "other", "special_gammainc": "other",
+                     "special_gammaincc": "other",
                      "bmm": "mat2", "maximum": "other", "minimum": "other",
                      "atan2": "other", "atan2_": "other", "arctan2": "other",
                      "arctan2_": "other", "hypot": "other", "hypot_": "other",

@@ -107,6 +107,8 @@ PROGRAMS = {
                                                                a.abs() + 0.5) * a,
     "SpecialZetaBackward1": lambda lib, a, b: lib.special.zeta(3.0, a.abs() + 0.5) * b,
     "MvlgammaBackward0": lambda lib, a, b: lib.mvlgamma(a.abs() + 2, 3) * b,
+    "IgammaBackward0": lambda lib, a, b: lib.igamma(b.detach().abs() + 1, a.abs() + 0.5) * a,
+    "IgammacBackward0": lambda lib, a, b: lib.igammac(b.detach().abs() + 1, a.abs() + 0.5) * b,
     "XlogyBackward0": lambda lib, a, b: lib.xlogy(a, b.abs()) * a,
     "XlogyBackward1": lambda lib, a, b: lib.xlogy(2, b.abs()) * a,
     "XlogyBackward2": lambda lib, a, b: lib.xlogy(a, 3.0) * b,
