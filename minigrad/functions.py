@@ -1350,6 +1350,18 @@ def svd(input, some=True, compute_uv=True, *, out=None):
     return _out("svd", ops.linalg_module.svd_with_v(input, some, compute_uv), out, input)
 
 
+@_checks_arguments(_check_input_function)
+def geqrf(input, *, out=None):
+    """LAPACK's geqrf: (a, tau), R on and above the diagonal of a, the Householder vectors
+    below it (torch.linalg.householder_product makes Q of them)."""
+    return _out("geqrf", ops.householder.geqrf(input), out, input)
+
+
+def orgqr(input, tau):
+    """torch.linalg.householder_product by LAPACK's name."""
+    return ops.householder.householder_product(input, tau)
+
+
 def pinverse(input, rcond=1e-15):
     """The pseudo-inverse (torch.linalg.pinv with rtol=rcond)."""
     return ops.linalg_module.pinv(input, None, rcond, False)

@@ -1489,6 +1489,12 @@ class Tensor(TensorBase):
     def svd(self, some=True, compute_uv=True):
         return ops.linalg_module.svd_with_v(self, some, compute_uv)
 
+    def geqrf(self):
+        return ops.householder.geqrf(self)
+
+    def orgqr(self, input2):
+        return ops.householder.householder_product(self, input2)
+
     def pinverse(self, rcond=1e-15):
         return ops.linalg_module.pinv(self, None, rcond, False)
 

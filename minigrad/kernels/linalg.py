@@ -425,6 +425,27 @@ def qr(a, mode):
     return np.linalg.qr(a, mode=mode)
 
 
+def geqrf(a):
+    """LAPACK's geqrf (NumPy's QR in its raw mode): R on and above the diagonal, the
+    Householder vectors below it, and their scalars tau."""
+    h, tau = np.linalg.qr(a, mode="raw")
+    return np.ascontiguousarray(np.swapaxes(h, -1, -2)), tau
+
+
+def householder_product(a, tau):
+    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T (v_i: 1 at i, a's
+    column i below), applied to the identity's columns from the last reflector back, as
+    LAPACK's orgqr (unblocked; its blocked form may round the last bits otherwise)."""
+    m, n = a.shape[-2:]
+    q = np.broadcast_to(np.eye(m, n, dtype=a.dtype), a.shape).copy()
+    for i in reversed(range(tau.shape[-1])):
+        v = np.zeros(a.shape[:-2] + (m, 1), a.dtype)
+        v[..., i, 0] = 1
+        v[..., i + 1:, 0] = a[..., i + 1:, i]
+        q -= (tau[..., i, None, None] * v) @ (np.swapaxes(v, -1, -2) @ q)
+    return q
+
+
 def eigh(a, uplo):
     """Eigenvalues (ascending) and eigenvectors of a symmetric matrix, from its ``uplo``
     triangle (LAPACK's syevd)."""
