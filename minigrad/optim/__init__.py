@@ -10,6 +10,7 @@
     adamax.py      Adamax (Adam with a running maximum of |g|)
     nadam.py       NAdam (Adam with Nesterov momentum)
     _adafactor.py  Adafactor (factored second moments: a row and a column per matrix)
+    sparse_adam.py SparseAdam (its arguments and errors: minigrad has no sparse gradients)
     radam.py       RAdam (Adam with the early steps' variance rectified)
     rprop.py       Rprop (a step size per weight, grown or shrunk by the gradient's sign)
     asgd.py        ASGD (SGD with a decaying step and an average of the parameters)
@@ -43,11 +44,13 @@ from .optimizer import Optimizer  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
 from .rprop import Rprop  # noqa: F401
 from .sgd import SGD  # noqa: F401
+from .sparse_adam import SparseAdam  # noqa: F401
 
 __all__ = ["Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS",
-           "lr_scheduler", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "swa_utils"]
+           "lr_scheduler", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam",
+           "swa_utils"]
 
 # (the modules' names leave the package's namespace, as in torch.optim: dir() lists the
 # optimisers; ``import minigrad.optim.adam`` still works)
 del adadelta, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer  # noqa: F821
-del radam, rmsprop, rprop, sgd  # noqa: F821
+del radam, rmsprop, rprop, sgd, sparse_adam  # noqa: F821

@@ -142,7 +142,43 @@ def test_adafactor_errors(make):
 def test_optim_names_are_torchs():
     """dir(minigrad.optim) lists torch.optim's names (the modules' names deleted, as
     torch does), except the ones not built yet, named here and in the README."""
-    not_built = {"Muon", "SparseAdam", "swap_in_optimizer_params_and_state", "_functional",
-                 "_muon", "_stateless"}
+    not_built = {"Muon", "swap_in_optimizer_params_and_state", "_functional", "_muon",
+                 "_stateless"}
     assert set(dir(mg.optim)) == set(dir(torch.optim)) - not_built
     assert set(mg.optim.__all__) == set(torch.optim.__all__) - not_built
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, p: repr(lib.optim.SparseAdam(p, lr=0.01, betas=(0.8, 0.9))),
+    lambda lib, p: lib.optim.SparseAdam(p).state_dict()["param_groups"],
+    lambda lib, p: lib.optim.SparseAdam(p, lr=0.0),
+    lambda lib, p: lib.optim.SparseAdam(p, eps=0.0),
+    lambda lib, p: lib.optim.SparseAdam(p, betas=(1.0, 0.9)),
+    lambda lib, p: lib.optim.SparseAdam(p, betas=(0.9, -0.1)),
+    lambda lib, p: lib.optim.SparseAdam(p, lr=lib.tensor([0.1, 0.2])),
+], ids=["repr", "state-dict", "lr", "eps", "beta0", "beta1", "tensor-lr"])
+def test_sparse_adam_arguments(call):
+    """SparseAdam's settings, print and argument errors as PyTorch's."""
+    results = []
+    for lib in (mg, torch):
+        p = [lib.nn.Parameter(lib.ones(3))]
+        try:
+            results.append(("result", repr(call(lib, p))))
+        except Exception as error:  # noqa: BLE001 - the error is what is compared
+            results.append(("error", type(error).__name__, str(error)))
+    assert results[0] == results[1]
+
+
+def test_sparse_adam_refuses_dense_gradients_as_torch():
+    """A dense gradient (all minigrad makes; PyTorch's too without Embedding(sparse=True))
+    stops step() with PyTorch's error, and a parameter without one is skipped."""
+    results = []
+    for lib in (mg, torch):
+        p, q = lib.nn.Parameter(lib.ones(3)), lib.nn.Parameter(lib.ones(2))
+        opt = lib.optim.SparseAdam([p, q])
+        opt.step()  # (no gradients yet: nothing to do)
+        (p * 2).sum().backward()
+        with pytest.raises(RuntimeError) as error:
+            opt.step()
+        results.append(str(error.value))
+    assert results[0] == results[1]
