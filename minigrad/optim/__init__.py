@@ -11,6 +11,7 @@
     nadam.py       NAdam (Adam with Nesterov momentum)
     _adafactor.py  Adafactor (factored second moments: a row and a column per matrix)
     sparse_adam.py SparseAdam (its arguments and errors: minigrad has no sparse gradients)
+    _stateless.py  swap_in_optimizer_params_and_state (step other tensors, with another state)
     radam.py       RAdam (Adam with the early steps' variance rectified)
     rprop.py       Rprop (a step size per weight, grown or shrunk by the gradient's sign)
     asgd.py        ASGD (SGD with a decaying step and an average of the parameters)
@@ -45,10 +46,11 @@ from .rmsprop import RMSprop  # noqa: F401
 from .rprop import Rprop  # noqa: F401
 from .sgd import SGD  # noqa: F401
 from .sparse_adam import SparseAdam  # noqa: F401
+from ._stateless import swap_in_optimizer_params_and_state  # noqa: F401
 
 __all__ = ["Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS",
            "lr_scheduler", "NAdam", "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "SparseAdam",
-           "swa_utils"]
+           "swa_utils", "swap_in_optimizer_params_and_state"]
 
 # (the modules' names leave the package's namespace, as in torch.optim: dir() lists the
 # optimisers; ``import minigrad.optim.adam`` still works)
