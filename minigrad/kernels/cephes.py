@@ -449,12 +449,12 @@ def _degrees(n, hermite: bool = False):
     return np.where(finite, values, -1 if hermite else np.iinfo(np.int64).min)
 
 
-def _recurrence(x, n, p, q, step, first_k: int, last_k):
-    """r = step(k, p, q) for k = first_k .. last_k(n) (inclusive), per element, stopping
-    where q is NaN (PyTorch's ``&& !std::isnan(q)``); returns the last r (or q where no
-    step ran, as the caller's special cases cover)."""
+def _recurrence(x, n, p, q, step, first_k: int):
+    """r = step(k, p, q, x) for k = first_k .. n (inclusive), per element, stopping where q
+    is NaN (PyTorch's ``&& !std::isnan(q)``); returns the last r (or q where no step ran,
+    as the caller's special cases cover)."""
     r = q.copy()
-    last = last_k(n)
+    last = n
     top = int(last.max()) if last.size else 0
     for k in range(first_k, top + 1):
         running = (k <= last) & ~np.isnan(q)
@@ -464,10 +464,6 @@ def _recurrence(x, n, p, q, step, first_k: int, last_k):
         r[running] = value
         p[running], q[running] = q[running], value
     return r
-
-
-def _fill_special(out, mask, value):
-    out[mask & ~np.isnan(out)] = value if np.isscalar(value) else value[mask & ~np.isnan(out)]
 
 
 def _chebyshev(kind: str, shifted: bool):
@@ -500,7 +496,7 @@ def _chebyshev(kind: str, shifted: bool):
             p, q = np.ones_like(x[rest]), start[rest].copy()
             two = two_y[rest]
             out[rest] = _recurrence(two, n[rest], p, q,
-                                    lambda k, p, q, t: _fused(t, q, -p), 2, lambda m: m)
+                                    lambda k, p, q, t: _fused(t, q, -p), 2)
         return out
     return computed
 
@@ -576,7 +572,7 @@ def _hermite(x, n, physicists: bool):
         else:
             step = lambda k, p, q, v: _fused(v, q, -(one(k) * p))  # noqa: E731
         out[rest] = _recurrence(x[rest], n[rest], p, q, lambda k, p, q, v: step(k - 1, p, q, v),
-                                2, lambda m: m)
+                                2)
     return out
 
 
@@ -593,7 +589,7 @@ def laguerre_l(x, n):
         def step(k, p, q, v):
             k -= 1
             return _fused(one(k + k) + (one(1.0) - v), q, -(one(k) * p)) / one(k + 1)
-        out[rest] = _recurrence(x[rest], n[rest], p, q, step, 2, lambda m: m)
+        out[rest] = _recurrence(x[rest], n[rest], p, q, step, 2)
     return out
 
 
@@ -611,7 +607,7 @@ def legendre_p(x, n):
         def step(k, p, q, v):
             k -= 1
             return _fused(one(k + k + 1) * v, q, -(one(k) * p)) / one(k + 1)
-        out[rest] = _recurrence(x[rest], n[rest], p, q, step, 2, lambda m: m)
+        out[rest] = _recurrence(x[rest], n[rest], p, q, step, 2)
     return out
 
 
