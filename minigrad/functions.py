@@ -1357,9 +1357,9 @@ def geqrf(input, *, out=None):
     return _out("geqrf", ops.householder.geqrf(input), out, input)
 
 
-def orgqr(input, tau):
-    """torch.linalg.householder_product by LAPACK's name."""
-    return ops.householder.householder_product(input, tau)
+def orgqr(input, input2, *, out=None):
+    """torch.linalg.householder_product by LAPACK's name (``input2`` is tau)."""
+    return _out("orgqr", ops.householder.householder_product(input, input2), out, input, input2)
 
 
 def pinverse(input, rcond=1e-15):

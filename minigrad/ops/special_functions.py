@@ -191,7 +191,7 @@ class MvlgammaBackward0(Node):
 
     def backward(self, saved, grad):
         steps = fn.as_constant(_halves(saved.p, _numpy_dtype(saved.self)), saved.self)
-        return grad * fn.sum(fn.digamma_(steps + fn.unsqueeze(saved.self, -1)), (-1,))
+        return grad * fn.sum(fn.digamma_(steps + fn.unsqueeze(saved.self, -1)), -1)
 
 
 def _halves(p: int, dtype):
