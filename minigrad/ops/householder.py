@@ -37,7 +37,9 @@ class GeqrfBackward0(_Factorization):
 class LinalgHouseholderProductBackward0(Node):
     formula = Formula("Q", "the first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T",
                       grad={"A": "-tau_i (G_i + G_i^T) v_i below the diagonal",
-                            "tau": "-v_i^T G_i v_i", "where": "G_i = (H_1..H_i-1)^T dL/d(H_i)"})
+                            "tau": "-v_i^T G_i v_i"},
+                      note="G_i = (H_1 ... H_i-1)^T dL/dM_i, M_i = H_1 ... H_i, from the "
+                           "last reflector back")
     saves = {"input": Input(0), "tau": Input(1)}
 
     def forward(self, A, tau):
