@@ -78,7 +78,9 @@ from .functions import (  # noqa: F401  (rounding, logarithms, the division fami
 )
 from .functions import (  # noqa: F401  (trigonometry and special functions)
     acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, asin, asinh, atan,
-    atan2, atanh, copysign, cosh, deg2rad, digamma, erf, erfc, erfinv, exp2, i0, lgamma,
+    atan2, atanh, copysign, cosh, deg2rad, digamma, erf, erfc, erfinv, exp2, geqrf, i0, igamma,
+    igammac, orgqr,
+    lgamma, mvlgamma,
     polygamma,
     float_power, heaviside, hypot, nextafter,
     addcdiv, addcmul, angle, lerp, logaddexp, logaddexp2, logit, rad2deg, sgn, sinc, sinh, tan,

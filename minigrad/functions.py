@@ -427,6 +427,24 @@ def i0(input, *, out=None):
 
 
 
+@_checks_arguments(_check_tensor_function)
+def igamma(input, other, *, out=None):
+    """P(input, other), the regularized lower incomplete gamma function."""
+    return _out("igamma", ops.special_functions.igamma(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def igammac(input, other, *, out=None):
+    """Q(input, other) = 1 - P, the regularized upper incomplete gamma function."""
+    return _out("igammac", ops.special_functions.igammac(input, other), out, input, other)
+
+
+@_checks_arguments(_check_input_function)
+def mvlgamma(input, p, *, out=None):
+    """The multivariate log-gamma function of dimension p (special.multigammaln)."""
+    return _out("mvlgamma", ops.special_functions.mvlgamma(input, p), out, input)
+
+
 @_checks_arguments(_check_input_function)
 def lgamma(input, *, out=None):
     """log |gamma(input)| elementwise."""
@@ -1330,6 +1348,18 @@ def matrix_power(input, n, *, out=None):
 def svd(input, some=True, compute_uv=True, *, out=None):
     """(U, S, V) with input = U diag(S) V^T (torch.linalg.svd gives Vh = V^T)."""
     return _out("svd", ops.linalg_module.svd_with_v(input, some, compute_uv), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def geqrf(input, *, out=None):
+    """LAPACK's geqrf: (a, tau), R on and above the diagonal of a, the Householder vectors
+    below it (torch.linalg.householder_product makes Q of them)."""
+    return _out("geqrf", ops.householder.geqrf(input), out, input)
+
+
+def orgqr(input, input2, *, out=None):
+    """torch.linalg.householder_product by LAPACK's name (``input2`` is tau)."""
+    return _out("orgqr", ops.householder.householder_product(input, input2), out, input, input2)
 
 
 def pinverse(input, rcond=1e-15):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import ops
 from .errors import _LinAlgError as LinAlgError
+from .ops import householder as _householder
 from .ops import linalg_lu as _lu
 from .ops import linalg_module as _linalg
 from .ops import linalg as _products
@@ -18,7 +19,7 @@ __all__ = ["LinAlgError", "matrix_exp", "vector_norm", "matrix_norm", "norm", "i
            "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh",
            "eigvalsh", "cholesky", "cholesky_ex", "pinv", "lstsq", "matrix_power", "matrix_rank",
            "multi_dot", "cross", "matmul", "vecdot", "diagonal", "lu_factor", "lu_factor_ex",
-           "lu", "lu_solve"]
+           "lu", "lu_solve", "householder_product"]
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -92,6 +93,13 @@ def svdvals(A, *, driver=None, out=None):
 def qr(A, mode="reduced", *, out=None):
     """(Q, R) with A = Q R, Q orthonormal columns, R upper triangular."""
     return _out("linalg_qr", _linalg.qr(A, mode), out, A)
+
+
+def householder_product(A, tau, *, out=None):
+    """The first n columns of the product of Householder reflectors H_i = I - tau_i v_i v_i^T
+    (v_i in A's column i below the diagonal, 1 on it): geqrf's Q."""
+    return _out("linalg_householder_product", _householder.householder_product(A, tau),
+                out, A, tau)
 
 
 def eigh(input, UPLO="L", *, out=None):

@@ -1187,6 +1187,15 @@ class Tensor(TensorBase):
     def lgamma(self):
         return ops.lgamma(self)
 
+    def mvlgamma(self, p):
+        return ops.special_functions.mvlgamma(self, p)
+
+    def igamma(self, other):
+        return ops.special_functions.igamma(self, other)
+
+    def igammac(self, other):
+        return ops.special_functions.igammac(self, other)
+
     def digamma(self):
         return ops.digamma(self)
 
@@ -1479,6 +1488,12 @@ class Tensor(TensorBase):
 
     def svd(self, some=True, compute_uv=True):
         return ops.linalg_module.svd_with_v(self, some, compute_uv)
+
+    def geqrf(self):
+        return ops.householder.geqrf(self)
+
+    def orgqr(self, input2):
+        return ops.householder.householder_product(self, input2)
 
     def pinverse(self, rcond=1e-15):
         return ops.linalg_module.pinv(self, None, rcond, False)
@@ -2114,6 +2129,15 @@ class Tensor(TensorBase):
 
     def lgamma_(self):
         return ops.inplace(self, ops.lgamma)
+
+    def mvlgamma_(self, p):
+        return ops.inplace(self, ops.special_functions.mvlgamma, p)
+
+    def igamma_(self, other):
+        return ops.inplace(self, ops.special_functions.igamma, other)
+
+    def igammac_(self, other):
+        return ops.inplace(self, ops.special_functions.igammac, other)
 
     def digamma_(self):
         return ops.inplace(self, ops.digamma)

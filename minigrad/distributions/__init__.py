@@ -4,7 +4,7 @@ the public API as PyTorch's are, so that they draw PyTorch's numbers after
 ``normal``, an ``Exponential`` with ``exponential_``, ...), print as PyTorch's and check
 their arguments with PyTorch's errors.
 
-Forty-four of PyTorch's names: ``Normal``, ``MultivariateNormal``, ``Categorical``,
+All sixty-seven of PyTorch's names (``__all__``): ``Normal``, ``MultivariateNormal``, ``Categorical``,
 ``Bernoulli``, ``Independent``, ``TransformedDistribution`` with the ``transforms``,
 ``MixtureSameFamily``, the relaxed ones, ...; ``kl_divergence`` and ``register_kl``;
 the ``constraints`` they check. (d2l's probability chapter draws dice with
@@ -14,6 +14,19 @@ has ``kl_divergence(Normal(mu, std), Normal(0, 1))``; SAC squashes a Normal with
 """
 
 from . import constraints, transforms  # noqa: F401
+from . import constraint_registry  # noqa: F401
+from .constraint_registry import biject_to, transform_to
+from .continuous_bernoulli import ContinuousBernoulli
+from .fishersnedecor import FisherSnedecor
+from .generalized_pareto import GeneralizedPareto
+from .inverse_gamma import InverseGamma
+from .kumaraswamy import Kumaraswamy
+from .lkj_cholesky import LKJCholesky
+from .logistic_normal import LogisticNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .negative_binomial import NegativeBinomial
+from .von_mises import VonMises
+from .wishart import Wishart
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .cauchy import Cauchy
@@ -38,9 +51,12 @@ from .poisson import Binomial, Poisson
 from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
 from .student_t import StudentT
 from .transformed_distribution import TransformedDistribution
-from .transforms import (AbsTransform, AffineTransform, ComposeTransform, ExpTransform,
-                         PowerTransform, SigmoidTransform, SoftplusTransform, TanhTransform,
-                         Transform, identity_transform)
+from .transforms import (AbsTransform, AffineTransform, CatTransform, ComposeTransform,
+                         CorrCholeskyTransform, CumulativeDistributionTransform, ExpTransform,
+                         IndependentTransform, LowerCholeskyTransform,
+                         PositiveDefiniteTransform, PowerTransform, ReshapeTransform,
+                         SigmoidTransform, SoftmaxTransform, SoftplusTransform, StackTransform,
+                         StickBreakingTransform, TanhTransform, Transform, identity_transform)
 from .uniform import Uniform
 
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial",
@@ -51,5 +67,12 @@ __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial",
            "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto",
            "Poisson", "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical",
            "SigmoidTransform", "SoftplusTransform", "StudentT", "TanhTransform",
-           "Transform", "TransformedDistribution", "Uniform", "Weibull", "constraints",
-           "identity_transform", "kl_divergence", "register_kl", "transforms"]
+           "Transform", "TransformedDistribution", "Uniform", "Weibull",
+           "identity_transform", "kl_divergence", "register_kl",
+           "CatTransform", "ContinuousBernoulli", "CorrCholeskyTransform",
+           "CumulativeDistributionTransform", "FisherSnedecor", "GeneralizedPareto",
+           "IndependentTransform", "InverseGamma", "Kumaraswamy", "LKJCholesky",
+           "LogisticNormal", "LowRankMultivariateNormal", "LowerCholeskyTransform",
+           "NegativeBinomial", "PositiveDefiniteTransform", "ReshapeTransform",
+           "SoftmaxTransform", "StackTransform", "StickBreakingTransform", "VonMises", "Wishart",
+           "biject_to", "transform_to"]

@@ -92,6 +92,11 @@ class Gamma(ExponentialFamily):
         return (self.concentration - minigrad.log(self.rate) + minigrad.lgamma(self.concentration)
                 + (1.0 - self.concentration) * minigrad.digamma(self.concentration))
 
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return minigrad.special.gammainc(self.concentration, self.rate * value)
+
     @property
     def _natural_params(self):
         return (self.concentration - 1, -self.rate)

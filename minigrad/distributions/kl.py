@@ -13,6 +13,7 @@ import minigrad
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .cauchy import Cauchy
+from .continuous_bernoulli import ContinuousBernoulli
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
@@ -23,6 +24,8 @@ from .half_normal import HalfNormal
 from .heavy_tails import Pareto
 from .independent import Independent
 from .laplace import Laplace
+from .lowrank_multivariate_normal import (LowRankMultivariateNormal, _batch_lowrank_logdet,
+                                          _batch_lowrank_mahalanobis)
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
@@ -670,3 +673,201 @@ def _kl_uniform_pareto(p, q):
     result = t2 * (q.alpha + 1) - t1
     result[p.low < q.support.lower_bound] = math.inf
     return result
+
+
+# ---- ContinuousBernoulli and LowRankMultivariateNormal (PyTorch's pairs) ----------------
+
+def _kl_continuous_bernoulli_continuous_bernoulli(p, q):
+    t1 = p.mean * (p.logits - q.logits)
+    t2 = p._cont_bern_log_norm() + minigrad.log1p(-p.probs)
+    t3 = -q._cont_bern_log_norm() - minigrad.log1p(-q.probs)
+    return t1 + t2 + t3
+
+
+register_kl(ContinuousBernoulli, ContinuousBernoulli)(
+    _kl_continuous_bernoulli_continuous_bernoulli)
+
+
+def _kl_lowrankmultivariatenormal_lowrankmultivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(
+            "KL-divergence between two Low Rank Multivariate Normals with\
+                          different event shapes cannot be computed"
+        )
+
+    term1 = _batch_lowrank_logdet(
+        q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q._capacitance_tril
+    ) - _batch_lowrank_logdet(
+        p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag, p._capacitance_tril
+    )
+    term3 = _batch_lowrank_mahalanobis(
+        q._unbroadcasted_cov_factor,
+        q._unbroadcasted_cov_diag,
+        q.loc - p.loc,
+        q._capacitance_tril,
+    )
+    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
+    A = minigrad.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
+    term21 = (p._unbroadcasted_cov_diag / q._unbroadcasted_cov_diag).sum(-1)
+    term22 = _batch_trace_XXT(
+        p._unbroadcasted_cov_factor * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1)
+    )
+    term23 = _batch_trace_XXT(A * p._unbroadcasted_cov_diag.sqrt().unsqueeze(-2))
+    term24 = _batch_trace_XXT(A.matmul(p._unbroadcasted_cov_factor))
+    term2 = term21 + term22 - term23 - term24
+    return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
+
+
+register_kl(LowRankMultivariateNormal, LowRankMultivariateNormal)(
+    _kl_lowrankmultivariatenormal_lowrankmultivariatenormal)
+
+
+def _kl_multivariatenormal_lowrankmultivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(
+            "KL-divergence between two (Low Rank) Multivariate Normals with\
+                          different event shapes cannot be computed"
+        )
+
+    term1 = _batch_lowrank_logdet(
+        q._unbroadcasted_cov_factor, q._unbroadcasted_cov_diag, q._capacitance_tril
+    ) - 2 * p._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+    term3 = _batch_lowrank_mahalanobis(
+        q._unbroadcasted_cov_factor,
+        q._unbroadcasted_cov_diag,
+        q.loc - p.loc,
+        q._capacitance_tril,
+    )
+    qWt_qDinv = q._unbroadcasted_cov_factor.mT / q._unbroadcasted_cov_diag.unsqueeze(-2)
+    A = minigrad.linalg.solve_triangular(q._capacitance_tril, qWt_qDinv, upper=False)
+    term21 = _batch_trace_XXT(
+        p._unbroadcasted_scale_tril * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1)
+    )
+    term22 = _batch_trace_XXT(A.matmul(p._unbroadcasted_scale_tril))
+    term2 = term21 - term22
+    return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
+
+
+register_kl(MultivariateNormal, LowRankMultivariateNormal)(
+    _kl_multivariatenormal_lowrankmultivariatenormal)
+
+
+def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
+    if p.event_shape != q.event_shape:
+        raise ValueError(
+            "KL-divergence between two (Low Rank) Multivariate Normals with\
+                          different event shapes cannot be computed"
+        )
+
+    term1 = 2 * q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(
+        -1
+    ) - _batch_lowrank_logdet(
+        p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag, p._capacitance_tril
+    )
+    term3 = _batch_mahalanobis(q._unbroadcasted_scale_tril, (q.loc - p.loc))
+    combined_batch_shape = minigrad.broadcast_shapes(
+        q._unbroadcasted_scale_tril.shape[:-2], p._unbroadcasted_cov_factor.shape[:-2]
+    )
+    n = p.event_shape[0]
+    q_scale_tril = q._unbroadcasted_scale_tril.expand(combined_batch_shape + (n, n))
+    p_cov_factor = p._unbroadcasted_cov_factor.expand(
+        combined_batch_shape + (n, p.cov_factor.size(-1))
+    )
+    p_cov_diag = minigrad.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand(
+        combined_batch_shape + (n, n)
+    )
+    term21 = _batch_trace_XXT(
+        minigrad.linalg.solve_triangular(q_scale_tril, p_cov_factor, upper=False)
+    )
+    term22 = _batch_trace_XXT(
+        minigrad.linalg.solve_triangular(q_scale_tril, p_cov_diag, upper=False)
+    )
+    term2 = term21 + term22
+    return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
+
+
+register_kl(LowRankMultivariateNormal, MultivariateNormal)(
+    _kl_lowrankmultivariatenormal_multivariatenormal)
+
+
+def _kl_beta_continuous_bernoulli(p, q):
+    return (
+        -p.entropy()
+        - p.mean * q.logits
+        - minigrad.log1p(-q.probs)
+        - q._cont_bern_log_norm()
+    )
+
+
+register_kl(Beta, ContinuousBernoulli)(_kl_beta_continuous_bernoulli)
+
+
+def _kl_continuous_bernoulli_infinity(p, q):
+    return _infinite_like(p.probs)
+
+
+register_kl(ContinuousBernoulli, Pareto)(_kl_continuous_bernoulli_infinity)
+
+
+def _kl_continuous_bernoulli_exponential(p, q):
+    return -p.entropy() - minigrad.log(q.rate) + q.rate * p.mean
+
+
+register_kl(ContinuousBernoulli, Exponential)(_kl_continuous_bernoulli_exponential)
+
+
+def _kl_continuous_bernoulli_normal(p, q):
+    t1 = -p.entropy()
+    t2 = 0.5 * (math.log(2.0 * math.pi) + minigrad.square(q.loc / q.scale)) + minigrad.log(
+        q.scale
+    )
+    t3 = (p.variance + minigrad.square(p.mean) - 2.0 * q.loc * p.mean) / (
+        2.0 * minigrad.square(q.scale)
+    )
+    return t1 + t2 + t3
+
+
+register_kl(ContinuousBernoulli, Normal)(_kl_continuous_bernoulli_normal)
+
+
+def _kl_continuous_bernoulli_uniform(p, q):
+    result = -p.entropy() + (q.high - q.low).log()
+    return minigrad.where(
+        minigrad.max(
+            minigrad.ge(q.low, p.support.lower_bound),
+            minigrad.le(q.high, p.support.upper_bound),
+        ),
+        minigrad.ones_like(result) * math.inf,
+        result,
+    )
+
+
+register_kl(ContinuousBernoulli, Uniform)(_kl_continuous_bernoulli_uniform)
+
+
+def _kl_uniform_continuous_bernoulli(p, q):
+    result = (
+        -p.entropy()
+        - p.mean * q.logits
+        - minigrad.log1p(-q.probs)
+        - q._cont_bern_log_norm()
+    )
+    return minigrad.where(
+        minigrad.max(
+            minigrad.ge(p.high, q.support.upper_bound),
+            minigrad.le(p.low, q.support.lower_bound),
+        ),
+        minigrad.ones_like(result) * math.inf,
+        result,
+    )
+
+
+register_kl(Uniform, ContinuousBernoulli)(_kl_uniform_continuous_bernoulli)
+
+for _p in (Exponential, Gamma, Gumbel, Laplace, Normal, Pareto):  # (no overlap: infinite)
+    register_kl(_p, ContinuousBernoulli)({Exponential: _kl_exponential_infinity,
+                                          Gamma: _kl_gamma_infinity,
+                                          Gumbel: _kl_gumbel_infinity,
+                                          Laplace: _kl_laplace_infinity,
+                                          Normal: _kl_normal_infinity,
+                                          Pareto: _kl_pareto_infinity}[_p])

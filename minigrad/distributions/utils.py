@@ -8,7 +8,7 @@ import numbers
 import minigrad
 
 __all__ = ["broadcast_all", "logits_to_probs", "probs_to_logits", "clamp_probs",
-           "lazy_property", "euler_constant"]
+           "lazy_property", "euler_constant", "vec_to_tril_matrix", "tril_matrix_to_vec"]
 
 euler_constant = 0.57721566490153286060  # Euler Mascheroni Constant
 
@@ -68,3 +68,30 @@ class lazy_property:  # noqa: N801 (PyTorch's name)
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def vec_to_tril_matrix(vec, diag: int = 0):
+    """A (batch of) vector(s) as the lower triangle (below ``diag``) of D x D matrices,
+    filled row by row."""
+    # (the positive root of D**2 + (1 + 2 diag) D - |diag| (diag + 1) - 2 len = 0)
+    n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * vec.shape[-1]
+                            + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > minigrad.finfo(vec.dtype).eps:
+        raise ValueError(f"The size of last dimension is {vec.shape[-1]} which cannot be "
+                         "expressed as the lower triangular part of a square D x D matrix.")
+    n = round(n)
+    mat = vec.new_zeros(vec.shape[:-1] + minigrad.Size((n, n)))
+    arange = minigrad.arange(n)
+    tril_mask = arange < arange.view(-1, 1) + (diag + 1)
+    mat[..., tril_mask] = vec
+    return mat
+
+
+def tril_matrix_to_vec(mat, diag: int = 0):
+    """The lower triangle (below ``diag``) of (a batch of) D x D matrices, row by row."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    arange = minigrad.arange(n)
+    tril_mask = arange < arange.view(-1, 1) + (diag + 1)
+    return mat[..., tril_mask]

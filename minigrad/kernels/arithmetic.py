@@ -2,7 +2,8 @@
 
 - ``multiply``, ``divide``: float16 times (or divided by) a scalar is computed in
   float32 with the scalar's own value and rounded once to half, as PyTorch does.
-- ``plus_times``: float32 ``a + b * c`` rounded once (PyTorch's fused multiply-add).
+- ``plus_times``: float32 and float64 ``a + b * c`` rounded once (PyTorch's fused
+  multiply-add).
 - ``power``: ``x ** 2``, ``x ** 3``, ... by multiplication, and PyTorch's integer rule.
 - ``two_products``: a big gradient times two arrays in one pass over it.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import pointwise, threads
+from . import fma, pointwise, threads
 
 
 def power(base, exponent):
@@ -94,8 +95,9 @@ def plus_times(a, b, c, out=None):
     where b * c (a number taken as a float32) is exact, and rounded to float32: torch's
     bits, except where the float64 sum rounds onto a float32 halfway point (none in
     400,000 random elements). That costs about four times the plain sum, so float32
-    arrays of ``FUSED_LIMIT`` elements or more, and float64 ones (no wider float here),
-    are rounded twice."""
+    arrays of ``FUSED_LIMIT`` elements or more are rounded twice. float64 arrays below
+    ``FUSED_LIMIT`` are fused exactly by kernels.fma.fma64 (torch's bits in float64 SGD,
+    Adafactor, ...), bigger ones rounded twice."""
     if type(c) in (float, int, bool):
         factor = np.float32(c)
     elif type(c) is np.ndarray and c.dtype == np.float32 and c.size < FUSED_LIMIT:
@@ -113,6 +115,14 @@ def plus_times(a, b, c, out=None):
         if out is None:
             return total.astype(np.float32)
         np.copyto(out, total, casting="same_kind")
+        return out
+    if (a.dtype == np.float64 and b.dtype == np.float64 and a.size < FUSED_LIMIT
+            and b.size < FUSED_LIMIT and (type(c) in (float, int) or (
+                type(c) is np.ndarray and c.dtype == np.float64 and c.size < FUSED_LIMIT))):
+        total = fma.fma64(b, c, a)
+        if out is None:
+            return total
+        np.copyto(out, total)
         return out
     return np.add(a, b * c, out=out)
 

@@ -161,6 +161,8 @@ def vector_norm(x, ord, axes, keepdim):
     """(sum |x_i|**ord)**(1/ord) over ``axes`` (every axis for None); ord inf and -inf
     are the largest and smallest |x_i|, ord 0 counts the nonzeros; a half's in float32,
     rounded once, as PyTorch accumulates it."""
+    if x.dtype == np.float16 and ord == 2:
+        return np.sqrt(two_norm_squared(x, axes, keepdim)).astype(np.float16)
     if x.dtype == np.float16:
         return vector_norm(x.astype(np.float32), ord, axes, keepdim).astype(np.float16)
     magnitude = np.abs(x)
@@ -175,10 +177,82 @@ def vector_norm(x, ord, axes, keepdim):
     elif ord == 0:
         result = np.sum(magnitude != 0, axis=axes, keepdims=keepdim)
     elif ord == 2:
-        result = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
+        result = np.sqrt(two_norm_squared(x, axes, keepdim))
     else:
         result = np.sum(magnitude ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
     return np.asarray(result, dtype=x.dtype)
+
+
+def two_norm_squared(x, axes, keepdim):
+    """The sum of the squares of x over ``axes`` (every axis for None), added as
+    PyTorch's CPU norm kernel adds them (its bits):
+
+    - float32 and float64 reduced over a run of contiguous elements (every axis, or the
+      last ones): 32-byte vectors of squares added lane by lane (8 floats, 4 doubles; a
+      product then a sum, not fused), the lanes added one after the other, then the
+      elements left over: in fours, each square rounded and added, the last ones (fewer
+      than four) added with a fused multiply-add each (as the compiler built that loop);
+    - otherwise (other axes, float16 in float32): each square rounded and added, one
+      element after the other."""
+    every = tuple(range(x.ndim)) if axes is None else tuple(a % x.ndim for a in axes)
+    fast = x.dtype.char in "fd" and _runs_in_memory(x, every)
+    rows, shape = _reduced_rows(x.astype(np.float32) if x.dtype == np.float16 else x, every)
+    if rows.shape[-1] == 0:
+        total = np.zeros(len(rows), rows.dtype)
+    elif fast:
+        total = _lane_squares(rows)
+    else:
+        total = np.cumsum(rows * rows, axis=-1)[..., -1]
+    if keepdim:
+        shape = tuple(1 if a in every else n for a, n in enumerate(x.shape))
+    return total.reshape(shape)
+
+
+def _reduced_rows(x, every):
+    """x as rows, each row the elements reduced into one output in the order PyTorch's
+    iterator walks them (memory order: the smallest stride last), and the outputs' shape."""
+    kept = [a for a in range(x.ndim) if a not in every]
+    moved = np.transpose(x, kept + _in_memory_order(x, every))
+    shape = tuple(x.shape[a] for a in kept)
+    reduced = int(np.prod([x.shape[a] for a in every], dtype=np.int64))
+    return moved.reshape(int(np.prod(shape, dtype=np.int64)), reduced), shape
+
+
+def _in_memory_order(x, axes) -> list:
+    return sorted(axes, key=lambda a: -abs(x.strides[a]))
+
+
+def _runs_in_memory(x, every) -> bool:
+    """Whether PyTorch's iterator sees one run of contiguous elements per output (the
+    reduced axes, in memory order, laid out one after the other)."""
+    step = x.itemsize
+    for axis in reversed(_in_memory_order(x, every)):
+        if x.shape[axis] != 1 and x.strides[axis] != step:
+            return False
+        step *= x.shape[axis]
+    return True
+
+
+def _lane_squares(rows):
+    """The sums of squares of each row in vector lanes, as norm's fast kernel adds them."""
+    lanes = vec.VECTOR_BYTES // rows.itemsize
+    size = rows.shape[-1]
+    whole = size - size % lanes
+    squares = rows[:, :whole] * rows[:, :whole]
+    if whole:
+        acc = np.cumsum(squares.reshape(len(rows), -1, lanes), axis=1)[:, -1]
+    else:
+        acc = np.zeros((len(rows), lanes), rows.dtype)
+    total = acc[:, 0]
+    for j in range(1, lanes):
+        total = total + acc[:, j]
+    fours = whole + (size - whole) // 4 * 4
+    for d in range(whole, fours):
+        total = total + rows[:, d] * rows[:, d]
+    multiply_add = fma.fma32 if rows.dtype == np.float32 else fma.fma64
+    for d in range(fours, size):
+        total = multiply_add(rows[:, d], rows[:, d], total)
+    return total
 
 
 def renorm(x, p, dim: int, maxnorm: float):
@@ -349,6 +423,27 @@ def qr(a, mode):
     if mode == "r":
         return np.zeros(0, a.dtype), np.linalg.qr(a, mode="r")
     return np.linalg.qr(a, mode=mode)
+
+
+def geqrf(a):
+    """LAPACK's geqrf (NumPy's QR in its raw mode): R on and above the diagonal, the
+    Householder vectors below it, and their scalars tau."""
+    h, tau = np.linalg.qr(a, mode="raw")
+    return np.ascontiguousarray(np.swapaxes(h, -1, -2)), tau
+
+
+def householder_product(a, tau):
+    """The first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T (v_i: 1 at i, a's
+    column i below), applied to the identity's columns from the last reflector back, as
+    LAPACK's orgqr (unblocked; its blocked form may round the last bits otherwise)."""
+    m, n = a.shape[-2:]
+    q = np.broadcast_to(np.eye(m, n, dtype=a.dtype), a.shape).copy()
+    for i in reversed(range(tau.shape[-1])):
+        v = np.zeros(a.shape[:-2] + (m, 1), a.dtype)
+        v[..., i, 0] = 1
+        v[..., i + 1:, 0] = a[..., i + 1:, i]
+        q -= (tau[..., i, None, None] * v) @ (np.swapaxes(v, -1, -2) @ q)
+    return q
 
 
 def eigh(a, uplo):

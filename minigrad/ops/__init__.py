@@ -119,6 +119,8 @@ from .special import (  # noqa: F401
     lgamma, nextafter, digamma, polygamma, polygamma_, logaddexp,
     logaddexp2, logit, ndtr, xlogy, i0, special_i1, special_i0e, special_i1e, xlog1py,
 )
+from . import special_functions  # noqa: F401
+from . import householder  # noqa: F401
 from .trig import (  # noqa: F401
     acos, acosh, acosh_, angle, asin, asinh, asinh_, atan, atan2, atanh, atanh_, cosh, deg2rad,
     hypot, rad2deg, sinc, sinh, tan,

@@ -49,11 +49,12 @@ from . import rolling as rolling_ops
 from . import shape as shape_ops
 from . import upsample as upsample_ops
 from . import view_scatter
+from . import special_functions
 from . import combine
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma",
-           "polygamma", "special_i0e", "special_i1e", "xlog1py", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
+           "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "digamma_", "lgamma", "trigamma",
+           "polygamma", "special_zeta", "special_i0e", "special_i1e", "xlog1py", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
@@ -167,6 +168,23 @@ def rpow(base, x):
 
 def digamma(x):
     return special.digamma(x) if is_tensor(x) else kernels_special.digamma(x)
+
+
+def special_zeta(x, q):
+    """Hurwitz's zeta (SpecialZetaBackward0/1/2 on Tensors)."""
+    if is_tensor(x) or is_tensor(q):
+        return special_functions.zeta(x, q)
+    return special_functions.zeta_values(np.asarray(x), np.asarray(q))
+
+
+def lgamma(x):
+    return special.lgamma(x) if is_tensor(x) else kernels_special.lgamma(x)
+
+
+def digamma_(x):
+    """``x.digamma_()`` (in place on Tensors: PyTorch's mvlgamma_backward writes so, and a
+    second backward sees its CloneBackward0)."""
+    return x.digamma_() if is_tensor(x) else kernels_special.digamma(x)
 
 
 def standard_gamma_grad(alpha, x):

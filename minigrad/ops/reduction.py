@@ -96,12 +96,16 @@ class SumBackward1(Node):
 
     def forward(self, x, dim, keepdim):
         axes = _reduced_axes(dim, x.ndim)
-        self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim, self_sym_sizes=x.shape)
+        self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim, self_sym_sizes=x.shape,
+                  _single=dim[0] if dim is not None and len(dim) == 1 else None)
         return sum_axes(x, axes or range(x.ndim), keepdim)  # (in torch's order, where it applies)
 
     def backward(self, saved, grad):
         shape = saved.self_sym_sizes
-        grad = _unsqueeze_reduced(grad, shape, saved._axes, saved.keepdim)
+        if saved._single is not None and not saved.keepdim and shape:
+            grad = fn.unsqueeze(grad, saved._single)  # (one dim: as given, as torch's)
+        else:
+            grad = _unsqueeze_reduced(grad, shape, saved._axes, saved.keepdim)
         return fn.expand(grad, shape)
 
 

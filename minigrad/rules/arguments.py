@@ -130,6 +130,11 @@ def check_input_function(function: str, args: tuple, kwargs: dict) -> None:
     _check_tensors(function, ("input",), args, kwargs)
 
 
+def check_x_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``torch.special.airy_ai(x)``...: the functions whose tensor PyTorch names ``x``."""
+    _check_tensors(function, ("x",), args, kwargs)
+
+
 # The math functions whose first operand may be a number too (xlogy(2, y), float_power(2, x)),
 # and those whose second must be a tensor or a number, with PyTorch's overloads.
 NUMBER_FIRST = {"pow", "xlogy", "special_xlogy", "special_xlog1py", "float_power"}
@@ -138,6 +143,19 @@ for _name, _second in (("xlogy", "other"), ("special_xlogy", "other"), ("special
     OVERLOADS[_name] = (f"Tensor input, Tensor {_second}, *, Tensor out = None",
                         f"Number self, Tensor {_second}, *, Tensor out = None",
                         f"Tensor input, Number {_second}, *, Tensor out = None")
+# torch.special's orthogonal polynomials (x and n) and zeta: either operand may be a number
+SPECIAL_POLYNOMIALS = tuple(f"special_{kind}_polynomial_{letter}" for kind, letters in (
+    ("chebyshev", "tuvw"), ("shifted_chebyshev", "tuvw"), ("hermite", ("h", "he")),
+    ("laguerre", "l"), ("legendre", "p")) for letter in letters)
+for _name in SPECIAL_POLYNOMIALS:
+    NUMBER_FIRST.add(_name)
+    OVERLOADS[_name] = ("Tensor x, Tensor n, *, Tensor out = None",
+                        "Number x, Tensor n, *, Tensor out = None",
+                        "Tensor x, Number n, *, Tensor out = None")
+NUMBER_FIRST.add("special_zeta")
+OVERLOADS["special_zeta"] = ("Tensor input, Tensor other, *, Tensor out = None",
+                             "Number self, Tensor other, *, Tensor out = None",
+                             "Tensor input, Number other, *, Tensor out = None")
 OVERLOADS["Tensor.to"] = tuple(
     first + ", bool non_blocking = False, bool copy = False, *, torch.memory_format "
     "memory_format = None" for first in ("torch.device device = None, torch.dtype dtype = None",
@@ -302,6 +320,8 @@ def check_float_argument(function: str, name: str, position: int, value) -> None
 
 
 TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tensor",
+                     "igamma": "other", "igammac": "other", "special_gammainc": "other",
+                     "special_gammaincc": "other",
                      "bmm": "mat2", "maximum": "other", "minimum": "other",
                      "atan2": "other", "atan2_": "other", "arctan2": "other",
                      "arctan2_": "other", "hypot": "other", "hypot_": "other",

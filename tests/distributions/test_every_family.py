@@ -1,10 +1,9 @@
 """Every distribution minigrad has, each asked the same twenty questions (printing, sample,
 rsample, moments, mode, entropy, log_prob, cdf, icdf, support, shapes, enumerate_support,
 expand, perplexity, arg_constraints, a float64 value) in float32 and float64, after the
-same manual_seed: the printed answer or the error is PyTorch's. Two kinds of answer are
-known to differ and are compared by type only: ``mode``'s NotImplementedError names the
-class with its module (``minigrad.distributions...``), and Gamma's ``cdf`` needs
-``torch.special.gammainc``, which minigrad does not have."""
+same manual_seed: the printed answer or the error is PyTorch's. One kind of answer is
+known to differ and is compared by type only: ``mode``'s NotImplementedError names the
+class with its module (``minigrad.distributions...``)."""
 
 from __future__ import annotations
 
@@ -90,7 +89,7 @@ def test_every_family_answers_as_torch(maker, op, dtype):
     def program(lib):
         return OPS[op](MAKERS[maker](lib, dtype), lib)
     ours, theirs = outcome(program, mg), outcome(program, torch)
-    if op == "mode" and theirs[0] == "err" or (maker in ("Gamma", "Chi2") and op == "cdf"):
+    if op == "mode" and theirs[0] == "err":
         assert ours[:2] == ("err", "NotImplementedError")
         return
     assert ours == theirs

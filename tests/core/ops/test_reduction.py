@@ -615,3 +615,31 @@ def test_half_softmax_gradients_are_torchs_bits(name, dim):
             getattr(x, name)(dim).backward(lib.tensor(upstream))
             grads.append(x.grad.numpy())
         assert np.array_equal(grads[0], grads[1]), seed
+
+
+NORM_LAYOUTS = [((30, 20), None), ((30, 20), -1), ((30, 20), 0), ((3, 4, 5), (1, 2)),
+                ((3, 4, 5), (0, 1)), ((3, 4, 5), 1), ((600,), None), ((7,), None),
+                ((1000, 3), None), ((2, 33), 1), ((4, 4, 8), (0, 2)), ((0, 3), 1)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("shape, dim", NORM_LAYOUTS)
+def test_two_norms_have_torchs_bits(shape, dim, dtype):
+    """The 2-norm's sum of squares in PyTorch's order (kernels.linalg.two_norm_squared):
+    vector lanes along a contiguous run, one after the other elsewhere, for every layout
+    (transposed ones too: its iterator walks memory order), keepdim or not, torch.norm
+    and linalg.vector_norm alike: bit for bit."""
+    rng = np.random.default_rng(abs(hash((shape, dim))) % 2**32)
+    for transpose in (False, True):
+        for keepdim in (False, True):
+            x = rng.standard_normal(shape).astype(dtype)
+            ours, theirs = mg.tensor(x), torch.tensor(x)
+            if transpose and x.ndim >= 2:
+                ours, theirs = ours.transpose(0, -1), theirs.transpose(0, -1)
+            for a, b in [(mg.norm(ours, dim=dim, keepdim=keepdim),
+                          torch.norm(theirs, dim=dim, keepdim=keepdim)),
+                         (mg.linalg.vector_norm(ours, dim=dim, keepdim=keepdim),
+                          torch.linalg.vector_norm(theirs, dim=dim, keepdim=keepdim))]:
+                assert a.shape == b.shape
+                np.testing.assert_array_equal(np.atleast_1d(a.numpy()).view(np.uint8),
+                                              np.atleast_1d(b.numpy()).view(np.uint8))
