@@ -161,57 +161,69 @@ def test_log_sigmoid_and_its_gradient_have_the_bits_of_their_formulas(shape, dty
 # ---- softmax, log_softmax, logsumexp: NumPy's sum of each row ----------------------
 
 def _lane_sums(rows):
-    """Each row's sum as PyTorch's AVX-512 reduce_all adds it: 16 lanes, the leftover
-    elements into the first lanes, then lanes i + 8, i + 4, i + 2, i + 1 (a short row in
-    order). Written out element by element here (slow, so only the first rows)."""
+    """Each row's sum as PyTorch's AVX-512 reduce_all adds it: 16 float32 lanes or 8
+    float64 ones, the leftover elements into the first lanes, then float32's lanes
+    i + 8, i + 4, i + 2, i + 1 (its SIMD shuffles), float64's one after the other (ATen's
+    generic reduce); a short row in order. Written out element by element here (slow,
+    so only the first rows)."""
+    width, kind = (16, np.float32) if rows.dtype == np.float32 else (8, np.float64)
     sums = []
     for row in rows:
-        if len(row) < 16:
+        if len(row) < width:
             total = row[0]
             for value in row[1:]:
-                total = np.float32(total + value)
+                total = kind(total + value)
             sums.append(total)
             continue
-        lanes = list(row[:16])
-        full = len(row) - len(row) % 16
-        for start in range(16, len(row)):
-            lane = (start % 16) if start < full else start - full
-            lanes[lane] = np.float32(lanes[lane] + row[start])
+        lanes = list(row[:width])
+        full = len(row) - len(row) % width
+        for start in range(width, len(row)):
+            lane = (start % width) if start < full else start - full
+            lanes[lane] = kind(lanes[lane] + row[start])
+        if kind is np.float64:
+            lanes = [sum(lanes[1:], lanes[0])]  # (left to right)
         while len(lanes) > 1:
             half = len(lanes) // 2
-            lanes = [np.float32(lanes[i] + lanes[i + half]) for i in range(half)]
+            lanes = [kind(lanes[i] + lanes[i + half]) for i in range(half)]
         sums.append(lanes[0])
-    return np.array(sums, np.float32)
+    return np.array(sums, kind)
 
 
-def _float32_last_dim(x, dim, log: bool):
-    """PyTorch's float32 kernels along the last dim (kernels/softmax.py): exp and log in
-    float64 rounded once, sums in vector lanes; softmax multiplies by 1 / sum."""
+def _float_last_dim(x, dim, log: bool):
+    """PyTorch's float32 and float64 kernels along the last dim (kernels/softmax.py): exp
+    and log in float64 (float32's rounded once), sums in vector lanes; softmax multiplies
+    by 1 / sum."""
     rows = x.reshape(-1, x.shape[-1])
     shifted = rows - rows.max(1, keepdims=True)
-    exps = np.exp(shifted.astype(np.float64)).astype(np.float32)
+    exps = np.exp(shifted.astype(np.float64)).astype(x.dtype)
     head = min(len(rows), 40)  # (the lanes, checked element by element on some rows)
     sums = _lane_sums_fast(exps)
     assert np.array_equal(sums[:head], _lane_sums(exps[:head]), equal_nan=True)
     if log:
-        out = shifted - np.log(sums.astype(np.float64)).astype(np.float32)[:, None]
+        out = shifted - np.log(sums.astype(np.float64)).astype(x.dtype)[:, None]
     else:
-        out = exps * (np.float32(1) / sums)[:, None]
+        out = exps * (x.dtype.type(1) / sums)[:, None]
     return np.asarray(out.reshape(x.shape), order="C")
 
 
 def _lane_sums_fast(rows):
     width = rows.shape[1]
-    if width < 16:
+    lanes = 16 if rows.dtype == np.float32 else 8
+    if width < lanes:
         total = rows[:, 0].copy()
         for i in range(1, width):
             total += rows[:, i]
         return total
-    full = width - width % 16
-    acc = rows[:, :16].copy()
-    for start in range(16, full, 16):
-        acc += rows[:, start:start + 16]
+    full = width - width % lanes
+    acc = rows[:, :lanes].copy()
+    for start in range(lanes, full, lanes):
+        acc += rows[:, start:start + lanes]
     acc[:, :width - full] += rows[:, full:]
+    if rows.dtype == np.float64:
+        total = acc[:, 0].copy()
+        for i in range(1, lanes):
+            total += acc[:, i]
+        return total
     while acc.shape[1] > 1:
         acc = acc[:, :acc.shape[1] // 2] + acc[:, acc.shape[1] // 2:]
     return acc[:, 0]
@@ -222,8 +234,8 @@ def _softmax_formula(x, dim):
     # a half in float32, as PyTorch's kernel)
     if x.dtype == np.float16:
         return _softmax_formula(x.astype(np.float32), dim).astype(np.float16)
-    if x.dtype == np.float32 and dim == x.ndim - 1 and x.size < threads.BIG:
-        return _float32_last_dim(x, dim, log=False)
+    if x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG:
+        return _float_last_dim(x, dim, log=False)
     shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
     return np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
 
@@ -235,8 +247,8 @@ def _log_softmax_formula(x, dim):
         total = np.exp(shifted).sum(axis=dim, keepdims=True, dtype=np.float32)
         log_total = np.log(total.astype(np.float16).astype(np.float32)).astype(np.float16)
         return np.ascontiguousarray((shifted - log_total.astype(np.float32)).astype(np.float16))
-    if x.dtype == np.float32 and dim == x.ndim - 1 and x.size < threads.BIG:
-        return _float32_last_dim(x, dim, log=True)
+    if x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG:
+        return _float_last_dim(x, dim, log=True)
     shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
     return np.asarray(shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)),
                       order="C")
