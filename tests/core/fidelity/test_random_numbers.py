@@ -211,6 +211,19 @@ def test_multinomial_is_torchs(dtype, shape, samples, replacement):
     assert_same(program, seed=8)
 
 
+@pytest.mark.parametrize("categories", [5, 16, 40, 200])
+@pytest.mark.parametrize("zeros", [1, 3])
+def test_multinomial_without_replacement_orders_zero_weights_as_torch(categories, zeros):
+    """Drawing past the categories with weight (or equal weights): the keys w / q tie (at
+    0) and PyTorch's topk orders the ties as libstdc++'s nth_element and sort leave them,
+    not by index (found by the session-14 fuzz: 40 categories, 6 of weight 0)."""
+    def program(lib):
+        w = lib.arange(2 * categories, dtype=lib.float32).reshape(2, categories) % (zeros + 2)
+        return (lib.multinomial(w, categories), lib.multinomial(w[0], categories // 2),
+                lib.ones(categories).multinomial(categories), lib.multinomial(w, 1))
+    assert_same(program, seed=categories + zeros)
+
+
 def test_normal_with_tensor_arguments_is_torchs():
     def program(lib):
         mean = lib.linspace(-1, 1, 40)
