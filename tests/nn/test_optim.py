@@ -2,6 +2,7 @@
 gradients for every option, state and state_dict, param groups, zero_grad,
 closures, repr and the errors for invalid arguments."""
 
+import numpy as np
 import pytest
 import torch
 
@@ -373,3 +374,26 @@ def test_fused_and_differentiable_are_refused_clearly(name):
         getattr(mg.optim, name)([p], fused=True)
     with pytest.raises(NotImplementedError, match="differentiable=True"):
         getattr(mg.optim, name)([p], differentiable=True)
+
+
+def test_centered_rmsprop_takes_torchs_fused_denominator():
+    """Centered RMSprop's denominator is torch's ``square_avg.addcmul(grad_avg, grad_avg,
+    value=-1)``: one fused multiply-add, not square_avg - grad_avg * grad_avg (found by the
+    session-14 fuzz). Where torch's float32 sqrt (MKL's, not always correctly rounded) is
+    NumPy's on both candidates, the step is torch's bit for bit."""
+    rng = np.random.default_rng(3)
+    start, grads = rng.standard_normal(4000).astype(np.float32), rng.standard_normal((1, 4000)).astype(np.float32)
+    results = []
+    for lib in (mg, torch):
+        p = lib.nn.Parameter(lib.tensor(start))
+        opt = lib.optim.RMSprop([p], lr=0.01, alpha=0.9, centered=True)
+        for g in grads:
+            p.grad = lib.tensor(g)
+            opt.step()
+        results.append((p.detach().numpy(), opt.state[p]["square_avg"].numpy(), opt.state[p]["grad_avg"].numpy()))
+    (ours, v, a), (theirs, _, _) = results
+    fused = torch.tensor(v).addcmul(torch.tensor(a), torch.tensor(a), value=-1)
+    plain = torch.tensor(v - a * a)
+    sure = ((fused.sqrt().numpy() == np.sqrt(fused.numpy())) & (plain.sqrt().numpy() == np.sqrt(plain.numpy())))
+    assert (fused != plain).sum() > 20 and sure.mean() > 0.5
+    assert np.array_equal(ours[sure], theirs[sure])
