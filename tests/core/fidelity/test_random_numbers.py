@@ -152,6 +152,11 @@ def test_randperm_is_torchs(n):
     assert_same(lambda lib: (lib.randperm(n), lib.randperm(n, dtype=lib.float64)), seed=n)
 
 
+def test_randperm_at_the_edges_of_small_dtypes_is_torchs():
+    assert_same(lambda lib: (lib.randperm(256, dtype=lib.uint8), lib.randperm(128, dtype=lib.int8),
+                             lib.randperm(2049, dtype=lib.float16), lib.randperm(0, dtype=lib.uint8)))
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool"])
 @pytest.mark.parametrize("p_dtype", ["number", "float32", "float64", "float16"])
 def test_bernoulli_is_torchs(dtype, p_dtype):
@@ -374,6 +379,15 @@ ERRORS = {
     "rand int": lambda lib: lib.rand(3, dtype=lib.int64),
     "randn int": lambda lib: lib.randn(3, dtype=lib.int64),
     "randperm negative": lambda lib: lib.randperm(-1),
+    # (n - 1 must fit the dtype; float's precision limits are n <= 2^k + 1; bool refused:
+    # the session-14 fuzz drew randperm(1000, dtype=uint8))
+    "randperm uint8": lambda lib: lib.randperm(257, dtype=lib.uint8),
+    "randperm int8": lambda lib: lib.randperm(129, dtype=lib.int8),
+    "randperm int16": lambda lib: lib.randperm(40000, dtype=lib.int16),
+    "randperm half": lambda lib: lib.randperm(2050, dtype=lib.float16),
+    "randperm half far": lambda lib: lib.randperm(70000, dtype=lib.float16),
+    "randperm bool": lambda lib: lib.randperm(3, dtype=lib.bool),
+    "randperm bool empty": lambda lib: lib.randperm(0, dtype=lib.bool),
     "generator type": lambda lib: lib.empty(3).normal_(generator=5),
     "Generator cuda": lambda lib: lib.Generator("cuda"),
     "Generator mps": lambda lib: lib.Generator("mps"),
