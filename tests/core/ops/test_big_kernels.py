@@ -230,6 +230,17 @@ def _lane_sums_fast(rows):
     return acc[:, 0]
 
 
+def _exps_along(x, dim):
+    """Along another dim below BIG (PyTorch's kernel): x - max, and the exps (in float64,
+    rounded to x's dtype) added slice after slice."""
+    shifted = x - x.max(axis=dim, keepdims=True)
+    exps = np.exp(shifted.astype(np.float64)).astype(x.dtype)
+    total = np.zeros_like(np.take(x, [0], axis=dim))
+    for i in range(x.shape[dim]):
+        total = total + np.take(exps, [i], axis=dim)
+    return shifted, total
+
+
 def _softmax_formula(x, dim):
     # (PyTorch's order below threads.BIG elements; a big array NumPy's exp and sums;
     # a half in float32, as PyTorch's kernel)
@@ -237,6 +248,9 @@ def _softmax_formula(x, dim):
         return _softmax_formula(x.astype(np.float32), dim).astype(np.float16)
     if x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG:
         return _float_last_dim(x, dim, log=False)
+    if x.dtype in (np.float32, np.float64) and x.size < threads.BIG:
+        shifted, total = _exps_along(x, dim)
+        return np.ascontiguousarray(np.exp(shifted.astype(np.float64)).astype(x.dtype) / total)
     shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
     return np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
 
@@ -250,6 +264,9 @@ def _log_softmax_formula(x, dim):
         return np.ascontiguousarray((shifted - log_total.astype(np.float32)).astype(np.float16))
     if x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG:
         return _float_last_dim(x, dim, log=True)
+    if x.dtype in (np.float32, np.float64) and x.size < threads.BIG:
+        shifted, total = _exps_along(x, dim)
+        return np.ascontiguousarray(shifted - np.log(total.astype(np.float64)).astype(x.dtype))
     shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
     return np.asarray(shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)),
                       order="C")
@@ -314,6 +331,22 @@ def _gradients_in_lanes(grad, y, log_y):
     return soft.reshape(y.shape), log.reshape(y.shape)
 
 
+def _gradients_along(grad, y, log_y, dim):
+    """Along another dim below BIG: softmax's sum of grad * y slice after slice, each
+    product fused into the running sum; log_softmax's plain sum, then one fused
+    multiply-add."""
+    grad = np.broadcast_to(grad, y.shape)
+    fused = fma32 if y.dtype == np.float32 else fma64
+    soft_total = np.zeros_like(np.take(y, [0], axis=dim))
+    log_total = np.zeros_like(soft_total)
+    for i in range(y.shape[dim]):
+        soft_total = fused(np.take(grad, [i], axis=dim), np.take(y, [i], axis=dim), soft_total)
+        log_total = log_total + np.take(grad, [i], axis=dim)
+    exps = np.exp(log_y.astype(np.float64)).astype(y.dtype)
+    return (np.ascontiguousarray((grad - soft_total) * y),
+            np.ascontiguousarray(fused(-exps, np.broadcast_to(log_total, y.shape), grad)))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape", [(613, 701), (511, 513), (2, 5, 30_000)])
 def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
@@ -323,6 +356,8 @@ def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formula
         for what, grad in _grads(y, dim).items():
             if dim == x.ndim - 1 and x.size < threads.BIG:  # (PyTorch's lanes: see kernels)
                 expected = _gradients_in_lanes(grad, y, log_y)
+            elif x.size < threads.BIG:
+                expected = _gradients_along(grad, y, log_y, dim)
             else:
                 expected = (y * (grad - np.sum(grad * y, axis=dim, keepdims=True)),
                             grad - np.exp(log_y) * np.add.reduce(grad, axis=dim, keepdims=True))
