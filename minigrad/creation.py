@@ -708,9 +708,12 @@ def randperm(n, *, generator=None, out=None, dtype=dtypes.int64, layout=strided,
     dtype = _out_dtype("randperm", dtype, out) or dtypes.int64
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    if dtype.is_floating_point and n > 1 << _MANTISSA_DIGITS[dtype]:
-        raise RuntimeError(f"n cannot be greater than 2^{_MANTISSA_DIGITS[dtype]}+1 for "
-                           f"{dtypes.SCALAR_NAMES[dtype]} type.")
+    checked_scalar(n - 1 if n > 0 else n, dtype)  # (torch's scalar_tensor(n - 1): ints' overflow)
+    if dtype.is_floating_point and n > (1 << _MANTISSA_DIGITS[dtype]) + 1:
+        limit = "2049" if dtype is dtypes.float16 else f"2^{_MANTISSA_DIGITS[dtype]}+1"
+        raise RuntimeError(f"n cannot be greater than {limit} for {dtypes.SCALAR_NAMES[dtype]} type.")
+    if dtype is dtypes.bool:
+        raise NotImplementedError('"randperm" not implemented for \'Bool\'')
     values = random_kernels.randperm(generator, int(n)).astype(dtype.numpy)
     return _into_out("randperm", make(values), out, requires_grad)
 

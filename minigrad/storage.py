@@ -38,6 +38,16 @@ class TypedStorage:
     def size(self) -> int:
         return len(self._elements)
 
+    def element_size(self) -> int:
+        return self._elements.itemsize
+
+    def nbytes(self) -> int:
+        return self._elements.nbytes
+
+    def data_ptr(self) -> int:
+        """The address of the memory's first element (the same for every view's storage)."""
+        return self._elements.__array_interface__["data"][0] if len(self) else 0
+
     def __getitem__(self, i):
         return self._elements[i].item()
 

@@ -36,6 +36,7 @@ import os
 import numpy as np
 
 from .fma import fma32, fma64
+from .sorting import topk_indices
 
 __all__ = ["CPUGenerator", "nondeterministic_seed", "STATE_SIZE", "DEFAULT_SEED",
            "uniform", "normal", "random_from_to", "random_full_range", "random_bits",
@@ -531,11 +532,14 @@ def multinomial(gen: CPUGenerator, probabilities: np.ndarray, samples: int,
     With replacement: the row's running sums divided by the total (the last set to 1),
     then for each draw a double u and the first category whose sum reaches u.
     Without (or for one draw): q ~ Exp(1) for every weight, and the categories of the
-    largest w / q (the Gumbel trick), largest first."""
+    largest w / q (the Gumbel trick), largest first: one draw is their argmax, more are
+    their ``topk`` (whose order of equal keys, as zero weights give, is PyTorch's)."""
     if not replacement or samples == 1:
         q = exponential(gen, probabilities.size, probabilities.dtype, 1.0)
         keys = probabilities / q.reshape(probabilities.shape)
-        return np.argsort(-keys, axis=1, kind="stable")[:, :samples]
+        if samples == 1:
+            return np.argmax(keys, axis=1)[:, None]
+        return topk_indices(keys, samples, 1, largest=True)
     result = np.empty((len(probabilities), samples), dtype=np.int64)
     for row, weights in enumerate(probabilities):
         if weights.dtype == np.float16:  # (its sums are kept in float32)

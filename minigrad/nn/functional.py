@@ -31,7 +31,7 @@ from ..rules.embedding_bag import check_embedding_bag
 from ..rules.out import write as write_out
 from ..tensor import Tensor
 
-__all__ = ["affine_grid", "grid_sample", "linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
+__all__ = ["affine_grid", "grid_sample", "gumbel_softmax", "linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "scaled_dot_product_attention", "multi_head_attention_forward", "one_hot", "embedding", "embedding_bag",
            "layer_norm", "group_norm", "instance_norm", "rms_norm", "gelu", "glu", "bilinear",
            "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle",
@@ -177,6 +177,23 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     else:  # (as PyTorch: 1s kept with probability 1 - p, then scaled)
         scale = minigrad.zeros_like(input).bernoulli_(1 - p).div_(1 - p)
     return input.mul_(scale) if inplace else input * scale
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1) -> Tensor:
+    """A sample of the Gumbel-softmax (Concrete) distribution over ``dim``: softmax((logits
+    + g) / tau), g = -log(E) with E ~ Exp(1) (Gumbel noise, drawn as PyTorch draws it);
+    ``hard``: the one-hot of its largest entry in the forward pass, the soft sample's
+    gradient in the backward (``y_hard - y_soft.detach() + y_soft``)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -minigrad.empty_like(logits).exponential_().log()  # ~ Gumbel(0, 1)
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = minigrad.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,

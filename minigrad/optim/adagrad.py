@@ -54,6 +54,9 @@ class Adagrad(Optimizer):
         loss = self._loss_of(closure)
         for group, p, grad in self._gradients():
             state = self.state[p]
+            if not state:  # (a parameter of a group added later: torch's defaults)
+                state["step"] = minigrad.tensor(0.0)
+                state["sum"] = minigrad.full_like(p, self.defaults["initial_accumulator_value"])
             state["step"] += 1
             t = state["step"].item()
             if group["weight_decay"] != 0:

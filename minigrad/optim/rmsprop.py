@@ -61,7 +61,9 @@ class RMSprop(Optimizer):
             if group["centered"]:
                 grad_avg = state["grad_avg"]
                 _lerp_(grad_avg, grad, 1 - alpha)
-                avg = (square_avg - grad_avg * grad_avg).sqrt()
+                avg = square_avg.clone()  # (torch's addcmul(grad_avg, grad_avg, value=-1): fused)
+                addcmul_(avg, grad_avg, grad_avg, -1)
+                avg = avg.sqrt()
             else:
                 avg = square_avg.sqrt()
             avg = avg.add_(group["eps"])

@@ -1,6 +1,7 @@
 """torch.conv2d, torch.layer_norm, torch.dropout, torch.kl_div, ...: the layer functions
 under their top-level (ATen) names and argument orders, against PyTorch."""
 
+import numpy as np
 import pytest
 import torch
 
@@ -114,3 +115,30 @@ def test_in_place_functions_change_their_input_as_the_method(name):
         result = getattr(lib, name)(y, *args)
         return repr(y), result is y, y._version, repr(getattr(lib, name)(leaf.detach(), *args))
     assert outcome(program, mg) == outcome(program, torch)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+@pytest.mark.parametrize("dim", [-1, 0])
+def test_gumbel_softmax_draws_and_differentiates_as_torch(hard, dim):
+    """F.gumbel_softmax (missing until the session-14 fuzz): PyTorch's Gumbel noise
+    (-log of exponential_ draws), softmax((logits + g) / tau), the straight-through
+    one-hot with ``hard``; values, graph, gradient and the generator's state after."""
+    import warnings
+
+    results = []
+    for lib in (mg, torch):
+        lib.manual_seed(11)
+        x = lib.tensor((np.arange(20, dtype=np.float32).reshape(4, 5) % 7) / 3, requires_grad=True)
+        y = lib.nn.functional.gumbel_softmax(x, tau=0.7, hard=hard, dim=dim)
+        (y * lib.arange(5.0)).sum().backward()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.nn.functional.gumbel_softmax(x, eps=1e-3)
+        results.append((y.detach().numpy(), x.grad.numpy(), type(y.grad_fn).__name__,
+                        [str(w.message) for w in caught], lib.rand(2).numpy()))
+    (y, g, name, texts, after), (ty, tg, tname, ttexts, tafter) = results
+    np.testing.assert_allclose(y, ty, rtol=2e-6, atol=1e-7)  # (float32 exp and log: an ulp)
+    np.testing.assert_allclose(g, tg, rtol=1e-5, atol=1e-6)
+    assert (name, texts) == (tname, ttexts) and np.array_equal(after, tafter)
+    if hard:
+        assert np.array_equal(y, ty)

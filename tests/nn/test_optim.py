@@ -2,6 +2,7 @@
 gradients for every option, state and state_dict, param groups, zero_grad,
 closures, repr and the errors for invalid arguments."""
 
+import numpy as np
 import pytest
 import torch
 
@@ -373,3 +374,55 @@ def test_fused_and_differentiable_are_refused_clearly(name):
         getattr(mg.optim, name)([p], fused=True)
     with pytest.raises(NotImplementedError, match="differentiable=True"):
         getattr(mg.optim, name)([p], differentiable=True)
+
+
+def test_centered_rmsprop_takes_torchs_fused_denominator():
+    """Centered RMSprop's denominator is torch's ``square_avg.addcmul(grad_avg, grad_avg,
+    value=-1)``: one fused multiply-add, not square_avg - grad_avg * grad_avg (found by the
+    session-14 fuzz). Where torch's float32 sqrt (MKL's, not always correctly rounded) is
+    NumPy's on both candidates, the step is torch's bit for bit."""
+    rng = np.random.default_rng(3)
+    start, grads = rng.standard_normal(4000).astype(np.float32), rng.standard_normal((1, 4000)).astype(np.float32)
+    results = []
+    for lib in (mg, torch):
+        p = lib.nn.Parameter(lib.tensor(start))
+        opt = lib.optim.RMSprop([p], lr=0.01, alpha=0.9, centered=True)
+        for g in grads:
+            p.grad = lib.tensor(g)
+            opt.step()
+        results.append((p.detach().numpy(), opt.state[p]["square_avg"].numpy(), opt.state[p]["grad_avg"].numpy()))
+    (ours, v, a), (theirs, _, _) = results
+    fused = torch.tensor(v).addcmul(torch.tensor(a), torch.tensor(a), value=-1)
+    plain = torch.tensor(v - a * a)
+    sure = ((fused.sqrt().numpy() == np.sqrt(fused.numpy())) & (plain.sqrt().numpy() == np.sqrt(plain.numpy())))
+    assert (fused != plain).sum() > 20 and sure.mean() > 0.5
+    assert np.array_equal(ours[sure], theirs[sure])
+
+
+@pytest.mark.parametrize("name, options", [
+    ("Adagrad", {"lr": 0.1, "initial_accumulator_value": 0.5}), ("Adagrad", {}),
+    ("SGD", {"lr": 0.1, "momentum": 0.9}), ("Adam", {"lr": 0.01}), ("RMSprop", {"lr": 0.01}),
+    ("Adadelta", {}), ("Adamax", {}), ("NAdam", {}), ("RAdam", {}), ("ASGD", {}), ("Rprop", {}),
+])
+def test_a_param_group_added_mid_run_steps_as_torchs(name, options):
+    """``add_param_group`` after some steps: the new parameters' state starts at the next
+    step (Adagrad's from its defaults' initial_accumulator_value: minigrad's made its
+    state in ``__init__`` only, and the next step raised KeyError 'step'; session-14 fuzz)."""
+    results = []
+    for lib in (mg, torch):
+        a = lib.nn.Parameter(lib.tensor([[1.0, -2.0], [0.5, 0.25]]))
+        b = lib.nn.Parameter(lib.tensor([0.75, -1.5]))
+        opt = getattr(lib.optim, name)([a], **options)
+        for step in range(4):
+            if step == 2:
+                opt.add_param_group({"params": [b], "lr": 0.03})
+            opt.zero_grad()
+            ((a * a).sum() + (b * b * b).sum()).backward()
+            opt.step()
+        state = opt.state_dict()
+        results.append((a.detach().numpy(), b.detach().numpy(),
+                        {k: sorted(v) for k, v in state["state"].items()},
+                        [sorted(g) for g in state["param_groups"]]))
+    for ours, theirs in zip(results[0][:2], results[1][:2]):  # (a float32 sqrt: MKL's)
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-7)
+    assert results[0][2:] == results[1][2:]

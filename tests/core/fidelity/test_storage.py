@@ -71,3 +71,17 @@ def test_the_deprecation_warning_is_pytorchs_and_given_once(monkeypatch):
             lib.ones(2).storage()
         said.append([(w.category, str(w.message), w.filename) for w in caught])
     assert said[0] == said[1] and len(said[0]) == 1 and said[0][0][2] == __file__
+
+
+@pytest.mark.parametrize("maker", MAKERS)
+def test_storage_addresses_and_byte_sizes_are_pytorchs(maker):
+    """``data_ptr()`` (the memory's first element: the same for a tensor and every view of
+    it, 0 for an empty one), ``nbytes()`` and ``element_size()`` (found missing by the
+    session-14 fuzz)."""
+    def facts(lib):
+        x = eval(maker, {"torch": lib})
+        s = quiet(x.storage)
+        base = quiet(lambda: (x._base if x._base is not None else x).storage())
+        return (s.data_ptr() == base.data_ptr(), s.data_ptr() == 0, s.nbytes(), s.element_size(),
+                s.data_ptr() == quiet(x.clone().storage).data_ptr() if x.numel() else None)
+    assert facts(mg) == facts(torch)

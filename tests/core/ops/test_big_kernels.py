@@ -18,6 +18,7 @@ import pytest
 
 import minigrad as mg
 from minigrad.kernels import arithmetic, loss, pointwise, softmax, threads
+from minigrad.kernels.fma import fma32, fma64
 from minigrad.kernels.summation import sum_axes
 
 from thread_count import Threads
@@ -161,60 +162,83 @@ def test_log_sigmoid_and_its_gradient_have_the_bits_of_their_formulas(shape, dty
 # ---- softmax, log_softmax, logsumexp: NumPy's sum of each row ----------------------
 
 def _lane_sums(rows):
-    """Each row's sum as PyTorch's AVX-512 reduce_all adds it: 16 lanes, the leftover
-    elements into the first lanes, then lanes i + 8, i + 4, i + 2, i + 1 (a short row in
-    order). Written out element by element here (slow, so only the first rows)."""
+    """Each row's sum as PyTorch's AVX-512 reduce_all adds it: 16 float32 lanes or 8
+    float64 ones, the leftover elements into the first lanes, then float32's lanes
+    i + 8, i + 4, i + 2, i + 1 (its SIMD shuffles), float64's one after the other (ATen's
+    generic reduce); a short row in order. Written out element by element here (slow,
+    so only the first rows)."""
+    width, kind = (16, np.float32) if rows.dtype == np.float32 else (8, np.float64)
     sums = []
     for row in rows:
-        if len(row) < 16:
+        if len(row) < width:
             total = row[0]
             for value in row[1:]:
-                total = np.float32(total + value)
+                total = kind(total + value)
             sums.append(total)
             continue
-        lanes = list(row[:16])
-        full = len(row) - len(row) % 16
-        for start in range(16, len(row)):
-            lane = (start % 16) if start < full else start - full
-            lanes[lane] = np.float32(lanes[lane] + row[start])
+        lanes = list(row[:width])
+        full = len(row) - len(row) % width
+        for start in range(width, len(row)):
+            lane = (start % width) if start < full else start - full
+            lanes[lane] = kind(lanes[lane] + row[start])
+        if kind is np.float64:
+            lanes = [sum(lanes[1:], lanes[0])]  # (left to right)
         while len(lanes) > 1:
             half = len(lanes) // 2
-            lanes = [np.float32(lanes[i] + lanes[i + half]) for i in range(half)]
+            lanes = [kind(lanes[i] + lanes[i + half]) for i in range(half)]
         sums.append(lanes[0])
-    return np.array(sums, np.float32)
+    return np.array(sums, kind)
 
 
-def _float32_last_dim(x, dim, log: bool):
-    """PyTorch's float32 kernels along the last dim (kernels/softmax.py): exp and log in
-    float64 rounded once, sums in vector lanes; softmax multiplies by 1 / sum."""
+def _float_last_dim(x, dim, log: bool):
+    """PyTorch's float32 and float64 kernels along the last dim (kernels/softmax.py): exp
+    and log in float64 (float32's rounded once), sums in vector lanes; softmax multiplies
+    by 1 / sum."""
     rows = x.reshape(-1, x.shape[-1])
     shifted = rows - rows.max(1, keepdims=True)
-    exps = np.exp(shifted.astype(np.float64)).astype(np.float32)
+    exps = np.exp(shifted.astype(np.float64)).astype(x.dtype)
     head = min(len(rows), 40)  # (the lanes, checked element by element on some rows)
     sums = _lane_sums_fast(exps)
     assert np.array_equal(sums[:head], _lane_sums(exps[:head]), equal_nan=True)
     if log:
-        out = shifted - np.log(sums.astype(np.float64)).astype(np.float32)[:, None]
+        out = shifted - np.log(sums.astype(np.float64)).astype(x.dtype)[:, None]
     else:
-        out = exps * (np.float32(1) / sums)[:, None]
+        out = exps * (x.dtype.type(1) / sums)[:, None]
     return np.asarray(out.reshape(x.shape), order="C")
 
 
 def _lane_sums_fast(rows):
     width = rows.shape[1]
-    if width < 16:
+    lanes = 16 if rows.dtype == np.float32 else 8
+    if width < lanes:
         total = rows[:, 0].copy()
         for i in range(1, width):
             total += rows[:, i]
         return total
-    full = width - width % 16
-    acc = rows[:, :16].copy()
-    for start in range(16, full, 16):
-        acc += rows[:, start:start + 16]
+    full = width - width % lanes
+    acc = rows[:, :lanes].copy()
+    for start in range(lanes, full, lanes):
+        acc += rows[:, start:start + lanes]
     acc[:, :width - full] += rows[:, full:]
+    if rows.dtype == np.float64:
+        total = acc[:, 0].copy()
+        for i in range(1, lanes):
+            total += acc[:, i]
+        return total
     while acc.shape[1] > 1:
         acc = acc[:, :acc.shape[1] // 2] + acc[:, acc.shape[1] // 2:]
     return acc[:, 0]
+
+
+def _exps_along(x, dim):
+    """Along another dim below BIG (PyTorch's kernel): x - max, and the exps (in float64,
+    rounded to x's dtype) added slice after slice."""
+    shifted = x - x.max(axis=dim, keepdims=True)
+    exps = np.exp(shifted.astype(np.float64)).astype(x.dtype)
+    total = np.zeros_like(np.take(x, [0], axis=dim))
+    for i in range(x.shape[dim]):
+        total = total + np.take(exps, [i], axis=dim)
+    return shifted, total
 
 
 def _softmax_formula(x, dim):
@@ -222,8 +246,11 @@ def _softmax_formula(x, dim):
     # a half in float32, as PyTorch's kernel)
     if x.dtype == np.float16:
         return _softmax_formula(x.astype(np.float32), dim).astype(np.float16)
-    if x.dtype == np.float32 and dim == x.ndim - 1 and x.size < threads.BIG:
-        return _float32_last_dim(x, dim, log=False)
+    if x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG:
+        return _float_last_dim(x, dim, log=False)
+    if x.dtype in (np.float32, np.float64) and x.size < threads.BIG:
+        shifted, total = _exps_along(x, dim)
+        return np.ascontiguousarray(np.exp(shifted.astype(np.float64)).astype(x.dtype) / total)
     shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
     return np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
 
@@ -235,8 +262,11 @@ def _log_softmax_formula(x, dim):
         total = np.exp(shifted).sum(axis=dim, keepdims=True, dtype=np.float32)
         log_total = np.log(total.astype(np.float16).astype(np.float32)).astype(np.float16)
         return np.ascontiguousarray((shifted - log_total.astype(np.float32)).astype(np.float16))
-    if x.dtype == np.float32 and dim == x.ndim - 1 and x.size < threads.BIG:
-        return _float32_last_dim(x, dim, log=True)
+    if x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG:
+        return _float_last_dim(x, dim, log=True)
+    if x.dtype in (np.float32, np.float64) and x.size < threads.BIG:
+        shifted, total = _exps_along(x, dim)
+        return np.ascontiguousarray(shifted - np.log(total.astype(np.float64)).astype(x.dtype))
     shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
     return np.asarray(shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)),
                       order="C")
@@ -287,6 +317,36 @@ def test_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
                     _same_bits(softmax.log_softmax(x, dim), expected[1], f"log_softmax {what}")
 
 
+def _gradients_in_lanes(grad, y, log_y):
+    """PyTorch's kernels along the last dim below BIG: softmax's (grad - sum(grad * y)) * y,
+    the products rounded and summed in lanes; log_softmax's grad - exp(log_y) * sum(grad),
+    the exp float64's (float32's rounded once), the product and difference one fused
+    multiply-add."""
+    rows = lambda a: np.ascontiguousarray(np.broadcast_to(a, y.shape)).reshape(-1, y.shape[-1])
+    g, out, log_out = rows(grad), rows(y), rows(log_y)
+    soft = (g - _lane_sums_fast(g * out)[:, None]) * out
+    exps = np.exp(log_out.astype(np.float64)).astype(y.dtype)
+    fused = fma32 if y.dtype == np.float32 else fma64
+    log = fused(-exps, np.broadcast_to(_lane_sums_fast(g)[:, None], exps.shape), g)
+    return soft.reshape(y.shape), log.reshape(y.shape)
+
+
+def _gradients_along(grad, y, log_y, dim):
+    """Along another dim below BIG: softmax's sum of grad * y slice after slice, each
+    product fused into the running sum; log_softmax's plain sum, then one fused
+    multiply-add."""
+    grad = np.broadcast_to(grad, y.shape)
+    fused = fma32 if y.dtype == np.float32 else fma64
+    soft_total = np.zeros_like(np.take(y, [0], axis=dim))
+    log_total = np.zeros_like(soft_total)
+    for i in range(y.shape[dim]):
+        soft_total = fused(np.take(grad, [i], axis=dim), np.take(y, [i], axis=dim), soft_total)
+        log_total = log_total + np.take(grad, [i], axis=dim)
+    exps = np.exp(log_y.astype(np.float64)).astype(y.dtype)
+    return (np.ascontiguousarray((grad - soft_total) * y),
+            np.ascontiguousarray(fused(-exps, np.broadcast_to(log_total, y.shape), grad)))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape", [(613, 701), (511, 513), (2, 5, 30_000)])
 def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
@@ -294,8 +354,13 @@ def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formula
     for dim in (x.ndim - 1, 0):
         y, log_y = _softmax_formula(x, dim), _log_softmax_formula(x, dim)
         for what, grad in _grads(y, dim).items():
-            expected = (y * (grad - np.sum(grad * y, axis=dim, keepdims=True)),
-                        grad - np.exp(log_y) * np.add.reduce(grad, axis=dim, keepdims=True))
+            if dim == x.ndim - 1 and x.size < threads.BIG:  # (PyTorch's lanes: see kernels)
+                expected = _gradients_in_lanes(grad, y, log_y)
+            elif x.size < threads.BIG:
+                expected = _gradients_along(grad, y, log_y, dim)
+            else:
+                expected = (y * (grad - np.sum(grad * y, axis=dim, keepdims=True)),
+                            grad - np.exp(log_y) * np.add.reduce(grad, axis=dim, keepdims=True))
             for count in COUNTS:
                 with Threads(count):
                     where = f"{what} grad, dim {dim}, {count} threads"

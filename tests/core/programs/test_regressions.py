@@ -544,15 +544,15 @@ def test_found_programs_run_as_in_torch(name):
     assert_same_run(lambda lib, rec: Interpreter(lib, rec).run(arrays, program))
 
 
-# Found, NOT fixed: differences the generator finds that are known and still open,
-# each a strict xfail (it must keep failing; when it passes, move it to FOUND). They
-# use ops the generator does not draw (so that its runs stay a search for new ones).
+# Found with ops the generator does not draw (so that its runs stay a search for new ones);
+# once known and open as strict xfails, now fixed (add any new open one back as a strict
+# xfail of its own).
 EXTRA_UNARY = {"log_softmax(-1)": lambda lib, t: t.log_softmax(-1)}
 
-KNOWN = {
-    # log_softmax's backward, grad - exp(y) * sum(grad): torch takes exp from SLEEF's
-    # vectorized exp_u10 (exp(log 0.5) is not exactly 0.5 there), minigrad from NumPy,
-    # so torch's gradient is 5.55e-17 where minigrad's is 0.
+FOUND_EXTENDED = {
+    # log_softmax's backward, grad - exp(y) * sum(grad): torch's kernel fuses the product
+    # and the difference into one multiply-add, so its gradient is 5.55e-17 where
+    # minigrad's two roundings gave 0 (open until session 14's kernel of lanes and FMA)
     "log_softmax's backward, last bits": (
         [np.full((2, 3), -2.0)],
         [("write through a view", "[0]", "[0] = 0.5", 0, 0), ("unary", "@ its transpose", 0),
@@ -568,8 +568,7 @@ class _Extended(Interpreter):
         self.add(name, EXTRA_UNARY[name](self.lib, self.pick(k)))
 
 
-@pytest.mark.xfail(strict=True, reason="known, not fixed: see KNOWN")
-@pytest.mark.parametrize("name", list(KNOWN))
-def test_known_differences_still_differ(name):
-    arrays, program = KNOWN[name]
+@pytest.mark.parametrize("name", list(FOUND_EXTENDED))
+def test_found_programs_with_extra_ops_run_as_in_torch(name):
+    arrays, program = FOUND_EXTENDED[name]
     assert_same_run(lambda lib, rec: _Extended(lib, rec).run(arrays, program))
