@@ -142,17 +142,18 @@ def test_stepper_sentences_on_torch_match_minigrads():
 
 
 def test_a_torch_node_with_no_formula_on_file_gets_an_honest_sentence():
-    # (special.erfcx: minigrad has no erfcx, so no formula for SpecialErfcxBackward0 is on
-    # file; the test says so, and fails once one is written; erfcx'(0) = -2/sqrt(pi))
-    assert formula_for("SpecialErfcxBackward0") is None
+    # (torch.segment_reduce: minigrad has no segment_reduce, so no formula for
+    # SegmentReduceBackward0 is on file; the test says so, and fails once one is written.
+    # Its first node was SpecialErfcxBackward0, until minigrad got special.erfcx)
+    assert formula_for("SegmentReduceBackward0") is None
     x = torch.tensor([0.0, 0.0, 0.0], requires_grad=True)
-    scaled = torch.special.erfcx(x)
-    stepper = BackwardStepper((scaled * torch.tensor([2.0, 1.0, 3.0])).sum(), names={"x": x})
+    summed = torch.segment_reduce(x, "sum", lengths=torch.tensor([1, 2]))
+    stepper = BackwardStepper((summed * torch.tensor([2.0, 3.0])).sum(), names={"x": x})
     texts = [text for step, text in zip(stepper.steps, stepper.texts[1:])
-             if step.node.name() == "SpecialErfcxBackward0"]
-    assert texts == ["Step 3 of 4: SpecialErfcxBackward0 got [2, 1, 3] from MulBackward0; there "
-                     "is no formula on file for SpecialErfcxBackward0, so here is only what it "
-                     "computed: it sends [-2.257, -1.128, -3.385] to x."]
+             if step.node.name() == "SegmentReduceBackward0"]
+    assert texts == ["Step 3 of 4: SegmentReduceBackward0 got [2, 3] from MulBackward0; there "
+                     "is no formula on file for SegmentReduceBackward0, so here is only what it "
+                     "computed: it sends [2, 3, 3] to x."]
 
 
 def test_retained_torch_tensor_shows_its_grad_when_its_node_runs():
