@@ -37,7 +37,7 @@ from .ops import shape as shape_ops
 from .rules import out as out_rule
 from .layouts import preserve_format, strided
 from .kernels import layout as memory
-from .rules.conversion import array_from, checked_fill_value, is_sequence, type_name
+from .rules.conversion import array_from, checked_fill_value, checked_scalar, is_sequence, type_name
 from .rules.promotion import check_python_int
 from .autograd.tensor_base import TensorBase, make
 from .size import Size

@@ -76,8 +76,12 @@ def run(program, library):
 # epochs of an RNN with the global-norm clip: its concise model's weight_hh ends 1.9e-6 from
 # PyTorch's at 3 of 1024 elements, 43 % of all its final parameters bit-equal; with the
 # cross_entropy gradient of session 13, 65 % bit-equal where now 90 %, it ended 1.2e-6 away
-# and 37 % bit-equal).
-FINAL_TOLERANCE = {"d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6}}
+# and 37 % bit-equal); CS224n's parser (Adam on an embedding of 115,200 weights, whose
+# steps on gradients near Adam's eps show float32 sqrt's last bit, see the README: with
+# session 14's cross_entropy gradient, one weight ends 4.2e-6 (1.6e-4 relative) from
+# PyTorch's; its printed text is PyTorch's).
+FINAL_TOLERANCE = {"d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6},
+                   "cs224n_parser_model": {"rtol": 1e-3, "atol": 1e-6}}
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.__name__ for p in PROGRAMS])
