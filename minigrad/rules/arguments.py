@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
-from .conversion import checked_fill_value
+from .conversion import C_INTEGER_NAMES, checked_fill_value
 from .promotion import check_python_int, is_number, python_number
 
 __all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
@@ -1073,15 +1073,12 @@ def check_pow(dtype, exponent=None) -> None:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if dtype.is_integer and isinstance(exponent, (int, np.integer)) and not isinstance(
             exponent, (bool, np.bool_)) and exponent > np.iinfo(dtype.numpy).max:
-        raise RuntimeError(f"value cannot be converted to type {_C_INTEGER_NAMES[dtype]} "
+        raise RuntimeError(f"value cannot be converted to type {C_INTEGER_NAMES[dtype]} "
                            "without overflow")
     if (dtype is dtypes.float16 and isinstance(exponent, (int, float)) and
             math.isfinite(exponent) and abs(exponent) > 65504):
         raise RuntimeError("value cannot be converted to type c10::Half without overflow")
 
-
-_C_INTEGER_NAMES = {dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
-                    dtypes.int32: "int", dtypes.int64: "int64_t"}
 
 
 def check_triangle(function: str, x, diagonal, position: int | None = None) -> None:

@@ -21,7 +21,7 @@ from .promotion import NUMBER_TYPES, check_python_int
 __all__ = ["array_from", "as_tensor", "type_name", "is_sequence", "checked_scalar",
            "checked_fill_value", "check_opmath_scalars", "assignable"]
 
-_C_INTEGER_NAMES = {dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
+C_INTEGER_NAMES = {dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
                     dtypes.int32: "int", dtypes.int64: "int64_t"}
 
 
@@ -30,7 +30,7 @@ def checked_scalar(value, dtype):
     clamp's bounds) as c10's checked_convert takes it: in the type's range, a negative int
     into an unsigned type wrapping around (uint8 takes -255 ... 255: -1 is 255), a float
     not truncated first (-0.5 and 255.5 overflow uint8); else torch's error."""
-    if dtype not in _C_INTEGER_NAMES or isinstance(value, (bool, np.bool_)) or \
+    if dtype not in C_INTEGER_NAMES or isinstance(value, (bool, np.bool_)) or \
             not isinstance(value, NUMBER_TYPES):
         return value
     info = np.iinfo(dtype.numpy)
@@ -42,7 +42,7 @@ def checked_scalar(value, dtype):
             return value % (info.max + 1)
         fits = info.min <= value <= info.max
     if not fits:
-        raise RuntimeError(f"value cannot be converted to type {_C_INTEGER_NAMES[dtype]} "
+        raise RuntimeError(f"value cannot be converted to type {C_INTEGER_NAMES[dtype]} "
                            "without overflow")
     return value
 
@@ -56,19 +56,20 @@ def checked_fill_value(value, dtype, numel: int | None = None):
     another path (scalar_fill), which converts without the check (inf)."""
     check_python_int(value)
     value = checked_scalar(value, dtype)
-    name = _C_FLOAT_NAMES.get(dtype)
+    name, largest = _C_FLOAT_LIMITS.get(dtype, (None, None))
     if name is None or (numel == 1 and dtype is dtypes.float16) or \
             isinstance(value, (bool, np.bool_, np.complexfloating)) or \
             not isinstance(value, NUMBER_TYPES):
         return value
-    largest = float(np.finfo(dtype.numpy).max)
     if (abs(value) > largest if isinstance(value, (int, np.integer))
             else math.isfinite(value) and abs(value) > largest):
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
     return value
 
 
-_C_FLOAT_NAMES = {dtypes.float32: "float", dtypes.float16: "c10::Half"}
+# (the C++ name in PyTorch's overflow error, and the type's largest finite value)
+_C_FLOAT_LIMITS = {dtypes.float32: ("float", float(np.finfo(np.float32).max)),
+                   dtypes.float16: ("c10::Half", float(np.finfo(np.float16).max))}
 
 
 def check_opmath_scalars(dtype, *values) -> None:
@@ -82,11 +83,9 @@ def check_opmath_scalars(dtype, *values) -> None:
         for value in values:
             if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
                     value, (bool, np.bool_)) and math.isfinite(value) and \
-                    abs(value) > _FLOAT_MAX:
+                    abs(value) > _C_FLOAT_LIMITS[dtypes.float32][1]:
                 raise RuntimeError("value cannot be converted to type float without overflow")
 
-
-_FLOAT_MAX = float(np.finfo(np.float32).max)
 
 
 def assignable(value, dtype):
