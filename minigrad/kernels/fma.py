@@ -138,18 +138,17 @@ def fma32(a, b, c) -> np.ndarray:
     """a * b + c for float32 operands (arrays or numbers), rounded once to float32."""
     if not any(np.ndim(v) for v in (a, b, c)):  # (0-dim: as one element, indexable below)
         return fma32(np.reshape(a, 1), np.reshape(b, 1), np.reshape(c, 1)).reshape(())
-    total = np.multiply(a, b, dtype=np.float64)  # exact: 24 + 24 bits < 53
-    total += c
+    product = np.multiply(a, b, dtype=np.float64)  # exact: 24 + 24 bits < 53
+    total = np.add(product, c, dtype=np.float64)
     result = total.astype(np.float32)
     halfway = np.bitwise_and(total.view(np.uint64), LOW_29_BITS) == HALFWAY
-    if halfway.any():  # (rare for most inputs: a float64 sum in 2**28)
-        where = np.nonzero(halfway)
-        product = np.multiply(np.broadcast_to(a, total.shape)[where],
-                              np.broadcast_to(b, total.shape)[where], dtype=np.float64)
-        _, error = two_sum(product, np.broadcast_to(c, total.shape)[where].astype(np.float64))
-        # the exact value lies beyond the halfway point, on the side of the error
-        inexact = np.nextafter(total[where], np.copysign(np.inf, error))
-        result[where] = np.where(error != 0, inexact, total[where]).astype(np.float32)
+    if halfway.any():  # (a float64 sum on a float32 halfway point: rare for random inputs)
+        # where the sum was inexact, the exact value lies beyond the halfway point, on
+        # the side of the error: one step that way rounds to float32 as it does
+        _, error = two_sum(product, np.asarray(c, np.float64))
+        halfway &= error != 0
+        np.copyto(result, np.nextafter(total, np.copysign(np.inf, error)), where=halfway,
+                  casting="same_kind")
     return result
 
 
