@@ -51,7 +51,7 @@ from .source import Source, context, inputs
 from .variants import STUDENT, render
 
 __all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
-           "VARIANTS"]
+           "VARIANTS", "answered_digest"]
 
 # What the grader reads of a submission, in its own process (no --timeout applies there):
 # answers are a few lines, and the student's own cells are only looked at for flags.
@@ -171,7 +171,9 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
     instructor = render(source.notebook, assignment, who)
     cells, free = _merge(source, instructor, submission, result, lang)
     env = {**context(source, instructor), **variant}
-    drawn = {q.name: inputs(source, q, student, variant) for q in assignment.questions}
+    answered = answered_digest(cells)
+    drawn = {q.name: inputs(source, q, student, variant, answered)
+             for q in assignment.questions}
     judged: dict = {}
     _judge_data(source, cells, free, drawn, env, result, judged)
     _judge_code(source, cells, drawn, env, options, sandbox, result, judged)
@@ -190,11 +192,18 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
             blank = result.questions[-1].points == 0
             result.answers[cell.gid] = "" if blank else cell.source
     _scan_free(free, result)
-    result.answered = hashlib.sha256(json.dumps(
-        [[c.gid, c.source] for c in cells if c.kind == "answer"]).encode()).hexdigest()[:16]
+    result.answered = answered
     result.unanswered = unanswered([(c.kind, c.gid, c.source) for c in cells
                                     if c.kind in ("answer", "manual")], _owners(cells))
     return result
+
+
+def answered_digest(cells: list) -> str:
+    """The digest of the answer cells as graded: what a review decision is tied to, and what
+    the hidden inputs are drawn with (``source.inputs``). Every cell a code run runs is an
+    answer cell or the instructor's."""
+    return hashlib.sha256(json.dumps(
+        [[c.gid, c.source] for c in cells if c.kind == "answer"]).encode()).hexdigest()[:16]
 
 
 def _merge(source: Source, instructor, submission, result: Result, lang: str):
@@ -476,8 +485,9 @@ def _as_shown(data, part: str):
     """A code question's data as its judge may quote it in the student's feedback. The
     hidden tests' inputs reach the student's code (it is called with them), so what that
     code says in words there (text it returns, an exception's message, an object's repr)
-    is reduced to its kind: feedback cannot carry the hidden inputs out to be hard-coded
-    in a next submission, which is graded on the same ones. Numbers are judged as they
+    is reduced to its kind: feedback carries no hidden input out in words (and a next
+    submission that hard-coded one is graded on others: ``source.inputs``, drawn with
+    its answers). Numbers are judged as they
     are, and the judges' findings on them quote none of them (``judging.WITHHELD``: a
     returned value's shape, its values, the repr of a ragged list carried every hidden
     input out)."""

@@ -7,9 +7,9 @@ in the module (and every question a test cell), or raises ``SourceError``
 listing every problem with its fix.
 ``context(source, notebook)`` runs the teacher's locked context cells (as
 ``notebook`` has them: with a student's numbers) in the grader's own process.
-``inputs(source, question, student, variant)`` draws the hidden inputs: the
-same for the same student on every run, unknowable without the instructor
-notebook's hidden tests (and ``--salt``, if the teacher sets one).
+``inputs(source, question, student, variant, answered)`` draws the hidden inputs:
+the same for the same student and answers on every run, unknowable without the
+instructor notebook's hidden tests and the grader's secret salt.
 """
 
 from __future__ import annotations
@@ -126,13 +126,25 @@ def context(source: Source, notebook=None) -> dict:
     return namespace
 
 
-def inputs(source: Source, question: Question, student: str, variant: dict | None = None
-           ) -> dict:
+def inputs(source: Source, question: Question, student: str, variant: dict | None = None,
+           answered: str = "") -> dict:
     """``{"public": ..., "hidden": ...}`` for one student (no "hidden" if the question has
-    none). In an assignment with a variant, ``hidden(rng, variant)`` draws them."""
+    none). In an assignment with a variant, ``hidden(rng, variant)`` draws them.
+
+    ``answered``: the digest of the submission's answer cells (``grade.answered_digest``),
+    mixed in by the grader. The feedback says which hidden checks passed, call by call,
+    and the student's code chooses, from the hidden inputs it is called with, which ones
+    pass: six bits a submission that carried them out, on inputs that were the same at
+    every resubmission (red team 10: over a few uploads, a table of the hidden calls'
+    answers, the attack the secret salt closed). Drawn from the answers too, the inputs
+    change with every edit: the table written into the answer cells is a new submission,
+    graded on inputs no earlier one saw. The same answers still draw the same inputs (a
+    re-grading is identical); nothing a run reads but the answer cells' text can differ
+    from one submission to the next (the sandbox: no files, clock or network kept)."""
     drawn = {"public": question.public}
     if question.hidden is not None:
         key = f"{source.secret}|{source.assignment.name}|{question.name}|{student}"
+        key += f"|{answered}" if answered else ""
         seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
         rng = np.random.default_rng(seed)
         drawn["hidden"] = question.hidden(rng, variant or {}) \
