@@ -3,7 +3,7 @@
 required). What succeeded before, and the construction that closed it:
 
 * **the feedback's ✓ and ✗, one per hidden call, as a channel out**: the feedback says
-  which of q4's six hidden calls of ``unbroadcast`` passed (the calls' shapes too: the
+  which of q4's hidden calls of ``unbroadcast`` passed (the calls' shapes too: the
   grader's own words), and the student's code, called with the hidden inputs, chooses
   which pass: right where ``grad.sum() >= 0``, say, and the feedback shows six bits of
   the hidden inputs. The hidden inputs were drawn from the salt, the assignment, the
@@ -12,12 +12,15 @@ required). What succeeded before, and the construction that closed it:
   the answers of the six calls came out, and an ``unbroadcast`` that is a table of them
   (``grad.sum()``, wrong, for anything else) scored q4's 3 points, unflagged (measured
   with the table made from the inputs that grading drew: what the channel hands over).
-  (``source.inputs``: the hidden inputs are drawn with the digest of the answer cells as
-  well; a submission of the same answers draws the same ones, so grading again is
-  identical, but the table is written into an answer cell, and that is a new submission,
-  graded on inputs that no earlier one was called with. Nothing a code run reads can
-  differ between two submissions of the same answer cells: the sandbox keeps no file,
-  clock or network.)
+  (``source.inputs``: a code question's hidden calls are the student's own, drawn from
+  the name as before, followed by as many drawn with the digest of the answer cells too.
+  A submission of the same answers draws the same calls, so grading again is identical,
+  but the table is written into an answer cell, and that is a new submission, graded on
+  calls that no earlier one was called with. Nothing a code run reads can differ between
+  two submissions of the same answer cells: the sandbox keeps no file, clock or network.
+  The student's own calls stay: drawn from the answers alone, an ``unbroadcast`` right on
+  some shapes only could be handed in again with a new comment until a draw missed its
+  mistake.)
 
 Tried and found closed, kept so that they stay so: formulas in letters that only look like
 the variables (read as Python reads them: NFKC makes ``ｘ`` x and ``ｅｘｐ`` exp, while a
@@ -120,7 +123,8 @@ def _table(calls: list) -> str:
 def test_the_hidden_checks_say_what_the_code_chose(tmp_path):
     """The channel itself (kept: the feedback says which hidden checks passed): bob's
     ``unbroadcast`` is right exactly where a hidden call's ``grad`` sums to 0 or more, and
-    the ✓ and ✗ of his feedback are those signs."""
+    the ✓ and ✗ of his feedback are those signs, for his six calls and the six drawn with
+    his answers."""
     leak = build(B, "bob", {**WRONG[B], "q4_answer": LEAK})
     _grade(tmp_path, "leak", {"bob": leak}, B)
     feedback = (tmp_path / "leak" / "grades" / "feedback" / B / "bob.md").read_text(
@@ -128,7 +132,7 @@ def test_the_hidden_checks_say_what_the_code_chose(tmp_path):
     said = [line.startswith("- ✓") for line in feedback.splitlines()
             if line.startswith(("- ✓ hidden: unbroadcast", "- ✗ hidden: unbroadcast"))]
     signs = [float(np.sum(grad)) >= 0 for grad, _shape in _hidden_calls(leak, "bob")]
-    assert said == signs and len(said) == 6
+    assert said == signs and len(said) == 12
 
 
 def test_the_table_scored_while_the_inputs_came_from_the_name_alone(tmp_path, monkeypatch):
@@ -216,3 +220,25 @@ def test_the_notebook_json_is_read_as_it_holds(tmp_path):
     book = _grade(tmp_path, "json", {"alice": text.encode("utf-16")}, D)
     assert {q: book[("alice", q)] for q in ("q1", "q2", "q3", "q4")} == {
         "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
+
+
+ONE_LEADING = UNBROADCAST.replace("    while grad.dim() > len(shape):\n", "    if grad.dim() > len(shape):\n")
+
+
+def test_an_answer_right_on_some_calls_cannot_try_its_luck(tmp_path):
+    """An ``unbroadcast`` that sums one leading dimension only (right on every public call,
+    wrong where a hidden call has two more dimensions than its target), handed in three
+    times with a new comment each: bob's own calls hold such a call, so it scores 0 each
+    time (calls drawn from the answers alone gave it a new chance each time)."""
+    source = load_source(BY_ASSIGNMENT[B], SALT)
+    own = inputs(source, source.assignment.question("q4"), "bob", numbers(B, "bob"))["hidden"]
+    assert any(np.ndim(grad) > len(shape) + 1 for grad, shape in own)
+    tries = {f"bob{n}": build(B, "bob", {**WRONG[B], "q4_answer": f"# try {n}\n" + ONE_LEADING})
+             for n in range(3)}
+    for name, notebook in tries.items():
+        book = _grade(tmp_path, name, {"bob": notebook}, B)
+        assert book[("bob", "q4")] == ("0", "")
+        feedback = (tmp_path / name / "grades" / "feedback" / B / "bob.md").read_text(
+            encoding="utf-8")
+        assert feedback.count("- ✓ public: unbroadcast") == 5  # (its mistake is elsewhere)
+        assert "- ✗ public: unbroadcast" not in feedback
