@@ -133,8 +133,9 @@ def inputs(source: Source, question: Question, student: str, variant: dict | Non
     none). In an assignment with a variant, ``hidden(rng, variant)`` draws them.
 
     ``answered``: the digest of the submission's answer cells (``grade.answered_digest``),
-    given by the grader. A code question's hidden calls (a list) are then the student's
-    own, drawn from their name as ever, followed by as many drawn from the answers too.
+    given by the grader. A code question's hidden calls (``Question.calls``: a list of
+    independent calls) are then the student's own, drawn from their name as ever,
+    followed by as many drawn from the answers too.
     The feedback says which hidden checks passed, call by call, and the student's code
     chooses, from the inputs it is called with, which ones pass: six bits a submission
     carried out, on calls that were all the same at every resubmission (red team 10: over
@@ -149,7 +150,8 @@ def inputs(source: Source, question: Question, student: str, variant: dict | Non
     if question.hidden is not None:
         key = f"{source.secret}|{source.assignment.name}|{question.name}|{student}"
         drawn["hidden"] = _drawn(source, question, key, variant)
-        if answered and question.kind == CODE and isinstance(drawn["hidden"], list):
+        if answered and question.kind == CODE and question.calls \
+                and isinstance(drawn["hidden"], list):
             drawn["hidden"] = drawn["hidden"] + list(
                 _drawn(source, question, f"{key}|{answered}", variant))
     return drawn
