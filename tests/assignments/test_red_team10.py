@@ -179,14 +179,14 @@ def test_formulas_are_read_as_python_reads_them(tmp_path):
     derivative; bob's Cyrillic ``х`` is another name, and a formula split by a Unicode
     line separator is no formula: 0 each."""
     good = right(D, "alice")
-    fullwidth = {**good, "q1_answer": good["q1_answer"].replace("x", "ｘ").replace(
-        "df = ", "df = ").replace("ｃos", "cos")}
+    fullwidth = {**good, "q1_answer": good["q1_answer"].replace("x", "ｘ"),
+                 "q2_answer": good["q2_answer"].replace("exp", "ｅｘｐ")}
     bob = right(D, "bob")
     cyrillic = {**bob, "q1_answer": bob["q1_answer"].replace("*x", "*\u0445"),
                 "q2_answer": bob["q2_answer"].replace(" + ", "\u2028+ ", 1)}
     book = _grade(tmp_path, "letters", {"alice": build(D, "alice", fullwidth),
                                         "bob": build(D, "bob", cyrillic)}, D)
-    assert book[("alice", "q1")] == ("2", "")
+    assert book[("alice", "q1")] == ("2", "") and book[("alice", "q2")] == ("2", "")
     assert book[("bob", "q1")] == ("0", "") and book[("bob", "q2")] == ("0", "")
     assert book[("bob", "q3")] == ("2", "")
 
