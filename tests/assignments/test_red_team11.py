@@ -1,0 +1,105 @@
+"""The eleventh red team's submissions, graded as a teacher grades them (each notebook the
+one ``release --students`` hands its student, then ``minigrad-kit grade``, the sandbox
+required, and the exports). What succeeded before, and the construction that closed it:
+
+* **a file name written another way replaced a classmate's grade**: in a flat folder of
+  the class's notebooks a student is named by the file (``bob_smith.ipynb``), made safe
+  as a file name (what is not a letter, digit, ``.`` or ``-`` becomes ``_``). So
+  mallory's ``bob~smith.ipynb`` (or ``bob smith.ipynb``; ``Bob_Smith.ipynb`` for an LMS
+  roster and a file system that ignore case) was ``bob_smith`` too, and the last by path,
+  hers, replaced bob's grade with the points of her answers; only a warning and the exit
+  status said so. (``batch.collisions``: notebooks whose different names become one
+  student's are none of them graded, each listed with the others, so no one is graded
+  under a name two files claim; the teacher, who can tell whose is whose, renames them.)
+"""
+
+import csv
+from pathlib import Path
+
+import nbformat
+from keys import WRONG, build, right
+
+from grader.cli import main
+
+D = "derive_it_by_hand"
+SALT = "kept by the teacher"
+
+
+def _gradebook(out: Path) -> dict:
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
+        return {(row["student"], row["question"]): (row["points"], row["needs_review"])
+                for row in csv.DictReader(file)}
+
+
+def _flat(tmp_path: Path, files: dict) -> Path:
+    """``files`` (file stem -> notebook) in one flat folder of the class."""
+    folder = tmp_path / "ps1"
+    folder.mkdir()
+    for stem, notebook in files.items():
+        nbformat.write(notebook, folder / f"{stem}.ipynb")
+    return folder
+
+
+# --- (1) a file name written another way replaced a classmate's grade ----------------------
+
+def test_a_name_written_another_way_replaces_no_grade(tmp_path, capsys):
+    """bob_smith.ipynb (right answers), mallory's bob~smith.ipynb and bob smith.ipynb
+    (wrong ones), alice.ipynb: alice graded, none of the three under bob_smith's name, each
+    said; the Canvas export fills alice's cell and leaves bob's empty, listed."""
+    folder = _flat(tmp_path, {
+        "alice": build(D, "alice", right(D, "alice")),
+        "bob_smith": build(D, "bob_smith", right(D, "bob_smith")),
+        "bob~smith": build(D, "bob_smith", WRONG[D]),
+        "bob smith": build(D, "bob_smith", WRONG[D])})
+    out = tmp_path / "grades"
+    status = main(["grade", str(folder), "--out", str(out), "--sandbox", "required",
+                   "--salt", SALT, "--jobs", "1"])
+    said = capsys.readouterr()
+    assert status == 1
+    book = _gradebook(out)
+    assert book[("alice", "q1")] == ("2", "")
+    assert not [key for key in book if key[0] == "bob_smith" and key[1] != ""]
+    for name in ("bob_smith.ipynb", "bob~smith.ipynb", "bob smith.ipynb"):
+        assert f"could not grade {name}: its name and the different name of" in said.err
+    assert "None of them was graded" in said.err
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n"
+                      "\"Smith, Bob\",2,1002,bob_smith,S1\n\"Liddell, Alice\",1,1001,alice,S1\n",
+                      encoding="utf-8")
+    main(["export", str(out), "--to", "canvas", "--roster", str(roster), "--out",
+          str(tmp_path / "canvas.csv")])
+    assert "empty: bob_smith in ? could not be graded: its name and" in capsys.readouterr().out
+    with open(tmp_path / "canvas.csv", newline="", encoding="utf-8") as file:
+        rows = {row["SIS Login ID"]: row for row in csv.DictReader(file)}
+    column = "Derive it by hand"  # (the assignment's title)
+    assert rows["alice"][column] == "9" and rows["bob_smith"][column] == ""
+
+
+def test_names_that_differ_in_case_only_are_not_one_student(tmp_path, capsys):
+    """Bob.ipynb and bob.ipynb (one file on a file system that ignores case, one roster
+    row): neither graded, both said."""
+    folder = _flat(tmp_path, {"bob": build(D, "bob", right(D, "bob")),
+                              "Bob": build(D, "Bob", WRONG[D])})
+    out = tmp_path / "grades"
+    assert main(["grade", str(folder), "--out", str(out), "--sandbox", "required",
+                 "--salt", SALT, "--jobs", "1"]) == 1
+    said = capsys.readouterr().err
+    assert "could not grade bob.ipynb" in said and "could not grade Bob.ipynb" in said
+    assert not [key for key in _gradebook(out) if key[1] != ""]
+
+
+def test_one_students_notebooks_of_one_name_are_not_a_collision(tmp_path, capsys):
+    """ps1/bob.ipynb given twice over (two folders, one name): one student's, graded as
+    before (the last kept, said, and held as handed in in a folder of its own)."""
+    import nbformat
+
+    first = _flat(tmp_path, {"bob": build(D, "bob", WRONG[D])})
+    late = tmp_path / "late"
+    late.mkdir()
+    nbformat.write(build(D, "bob", right(D, "bob")), late / "bob.ipynb")
+    out = tmp_path / "grades"
+    main(["grade", str(first), str(late), "--out", str(out), "--sandbox", "required",
+          "--salt", SALT, "--jobs", "1"])
+    said = capsys.readouterr().err
+    assert "could not grade" not in said and "two submissions for bob" in said
+    assert _gradebook(out)[("bob", "q1")][1]  # (late/'s, held: collection.py)
