@@ -53,6 +53,7 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
         student = _student(path, source, owner)
         result = grade_notebook(source, submission, student, path.name, options)
         result.collected = collected
+        result.named = named_as(path, owner, (source.path.stem,))
         if named_by_its_file(path, owner, (source.path.stem,)):
             _hold_beside(result, path, [s.path.stem for s in loaded], top)
         return readable(result)

@@ -573,6 +573,8 @@ def _review(args) -> int:
         status = {"accept": "accepted", "reject": "rejected"}.get(decision, "held back")
         print(one_line(f"{r.student}/{r.assignment}/{q.name}: {status} ({q.points:g} of "
                        f"{q.max_points:g} points as judged): " + "; ".join(q.review)))
+    for r in {id(r): r for r, _q, _d in held}.values():
+        _show_graded(r)
     pending = sum(decision is None for _, _, decision in held)
     print(f"{pending} question(s) held back for review" if pending
           else "nothing is held back for review")
@@ -607,6 +609,18 @@ def _folders_last(submissions: list[str], results: list, owners: dict, sources: 
     pairs = sorted(zip(submissions, results), key=lambda pair: not named_by_its_file(
         pair[0], owners.get(pair[0]), stems))
     return [path for path, _result in pairs], [result for _path, result in pairs]
+
+
+def _show_graded(result) -> None:
+    """The answer cells of ``result`` as they were graded, indented: what the teacher
+    decides on. The notebook may show other text: a markdown cell graded as an answer's
+    code hides what an HTML comment holds (``grade._hold_rendered``)."""
+    if not result.graded:
+        return
+    print(f"  {result.student}/{result.assignment}: the answer cells as graded")
+    for gid, text in result.graded.items():
+        print(f"    [{gid}]")
+        print("\n".join(f"      {line}" for line in text.splitlines()) or "      (empty)")
 
 
 def _clash(path: str, others: list[str], owners: dict, sources: list[str]):

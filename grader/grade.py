@@ -119,6 +119,8 @@ class Result:
     collected: str = ""  # the folder the teacher collected it in (batch.collection_of)
     # the student whose own folder holds this notebook, named after another (batch._hold_beside)
     beside: str = ""
+    graded: dict = field(default_factory=dict)  # grade_id -> an answer cell's text as graded
+    named: str = ""  # the student's name as the path spells it (batch.named_as)
 
     @property
     def points(self) -> float:
@@ -149,6 +151,7 @@ class _Cell:
     source: str  # the student's text (answer, manual) or the instructor's (locked, test)
     label: str  # "cell 5 (your answer 'q1_answer')"
     cell_type: str  # the instructor's
+    shown: str = ""  # the submission's cell type (an answer's: how JupyterLab shows it)
 
 
 def grade_notebook(source: Source, submission, student: str, file: str,
@@ -184,6 +187,7 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
         for graded in judged.values():
             if graded.points:
                 graded.review.append(someone_else)
+    _hold_rendered(cells, judged, result)
     for cell in cells:
         if cell.kind == "test":
             result.questions.append(judged[cell.gid])
@@ -193,9 +197,32 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
             result.answers[cell.gid] = "" if blank else cell.source
     _scan_free(free, result)
     result.answered = answered
+    result.graded = {c.gid: c.source for c in cells if c.kind == "answer"}
     result.unanswered = unanswered([(c.kind, c.gid, c.source) for c in cells
                                     if c.kind in ("answer", "manual")], _owners(cells))
     return result
+
+
+def _hold_rendered(cells: list, judged: dict, result: Result) -> None:
+    """Flag, and hold every question that scored, when an answer graded as code is a
+    markdown cell in the notebook. The first cell with an answer's grade id is graded, as
+    the instructor's cell type says, whatever the submission calls it; a markdown cell put
+    first with q4's id was graded as q4's code, but JupyterLab renders it, and code inside
+    an HTML comment (``r = 0  # <!--`` ... ``# -->``) shows nothing: the teacher who
+    opened the notebook to review it saw the harmless code cell after it. What is graded
+    is what ``minigrad-kit review`` shows (``Result.graded``)."""
+    hidden = [c for c in cells if c.kind == "answer" and c.cell_type == "code"
+              and c.shown == "markdown"]
+    if not hidden:
+        return
+    text = _("{cells} graded as code, but a markdown cell in the notebook, which JupyterLab "
+             "renders: what it shows is not what was graded (minigrad-kit review shows the "
+             "answers as graded); held for review").format(
+        cells=", ".join(c.label for c in hidden))
+    result.flags.append(text)
+    for graded in judged.values():
+        if graded.points:
+            graded.review.append(text)
 
 
 def answered_digest(cells: list) -> str:
@@ -262,7 +289,8 @@ def _merge(source: Source, instructor, submission, result: Result, lang: str):
                                        .format(cell=label, length=f"{len(text):,}",
                                                limit=f"{MAX_CELL:,}"))
                 text = nbg.CODE_STUB if original.cell_type == "code" else nbg.TEXT_STUB
-            cells.append(_Cell(kind, gid, text, label, original.cell_type))
+            cells.append(_Cell(kind, gid, text, label, original.cell_type,
+                               cell.get("cell_type", "")))
             continue
         released = {c.source.strip() for c in (original, in_language.get(gid, original))}
         if kind == "test":  # as released: without the hidden tests (the source has them)

@@ -10,13 +10,23 @@ required, and the exports). What succeeded before, and the construction that clo
   hers, replaced bob's grade with the points of her answers; only a warning and the exit
   status said so. (``batch.collisions``: notebooks whose different names become one
   student's are none of them graded, each listed with the others, so no one is graded
-  under a name two files claim; the teacher, who can tell whose is whose, renames them.)
+  under a name two files claim; the teacher, who can tell whose is whose, renames them.
+  Across gradings into one ``--out``, a result stores the name as its path spelled it,
+  ``Result.named``, and one of another spelling never replaces it: ``report._graded_kept``.)
+* **a markdown cell graded as an answer's code hid it from review**: the first cell with
+  an answer's grade id is graded, as the instructor's cell type says; a markdown cell put
+  first with q4's id, its ``unbroadcast`` inside an HTML comment, scored q4's 3 points
+  unflagged, and JupyterLab showed the teacher ``r = 0 #`` and, after it, the released
+  code cell with harmless code. (``grade._hold_rendered``: such a cell is flagged and
+  every question that scored is held; ``minigrad-kit review`` prints the answer cells as
+  graded, ``Result.graded``, which is what the teacher decides on.)
 """
 
 import csv
 from pathlib import Path
 
 import nbformat
+from assignment_files import BY_ASSIGNMENT
 from keys import WRONG, build, right
 
 from grader.cli import main
@@ -34,7 +44,7 @@ def _gradebook(out: Path) -> dict:
 def _flat(tmp_path: Path, files: dict) -> Path:
     """``files`` (file stem -> notebook) in one flat folder of the class."""
     folder = tmp_path / "ps1"
-    folder.mkdir()
+    folder.mkdir(parents=True)
     for stem, notebook in files.items():
         nbformat.write(notebook, folder / f"{stem}.ipynb")
     return folder
@@ -75,6 +85,23 @@ def test_a_name_written_another_way_replaces_no_grade(tmp_path, capsys):
     assert rows["alice"][column] == "9" and rows["bob_smith"][column] == ""
 
 
+def test_a_name_written_another_way_later_replaces_no_grade(tmp_path, capsys):
+    """bob_smith.ipynb graded; then, into the same --out, a folder that holds mallory's
+    bob~smith.ipynb alone: bob's result is kept (it was replaced by hers, 0 points,
+    unflagged), and flags.csv says why hers was not."""
+    first = _flat(tmp_path / "a", {"bob_smith": build(D, "bob_smith", right(D, "bob_smith"))})
+    late = tmp_path / "b" / "ps1"  # (collected in a folder of the same name: not held)
+    late.mkdir(parents=True)
+    nbformat.write(build(D, "bob_smith", WRONG[D]), late / "bob~smith.ipynb")
+    out = tmp_path / "grades"
+    for folder in (first, late):
+        main(["grade", str(folder), "--out", str(out), "--sandbox", "required", "--salt",
+              SALT, "--jobs", "1"])
+    assert _gradebook(out)[("bob_smith", "q1")] == ("2", "")
+    assert ("bob_smith: bob~smith.ipynb was not kept: its name 'bob~smith' and 'bob_smith', "
+            "graded before, both become bob_smith") in (out / "flags.csv").read_text("utf-8")
+
+
 def test_names_that_differ_in_case_only_are_not_one_student(tmp_path, capsys):
     """Bob.ipynb and bob.ipynb (one file on a file system that ignores case, one roster
     row): neither graded, both said."""
@@ -103,3 +130,47 @@ def test_one_students_notebooks_of_one_name_are_not_a_collision(tmp_path, capsys
     said = capsys.readouterr().err
     assert "could not grade" not in said and "two submissions for bob" in said
     assert _gradebook(out)[("bob", "q1")][1]  # (late/'s, held: collection.py)
+
+
+# --- (2) a markdown cell graded as an answer's code hid it from review -----------------------
+
+B = "broadcasting_and_reductions"
+HIDDEN = "r = 0  # <!--\n{code}\n# -->"
+
+
+def _hiding(student: str):
+    """q4's right ``unbroadcast`` in a markdown cell put first with q4's grade id (its code
+    inside an HTML comment: JupyterLab renders ``r = 0 #``), then the released code cell
+    with a harmless wrong answer, the one a teacher who opens the notebook reads."""
+    good = right(B, student)
+    notebook = build(B, student, {**good, "q4_answer": WRONG[B]["q4_answer"]})
+    at = next(i for i, c in enumerate(notebook.cells)
+              if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "q4_answer")
+    cell = nbformat.v4.new_markdown_cell(HIDDEN.format(code=good["q4_answer"]))
+    cell.metadata = dict(notebook.cells[at].metadata)
+    notebook.cells.insert(at, cell)
+    return notebook
+
+
+def test_a_markdown_cell_graded_as_code_is_held_and_reviewed_as_graded(tmp_path, capsys):
+    """The markdown cell is graded (its code, q4's 3 points), flagged, and every question
+    that scored is held; ``minigrad-kit review`` shows q4's code as graded, the hidden
+    ``unbroadcast`` the notebook does not show."""
+    root = tmp_path / "submitted" / "bob" / "ps1"
+    root.mkdir(parents=True)
+    nbformat.write(_hiding("bob"), root / BY_ASSIGNMENT[B].name)
+    out = tmp_path / "grades"
+    main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox", "required",
+          "--salt", SALT, "--jobs", "1"])
+    book = _gradebook(out)
+    assert book[("bob", "q4")] == ("", "yes") and book[("bob", "q1")] == ("", "yes")
+    flags = (out / "flags.csv").read_text(encoding="utf-8")
+    assert "graded as code, but a markdown cell in the notebook" in flags
+    capsys.readouterr()
+    assert main(["review", str(out)]) == 0
+    listed = capsys.readouterr().out
+    assert f"bob/{B}/q4: held back (3 of 3 points as judged)" in listed
+    shown = listed.split("[q4_answer]\n", 1)[1]
+    assert shown.startswith("      r = 0  # <!--\n      def unbroadcast(grad, shape):\n")
+    assert main(["review", str(out), "--accept", f"bob/{B}"]) == 0
+    assert _gradebook(out)[("bob", "q4")] == ("3", "")
