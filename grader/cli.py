@@ -328,7 +328,10 @@ def _sharded(items: list[str], submissions: list[str], sources: list[str], part:
     whole class (in one run, the last by path is kept, and the command says so)."""
     owners = _owners(items, submissions)[0]
     stems = {Path(source).stem for source in sources}
-    whose = {path: student_of(path, owners.get(path), stems) for path in set(submissions)}
+    # (ignoring case: ``Bob.ipynb`` and ``bob.ipynb`` in one part, where ``batch.collisions``
+    # sees them both)
+    whose = {path: student_of(path, owners.get(path), stems).casefold()
+             for path in set(submissions)}
     chosen = set(sorted(set(whose.values()))[part - 1::count])
     return sorted(path for path, student in whose.items() if student in chosen)
 

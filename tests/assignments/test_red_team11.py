@@ -115,6 +115,22 @@ def test_names_that_differ_in_case_only_are_not_one_student(tmp_path, capsys):
     assert not [key for key in _gradebook(out) if key[1] != ""]
 
 
+def test_names_that_differ_in_case_only_are_in_one_shard(tmp_path, capsys):
+    """Graded in two parts (--shard 1/2, 2/2), Bob.ipynb and bob.ipynb are in one part,
+    where neither is graded: sorted by their case, a part each, each was graded alone."""
+    folder = _flat(tmp_path, {"Bob": build(D, "Bob", WRONG[D]),
+                              "Carol": build(D, "Carol", WRONG[D]),
+                              "Dave": build(D, "Dave", WRONG[D]),
+                              "bob": build(D, "bob", right(D, "bob"))})
+    said = []
+    for part in ("1/2", "2/2"):
+        main(["grade", str(folder), "--out", str(tmp_path / part.replace("/", "of")),
+              "--sandbox", "required", "--salt", SALT, "--jobs", "1", "--shard", part])
+        said.append(capsys.readouterr().err)
+    assert ["could not grade bob.ipynb" in text and "could not grade Bob.ipynb" in text
+            for text in said] in ([True, False], [False, True])
+
+
 def test_one_students_notebooks_of_one_name_are_not_a_collision(tmp_path, capsys):
     """ps1/bob.ipynb given twice over (two folders, one name): one student's, graded as
     before (the last kept, said, and held as handed in in a folder of its own)."""
