@@ -172,11 +172,15 @@ def collisions(paths: list, owners: dict, instructor_stems=()) -> dict:
     case (``safe_name``: ``bob smith``, ``bob~smith`` and ``Bob_Smith`` are all
     ``bob_smith`` for the gradebook, an LMS roster and a file system that ignores case),
     for every path that has such others. Two notebooks of one name (``ps1/bob.ipynb``,
-    ``ps2/bob.ipynb``) are not: they are one student's."""
+    ``ps2/bob.ipynb``) are not: they are one student's. Names are compared with names of
+    their kind: the file's (``named_by_its_file``) or a folder's of the layout; where a
+    file's name meets a folder's, the folder's student is the one graded (``cli``'s
+    ``_folders_last``, ``_hold_beside``)."""
     spelled: dict = {}
     for path in paths:
         name = named_as(path, owners.get(path), instructor_stems)
-        spelled.setdefault(safe_name(name).casefold(), []).append((name, path))
+        kind = named_by_its_file(path, owners.get(path), instructor_stems)
+        spelled.setdefault((safe_name(name).casefold(), kind), []).append((name, path))
     found = {}
     for group in spelled.values():
         for name, path in group:
