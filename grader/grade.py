@@ -151,7 +151,7 @@ class _Cell:
     source: str  # the student's text (answer, manual) or the instructor's (locked, test)
     label: str  # "cell 5 (your answer 'q1_answer')"
     cell_type: str  # the instructor's
-    shown: str = ""  # the submission's cell type (an answer's: how JupyterLab shows it)
+    shown: str = ""  # an answer's cell type in the submission ("": not in it, put back)
 
 
 def grade_notebook(source: Source, submission, student: str, file: str,
@@ -204,19 +204,21 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
 
 
 def _hold_rendered(cells: list, judged: dict, result: Result) -> None:
-    """Flag, and hold every question that scored, when an answer graded as code is a
-    markdown cell in the notebook. The first cell with an answer's grade id is graded, as
-    the instructor's cell type says, whatever the submission calls it; a markdown cell put
+    """Flag, and hold every question that scored, when an answer graded as code is not a
+    code cell in the notebook. The first cell with an answer's grade id is graded, as the
+    instructor's cell type says, whatever the submission calls it; a markdown cell put
     first with q4's id was graded as q4's code, but JupyterLab renders it, and code inside
     an HTML comment (``r = 0  # <!--`` ... ``# -->``) shows nothing: the teacher who
-    opened the notebook to review it saw the harmless code cell after it. What is graded
-    is what ``minigrad-kit review`` shows (``Result.graded``)."""
+    opened the notebook to review it saw the harmless code cell after it. Only a code cell
+    shows its text as it is everywhere: nbconvert's HTML (nbgrader's formgrader) leaves a
+    raw cell out, or, marked ``text/html``, renders it. What is graded is what
+    ``minigrad-kit review`` shows (``Result.graded``)."""
     hidden = [c for c in cells if c.kind == "answer" and c.cell_type == "code"
-              and c.shown == "markdown"]
+              and c.shown not in ("", "code")]
     if not hidden:
         return
-    text = _("{cells} graded as code, but a markdown cell in the notebook, which JupyterLab "
-             "renders: what it shows is not what was graded (minigrad-kit review shows the "
+    text = _("{cells} graded as code, but not a code cell in the notebook: what a notebook "
+             "viewer shows of it is not what was graded (minigrad-kit review shows the "
              "answers as graded); held for review").format(
         cells=", ".join(c.label for c in hidden))
     result.flags.append(text)
@@ -290,7 +292,7 @@ def _merge(source: Source, instructor, submission, result: Result, lang: str):
                                                limit=f"{MAX_CELL:,}"))
                 text = nbg.CODE_STUB if original.cell_type == "code" else nbg.TEXT_STUB
             cells.append(_Cell(kind, gid, text, label, original.cell_type,
-                               cell.get("cell_type", "")))
+                               str(cell.get("cell_type") or "none")))
             continue
         released = {c.source.strip() for c in (original, in_language.get(gid, original))}
         if kind == "test":  # as released: without the hidden tests (the source has them)

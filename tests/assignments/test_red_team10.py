@@ -207,7 +207,9 @@ def test_answers_that_pretend_to_be_text_score_nothing(tmp_path):
 def test_the_notebook_json_is_read_as_it_holds(tmp_path):
     """The same right answers in UTF-16, with NaN and Infinity in the metadata, and with
     the q1 answer cell turned into a raw cell: graded as what they hold (full marks), the
-    grade ids and the instructor's cell types deciding."""
+    grade ids and the instructor's cell types deciding. (Since red team 11 held for review
+    as well, a raw cell being no code cell: nbconvert's HTML leaves it out; accepted, full
+    marks.)"""
     notebook = build(D, "alice", right(D, "alice"))
     for cell in notebook.cells:
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "q1_answer":
@@ -218,6 +220,10 @@ def test_the_notebook_json_is_read_as_it_holds(tmp_path):
     assert text.count('"nbformat": 4') == 1
     text = text.replace('"nbformat": 4', '"extra": [NaN, -Infinity, 1e999], "nbformat": 4')
     book = _grade(tmp_path, "json", {"alice": text.encode("utf-16")}, D)
+    assert {q: book[("alice", q)] for q in ("q1", "q2", "q3", "q4")} == {
+        "q1": ("", "yes"), "q2": ("", "yes"), "q3": ("", "yes"), "q4": ("", "yes")}
+    assert main(["review", str(tmp_path / "json" / "grades"), "--accept", f"alice/{D}"]) == 0
+    book = _gradebook(tmp_path / "json" / "grades")
     assert {q: book[("alice", q)] for q in ("q1", "q2", "q3", "q4")} == {
         "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
 

@@ -181,7 +181,7 @@ def test_a_markdown_cell_graded_as_code_is_held_and_reviewed_as_graded(tmp_path,
     book = _gradebook(out)
     assert book[("bob", "q4")] == ("", "yes") and book[("bob", "q1")] == ("", "yes")
     flags = (out / "flags.csv").read_text(encoding="utf-8")
-    assert "graded as code, but a markdown cell in the notebook" in flags
+    assert "graded as code, but not a code cell in the notebook" in flags
     capsys.readouterr()
     assert main(["review", str(out)]) == 0
     listed = capsys.readouterr().out
