@@ -210,8 +210,9 @@ def _hold_rendered(cells: list, judged: dict, result: Result) -> None:
     first with q4's id was graded as q4's code, but JupyterLab renders it, and code inside
     an HTML comment (``r = 0  # <!--`` ... ``# -->``) shows nothing: the teacher who
     opened the notebook to review it saw the harmless code cell after it. Only a code cell
-    shows its text as it is everywhere: nbconvert's HTML (nbgrader's formgrader) leaves a
-    raw cell out, or, marked ``text/html``, renders it. What is graded is what
+    shows its text as it is everywhere: nbconvert's HTML (nbgrader's formgrader) writes a
+    raw cell's text into the page as HTML (unmarked, or marked ``text/html``: a comment
+    hides again) or leaves it out (marked otherwise). What is graded is what
     ``minigrad-kit review`` shows (``Result.graded``)."""
     hidden = [c for c in cells if c.kind == "answer" and c.cell_type == "code"
               and c.shown not in ("", "code")]

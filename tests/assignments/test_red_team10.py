@@ -208,8 +208,8 @@ def test_the_notebook_json_is_read_as_it_holds(tmp_path):
     """The same right answers in UTF-16, with NaN and Infinity in the metadata, and with
     the q1 answer cell turned into a raw cell: graded as what they hold (full marks), the
     grade ids and the instructor's cell types deciding. (Since red team 11 held for review
-    as well, a raw cell being no code cell: nbconvert's HTML leaves it out; accepted, full
-    marks.)"""
+    as well, a raw cell being no code cell: nbconvert's HTML writes its text in as HTML;
+    accepted, full marks.)"""
     notebook = build(D, "alice", right(D, "alice"))
     for cell in notebook.cells:
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "q1_answer":
