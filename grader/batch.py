@@ -26,7 +26,8 @@ from .intake import MAX_BYTES, printable, read_submission, valid_text
 from .source import Source, load_source
 
 __all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
-           "nbgrader_owner", "collection_of", "student_of", "named_by_its_file",
+           "nbgrader_owner", "collection_of", "student_of", "named_by_its_file", "named_as",
+           "collisions",
            "MAX_BYTES"]
 
 SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
@@ -52,6 +53,7 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
         student = _student(path, source, owner)
         result = grade_notebook(source, submission, student, path.name, options)
         result.collected = collected
+        result.named = named_as(path, owner, (source.path.stem,))
         if named_by_its_file(path, owner, (source.path.stem,)):
             _hold_beside(result, path, [s.path.stem for s in loaded], top)
         return readable(result)
@@ -151,13 +153,41 @@ def student_of(path, owner: str | None = None, instructor_stems=()) -> str:
     """The student a submission file is graded as, from its path: its ``owner``, or its
     nbgrader folder's student; a file named like an instructor notebook (a stem of
     ``instructor_stems``) is the folder's two up; any other file is its name's."""
+    return safe_name(named_as(path, owner, instructor_stems))
+
+
+def named_as(path, owner: str | None = None, instructor_stems=()) -> str:
+    """The name ``student_of`` makes the student's (``safe_name``) as the path spells it."""
     owner = owner or nbgrader_owner(path)
     if owner:
-        return safe_name(owner)
+        return owner
     path = Path(path).resolve()
     if path.stem in instructor_stems and len(path.parents) > 2:
-        return safe_name(path.parent.parent.name)
-    return safe_name(path.stem)
+        return path.parent.parent.name
+    return path.stem
+
+
+def collisions(paths: list, owners: dict, instructor_stems=()) -> dict:
+    """path -> the other paths whose different names become its student's name, ignoring
+    case (``safe_name``: ``bob smith``, ``bob~smith`` and ``Bob_Smith`` are all
+    ``bob_smith`` for the gradebook, an LMS roster and a file system that ignores case),
+    for every path that has such others. Two notebooks of one name (``ps1/bob.ipynb``,
+    ``ps2/bob.ipynb``) are not: they are one student's. Names are compared with names of
+    their kind: the file's (``named_by_its_file``) or a folder's of the layout; where a
+    file's name meets a folder's, the folder's student is the one graded (``cli``'s
+    ``_folders_last``, ``_hold_beside``)."""
+    spelled: dict = {}
+    for path in paths:
+        name = named_as(path, owners.get(path), instructor_stems)
+        kind = named_by_its_file(path, owners.get(path), instructor_stems)
+        spelled.setdefault((safe_name(name).casefold(), kind), []).append((name, path))
+    found = {}
+    for group in spelled.values():
+        for name, path in group:
+            others = sorted(str(p) for n, p in group if n != name)
+            if others:
+                found[path] = others
+    return found
 
 
 def named_by_its_file(path, owner: str | None = None, instructor_stems=()) -> bool:

@@ -22,9 +22,9 @@ import sys
 from pathlib import Path
 
 from . import commands as course_commands
-from .batch import (collection_of, grade_files, named_by_its_file, owner_of, safe_name,
-                    student_of)
-from .grade import VARIANTS, Options
+from .batch import (collection_of, collisions, grade_files, named_by_its_file, owner_of,
+                    readable, safe_name, student_of)
+from .grade import VARIANTS, Options, Result
 from .intake import one_line
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .progress import progress
@@ -328,7 +328,10 @@ def _sharded(items: list[str], submissions: list[str], sources: list[str], part:
     whole class (in one run, the last by path is kept, and the command says so)."""
     owners = _owners(items, submissions)[0]
     stems = {Path(source).stem for source in sources}
-    whose = {path: student_of(path, owners.get(path), stems) for path in set(submissions)}
+    # (ignoring case: ``Bob.ipynb`` and ``bob.ipynb`` in one part, where ``batch.collisions``
+    # sees them both)
+    whose = {path: student_of(path, owners.get(path), stems).casefold()
+             for path in set(submissions)}
     chosen = set(sorted(set(whose.values()))[part - 1::count])
     return sorted(path for path, student in whose.items() if student in chosen)
 
@@ -472,14 +475,19 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
                       variants=args.variants, strict=args.strict,
                       numbers_of=args.numbers_of or None)
     measured = []
-    with progress("grading", len(submissions)) as bar:
+    owners, collections = _owners(args.submissions, submissions)
+    clashing = collisions(submissions, owners, {Path(source).stem for source in sources})
+    graded = [path for path in submissions if path not in clashing]
+    with progress("grading", len(graded)) as bar:
         def done(path, result, seconds):
             measured.append((result, seconds))
             bar.done(failed=bool(result.error))
-        owners, collections = _owners(args.submissions, submissions)
-        results = grade_files(submissions, sources, options, jobs=args.jobs, owners=owners,
+        results = grade_files(graded, sources, options, jobs=args.jobs, owners=owners,
                               collections=collections, on_done=done,
-                              tops=_tops(args.submissions, submissions))
+                              tops=_tops(args.submissions, graded))
+    by_path = dict(zip(graded, results))
+    results = [by_path[path] if path in by_path else
+               _clash(path, clashing[path], owners, sources) for path in submissions]
     submissions, results = _folders_last(submissions, results, owners, sources)
     if not sandbox.on:
         for result in results:
@@ -568,6 +576,8 @@ def _review(args) -> int:
         status = {"accept": "accepted", "reject": "rejected"}.get(decision, "held back")
         print(one_line(f"{r.student}/{r.assignment}/{q.name}: {status} ({q.points:g} of "
                        f"{q.max_points:g} points as judged): " + "; ".join(q.review)))
+    for r in {id(r): r for r, _q, _d in held}.values():
+        _show_graded(r)
     pending = sum(decision is None for _, _, decision in held)
     print(f"{pending} question(s) held back for review" if pending
           else "nothing is held back for review")
@@ -602,6 +612,33 @@ def _folders_last(submissions: list[str], results: list, owners: dict, sources: 
     pairs = sorted(zip(submissions, results), key=lambda pair: not named_by_its_file(
         pair[0], owners.get(pair[0]), stems))
     return [path for path, _result in pairs], [result for _path, result in pairs]
+
+
+def _show_graded(result) -> None:
+    """The answer cells of ``result`` as they were graded, indented: what the teacher
+    decides on. The notebook may show other text: a markdown cell graded as an answer's
+    code hides what an HTML comment holds (``grade._hold_rendered``)."""
+    if not result.graded:
+        return
+    print(f"  {result.student}/{result.assignment}: the answer cells as graded")
+    for gid, text in result.graded.items():
+        print(f"    [{gid}]")
+        print("\n".join(f"      {line}" for line in text.splitlines()) or "      (empty)")
+
+
+def _clash(path: str, others: list[str], owners: dict, sources: list[str]):
+    """The result of a notebook whose name becomes a student's name that another notebook's
+    different name becomes too (``batch.collisions``): not graded, and saying so. Graded,
+    the last by path replaced the other's result: mallory's ``bob~smith.ipynb`` (or ``bob
+    smith.ipynb``, ``Bob_Smith.ipynb``) was ``bob_smith`` and replaced bob's 9 of 9 with
+    the points of her choice, with a warning the exit status alone carried. Which file is
+    bob's only the teacher can tell: neither is graded under the name, both are listed."""
+    student = student_of(path, owners.get(path), {Path(source).stem for source in sources})
+    error = (f"its name and the different name of {', '.join(others)} both become the "
+             f"student {student}: two students, or one student's name written two ways? "
+             "None of them was graded; rename them so that each name is one student's "
+             "and grade them again")
+    return readable(Result(student, "", Path(path).name, error=error))
 
 
 def _duplicates(submissions: list[str], results: list) -> list[str]:

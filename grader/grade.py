@@ -51,7 +51,7 @@ from .source import Source, context, inputs
 from .variants import STUDENT, render
 
 __all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
-           "VARIANTS"]
+           "VARIANTS", "answered_digest"]
 
 # What the grader reads of a submission, in its own process (no --timeout applies there):
 # answers are a few lines, and the student's own cells are only looked at for flags.
@@ -119,6 +119,8 @@ class Result:
     collected: str = ""  # the folder the teacher collected it in (batch.collection_of)
     # the student whose own folder holds this notebook, named after another (batch._hold_beside)
     beside: str = ""
+    graded: dict = field(default_factory=dict)  # grade_id -> an answer cell's text as graded
+    named: str = ""  # the student's name as the path spells it (batch.named_as)
 
     @property
     def points(self) -> float:
@@ -149,6 +151,7 @@ class _Cell:
     source: str  # the student's text (answer, manual) or the instructor's (locked, test)
     label: str  # "cell 5 (your answer 'q1_answer')"
     cell_type: str  # the instructor's
+    shown: str = ""  # an answer's cell type in the submission ("": not in it, put back)
 
 
 def grade_notebook(source: Source, submission, student: str, file: str,
@@ -171,7 +174,9 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
     instructor = render(source.notebook, assignment, who)
     cells, free = _merge(source, instructor, submission, result, lang)
     env = {**context(source, instructor), **variant}
-    drawn = {q.name: inputs(source, q, student, variant) for q in assignment.questions}
+    answered = answered_digest(cells)
+    drawn = {q.name: inputs(source, q, student, variant, answered)
+             for q in assignment.questions}
     judged: dict = {}
     _judge_data(source, cells, free, drawn, env, result, judged)
     _judge_code(source, cells, drawn, env, options, sandbox, result, judged)
@@ -182,6 +187,7 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
         for graded in judged.values():
             if graded.points:
                 graded.review.append(someone_else)
+    _hold_rendered(cells, judged, result)
     for cell in cells:
         if cell.kind == "test":
             result.questions.append(judged[cell.gid])
@@ -190,11 +196,44 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
             blank = result.questions[-1].points == 0
             result.answers[cell.gid] = "" if blank else cell.source
     _scan_free(free, result)
-    result.answered = hashlib.sha256(json.dumps(
-        [[c.gid, c.source] for c in cells if c.kind == "answer"]).encode()).hexdigest()[:16]
+    result.answered = answered
+    result.graded = {c.gid: c.source for c in cells if c.kind == "answer"}
     result.unanswered = unanswered([(c.kind, c.gid, c.source) for c in cells
                                     if c.kind in ("answer", "manual")], _owners(cells))
     return result
+
+
+def _hold_rendered(cells: list, judged: dict, result: Result) -> None:
+    """Flag, and hold every question that scored, when an answer graded as code is not a
+    code cell in the notebook. The first cell with an answer's grade id is graded, as the
+    instructor's cell type says, whatever the submission calls it; a markdown cell put
+    first with q4's id was graded as q4's code, but JupyterLab renders it, and code inside
+    an HTML comment (``r = 0  # <!--`` ... ``# -->``) shows nothing: the teacher who
+    opened the notebook to review it saw the harmless code cell after it. Only a code cell
+    shows its text as it is everywhere: nbconvert's HTML (nbgrader's formgrader) writes a
+    raw cell's text into the page as HTML (unmarked, or marked ``text/html``: a comment
+    hides again) or leaves it out (marked otherwise). What is graded is what
+    ``minigrad-kit review`` shows (``Result.graded``)."""
+    hidden = [c for c in cells if c.kind == "answer" and c.cell_type == "code"
+              and c.shown not in ("", "code")]
+    if not hidden:
+        return
+    text = _("{cells} graded as code, but not a code cell in the notebook: what a notebook "
+             "viewer shows of it is not what was graded (minigrad-kit review shows the "
+             "answers as graded); held for review").format(
+        cells=", ".join(c.label for c in hidden))
+    result.flags.append(text)
+    for graded in judged.values():
+        if graded.points:
+            graded.review.append(text)
+
+
+def answered_digest(cells: list) -> str:
+    """The digest of the answer cells as graded: what a review decision is tied to, and what
+    the hidden inputs are drawn with (``source.inputs``). Every cell a code run runs is an
+    answer cell or the instructor's."""
+    return hashlib.sha256(json.dumps(
+        [[c.gid, c.source] for c in cells if c.kind == "answer"]).encode()).hexdigest()[:16]
 
 
 def _merge(source: Source, instructor, submission, result: Result, lang: str):
@@ -253,7 +292,8 @@ def _merge(source: Source, instructor, submission, result: Result, lang: str):
                                        .format(cell=label, length=f"{len(text):,}",
                                                limit=f"{MAX_CELL:,}"))
                 text = nbg.CODE_STUB if original.cell_type == "code" else nbg.TEXT_STUB
-            cells.append(_Cell(kind, gid, text, label, original.cell_type))
+            cells.append(_Cell(kind, gid, text, label, original.cell_type,
+                               str(cell.get("cell_type") or "none")))
             continue
         released = {c.source.strip() for c in (original, in_language.get(gid, original))}
         if kind == "test":  # as released: without the hidden tests (the source has them)
@@ -476,8 +516,9 @@ def _as_shown(data, part: str):
     """A code question's data as its judge may quote it in the student's feedback. The
     hidden tests' inputs reach the student's code (it is called with them), so what that
     code says in words there (text it returns, an exception's message, an object's repr)
-    is reduced to its kind: feedback cannot carry the hidden inputs out to be hard-coded
-    in a next submission, which is graded on the same ones. Numbers are judged as they
+    is reduced to its kind: feedback carries no hidden input out in words (and a next
+    submission that hard-coded one is graded on others: ``source.inputs``, drawn with
+    its answers). Numbers are judged as they
     are, and the judges' findings on them quote none of them (``judging.WITHHELD``: a
     returned value's shape, its values, the repr of a ragged list carried every hidden
     input out)."""

@@ -135,7 +135,8 @@ def write_handouts(sources: list[str], folder: Path, numbers: str) -> list[Path]
 
 def _student(root: Path) -> str:
     """Who submitted (``submission_metadata.json``): the first user's e-mail or id. The
-    hidden inputs are drawn for this name, so a resubmission gets the same ones."""
+    hidden inputs are drawn for this name, so a resubmission gets the same ones (and a
+    code question's further calls drawn with the answers: ``source.inputs``)."""
     try:
         users = json.loads((root / "submission_metadata.json").read_text(
             encoding="utf-8")).get("users") or []

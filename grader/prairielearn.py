@@ -131,7 +131,8 @@ def write_course(sources: list[str], out, options: dict, image: str, timeout: in
 
 def _student(root: Path) -> str:
     """The variant's seed (``data.json``): the hidden inputs are drawn for it, so a student
-    working on one variant gets the same ones on every submission."""
+    working on one variant gets the same ones on every submission (and a code question's
+    further calls drawn with the answers: ``source.inputs``)."""
     try:
         seed = json.loads((root / "data" / "data.json").read_text(encoding="utf-8"))[
             "variant_seed"]

@@ -97,6 +97,11 @@ class Question:
     # questions this one builds on: it scores only when they have full marks, judged on
     # their own answers (assignment 3's q3 is a backward through q2's y: see grade.py)
     after: tuple = ()
+    # CODE: ``hidden`` draws a list of independent calls, each judged on its own (q4's
+    # ``unbroadcast``): the grader follows the student's own with as many drawn with the
+    # submission's answers (``source.inputs``), so that what the feedback's per-call
+    # verdicts carried out of one submission answers no later one
+    calls: bool = False
 
     @property
     def answer_specs(self) -> tuple:

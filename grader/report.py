@@ -115,10 +115,19 @@ def _graded_kept(results: list[Result], stored: list[Result], problems: list[str
     # replaces one that was not: graded from zed's folder alone, zed's ``bob.ipynb`` of wrong
     # answers replaced bob's stored 9 of 9 with 0, flagged with nothing to hold)
     own = {(_folder(r), r.student) for r in [*stored, *results] if not r.error and not r.beside}
+    # (and a notebook whose name becomes the student of one graded before under another
+    # name, ``bob~smith.ipynb`` graded after ``bob_smith.ipynb`` into the same folder, never
+    # replaces it: ``cli._clash`` refuses both in one run, this across runs)
+    named = {(_folder(r), r.student): r.named for r in stored if not r.error and r.named}
     kept = []
     for result in results:
         key = (_folder(result), result.student)
-        if result.error and result.assignment and key in graded:
+        if not result.error and result.named and named.get(key, result.named) != result.named:
+            problems.append(f"{result.student}: {result.file} was not kept: its name "
+                            f"{result.named!r} and {named[key]!r}, graded before, both become "
+                            f"{result.student}; the earlier result is kept (rename one, and "
+                            "grade it again)")
+        elif result.error and result.assignment and key in graded:
             problems.append(f"{result.student}: {result.file} could not be graded "
                             f"({result.error}); the graded notebook of {result.assignment} "
                             "is kept")

@@ -7,9 +7,10 @@ in the module (and every question a test cell), or raises ``SourceError``
 listing every problem with its fix.
 ``context(source, notebook)`` runs the teacher's locked context cells (as
 ``notebook`` has them: with a student's numbers) in the grader's own process.
-``inputs(source, question, student, variant)`` draws the hidden inputs: the
-same for the same student on every run, unknowable without the instructor
-notebook's hidden tests (and ``--salt``, if the teacher sets one).
+``inputs(source, question, student, variant, answered)`` draws the hidden inputs:
+the same for the same student on every run (a code question's, with more drawn from
+the answers too), unknowable without the instructor notebook's hidden tests and the
+grader's secret salt.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from . import notebook as nbg
-from .questions import (Assignment, Question, QuestionModuleError, module_file,
+from .questions import (CODE, Assignment, Question, QuestionModuleError, module_file,
                         questions_from_text)
 from .variants import default_problems
 
@@ -126,15 +127,38 @@ def context(source: Source, notebook=None) -> dict:
     return namespace
 
 
-def inputs(source: Source, question: Question, student: str, variant: dict | None = None
-           ) -> dict:
+def inputs(source: Source, question: Question, student: str, variant: dict | None = None,
+           answered: str = "") -> dict:
     """``{"public": ..., "hidden": ...}`` for one student (no "hidden" if the question has
-    none). In an assignment with a variant, ``hidden(rng, variant)`` draws them."""
+    none). In an assignment with a variant, ``hidden(rng, variant)`` draws them.
+
+    ``answered``: the digest of the submission's answer cells (``grade.answered_digest``),
+    given by the grader. A code question's hidden calls (``Question.calls``: a list of
+    independent calls) are then the student's own, drawn from their name as ever,
+    followed by as many drawn from the answers too.
+    The feedback says which hidden checks passed, call by call, and the student's code
+    chooses, from the inputs it is called with, which ones pass: six bits a submission
+    carried out, on calls that were all the same at every resubmission (red team 10: over
+    a few uploads, a table of the hidden calls' answers scored q4's 3 points, the attack
+    the secret salt had closed). The calls drawn from the answers change with every edit,
+    and the table is an edit: graded on calls no earlier submission was called with. The
+    student's own calls stay (an unbroadcast right on some shapes only cannot try again
+    and again with a new comment until it is lucky), and the same answers draw the same
+    calls (a re-grading is identical). Nothing a run reads but the answer cells' text can
+    differ from one submission to the next: the sandbox keeps no file, clock or network."""
     drawn = {"public": question.public}
     if question.hidden is not None:
         key = f"{source.secret}|{source.assignment.name}|{question.name}|{student}"
-        seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
-        rng = np.random.default_rng(seed)
-        drawn["hidden"] = question.hidden(rng, variant or {}) \
-            if source.assignment.variant is not None else question.hidden(rng)
+        drawn["hidden"] = _drawn(source, question, key, variant)
+        if answered and question.kind == CODE and question.calls \
+                and isinstance(drawn["hidden"], list):
+            drawn["hidden"] = drawn["hidden"] + list(
+                _drawn(source, question, f"{key}|{answered}", variant))
     return drawn
+
+
+def _drawn(source: Source, question: Question, key: str, variant: dict | None):
+    seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
+    rng = np.random.default_rng(seed)
+    return question.hidden(rng, variant or {}) if source.assignment.variant is not None \
+        else question.hidden(rng)

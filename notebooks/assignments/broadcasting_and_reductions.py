@@ -209,7 +209,7 @@ ASSIGNMENT = Assignment(
                  hidden=_draw(lambda n: {"x": (n["r"], 3), "w": (3,)}),
                  answers=(Answer("x_grad", ("x", "w"), REDUCTIONS),), kind=DATA),
         Question("q4", N_("unbroadcast: the adjoint of broadcasting"), extract_q4, judge_q4,
-                 public=PUBLIC_Q4, hidden=hidden_q4, kind=CODE, autograd=False),
+                 public=PUBLIC_Q4, hidden=hidden_q4, kind=CODE, autograd=False, calls=True),
     ),
     context=("setup", "example_ab", "example_x"),
     variant=Variant(default={"m": 3, "p": 4, "c": 1, "r": 2}, draw=draw_numbers),
