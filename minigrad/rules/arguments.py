@@ -28,7 +28,7 @@ from .conversion import C_INTEGER_NAMES, checked_fill_value
 from .promotion import check_python_int, is_number, python_number
 
 __all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
-           "shape_argument", "view_argument", "check_triangle", "OVERLOADS"]
+           "shape_argument", "view_argument", "ints_by_keyword", "check_triangle", "OVERLOADS"]
 
 # The overloads PyTorch's parser lists when a call matches none of them.
 OVERLOADS = {
@@ -470,6 +470,26 @@ def shape_argument(args: tuple, kwargs: dict) -> tuple:
         raise TypeError(f"reshape() takes 1 positional argument but {len(args)} were given")
     _unexpected("reshape", kwargs, "shape")
     return _unpacked("reshape", "shape", value)
+
+
+def ints_by_keyword(function: str, name: str, ignored: tuple = ()):
+    """A parser for a method written ``def m(self, *ints)`` that PyTorch also lets
+    name its one ``tuple of ints`` argument: ``x.permute(dims=(1, 0))``,
+    ``x.flip(dims=(1,))``, ``x.repeat(repeats=(2, 1))``, ``x.expand(size=(2, 3))``.
+    Positional calls pass through as they came (the method checks them), none at
+    all is PyTorch's "missing" error; the
+    ``ignored`` keywords change nothing here (``expand``'s ``implicit``)."""
+    def parse(args: tuple, kwargs: dict) -> tuple:
+        kwargs = {key: value for key, value in kwargs.items() if key not in ignored}
+        if not args and name not in kwargs:
+            raise TypeError(f'{function}() missing 1 required positional arguments: "{name}"')
+        if not kwargs:
+            return args
+        if args and name in kwargs:
+            raise TypeError(f"{function}() got multiple values for argument '{name}'")
+        _unexpected(function, kwargs, name)
+        return (int_list(function, name, kwargs[name], position=None),)
+    return parse
 
 
 def view_argument(args: tuple, kwargs: dict):

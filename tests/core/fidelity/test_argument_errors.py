@@ -153,6 +153,20 @@ METHOD_CALLS = {
     "reshape: unknown keyword": "x.reshape(6, foo=1)",
     "reshape: a str and an unknown keyword": "x.reshape('a', foo=1)",
     "reshape: -2": "x.reshape(-2, 3)",
+    # the methods of ``*ints`` that also name their tuple by keyword (the UvA energy
+    # models tutorial's ``img.flip(dims=(1, 2))``)
+    **{f"{method}: {case}": f"x.{method}({call})"
+       for method, keyword, ints in (("permute", "dims", "(1, 0)"), ("flip", "dims", "(1,)"),
+                                     ("repeat", "repeats", "(2, 1)"), ("tile", "dims", "(2,)"),
+                                     ("expand", "size", "(2, 2, 3)"))
+       for case, call in {
+           "by keyword": f"{keyword}={ints}", "a list by keyword": f"{keyword}=list({ints})",
+           "an int by keyword": f"{keyword}=1", "a float by keyword": f"{keyword}=(1.0, 0)",
+           "twice": f"1, {keyword}={ints}", "unknown keyword": f"{keyword}={ints}, foo=1",
+           "only an unknown keyword": "foo=1", "positional and unknown": "1, 0, foo=1",
+           "nothing": "", "implicit": f"{keyword}={ints}, implicit=True",
+           "positional and implicit": "2, 2, 3, implicit=False",
+       }.items()},
     "add: a str": "x.add('a')",
     "add: None": "x.add(None)",
     "add: a str by keyword": "x.add(other='a')",
