@@ -78,6 +78,21 @@ CALLS = {
     "reshape: three arguments": lambda L: L.reshape(_a(L), (4,), 1),
     "reshape: unknown keyword": lambda L: L.reshape(_a(L), shape=(4,), foo=2),
     "reshape: by keyword": lambda L: L.reshape(input=_a(L), shape=[4]),
+    # where(condition) alone is nonzero(condition, as_tuple=True) (the UvA flows tutorial's
+    # ``torch.where(orig != reconst)``); one of input/other alone, or out=, is refused
+    **{f"where: {case}": (lambda call: lambda L: eval(call, {"L": L, "x": L.tensor([[0, 1], [2, 0]])}))(call)
+       for case, call in {
+           "the condition alone": "L.where(x > 0)", "a 0-dim condition": "L.where(L.tensor(3) > 0)",
+           "a float condition": "L.where(L.tensor([1., 0.]))", "an int condition": "L.where(x)",
+           "the condition by keyword": "L.where(condition=x > 0)", "nothing": "L.where()",
+           "input alone": "L.where(x > 0, x)", "input alone by keyword": "L.where(x > 0, input=x)",
+           "other alone by keyword": "L.where(x > 0, other=x)",
+           "the condition with out=": "L.where(x > 0, out=None)",
+           "a number other": "L.where(x > 0, x, 0)", "by keywords": "L.where(x > 0, input=x, other=x)",
+           "a number other with out=None": "L.where(x > 0, x, 0, out=None)",
+           "a number input with out=": "L.where(x > 0, 1.5, x, out=x.clone())",
+           "a number other by keyword with out=": "L.where(x > 0, x, other=2, out=x.clone())",
+       }.items()},
 }
 
 # Tensor methods: x.view(*size) / x.view(dtype), x.reshape(*shape), the arithmetic
