@@ -22153,9 +22153,10 @@ def d2l_nlp_applications(torch):
 # ---- fastai/course22p2: activations, initialization (with miniai's learner) ---------------
 
 def _course22p2_miniai(torch, notebook):
-    """The two notebooks' shared part and each one's own (``notebook`` 10 or 11): miniai's
+    """The notebooks' shared part and each one's own (``notebook`` 10, 11 or 12): miniai's
     learner (09_learner.ipynb's callback Learner), the activations module as 10_activations
-    builds it, and the notebook asked for; see the two programs below."""
+    builds it, and the notebook asked for (12 in ``_course22p2_accel_sgd``, handed the
+    miniai names it imports); see the programs below."""
     nn, F, optim = torch.nn, torch.nn.functional, torch.optim
     init = torch.nn.init
     DataLoader = torch.utils.data.DataLoader
@@ -22442,6 +22443,14 @@ def _course22p2_miniai(torch, notebook):
             print(get_hist(h).shape, get_hist(h).sum(), get_min(h))
         return {"w0": model[0][0].weight, "b4": model[4].bias}
 
+    if notebook == 12:
+        return _course22p2_accel_sgd(torch, SimpleNamespace(
+            dls=dls, DataLoaders=DataLoaders, DataLoader=DataLoader, default_collate=default_collate,
+            train_images=train_images, valid_images=valid_images, bs=bs, set_seed=set_seed,
+            Callback=Callback, MetricsCB=MetricsCB, MulticlassAccuracy=MulticlassAccuracy,
+            DeviceCB=DeviceCB, TrainLearner=TrainLearner, SingleBatchCB=SingleBatchCB,
+            ActivationStats=ActivationStats, get_hist=get_hist, get_min=get_min))
+
     # 11_initializing.ipynb
     class MomentumLearner(TrainLearner):
         def __init__(self, model, dls, loss_func, lr=None, cbs=None, opt_func=optim.SGD, mom=0.85):
@@ -22719,6 +22728,232 @@ def course22p2_initializing(torch):
     nn.BatchNorm2d. Offline as course22p2_activations; each fit one epoch (the notebook's
     three), lr_find at most 3 epochs, the 10,000-draw loop 1,000."""
     return _course22p2_miniai(torch, 11)
+
+
+def _course22p2_accel_sgd(torch, miniai):
+    """12_accel_sgd.ipynb's own part, after ``from miniai.learner/activations/init import *``
+    (the shared body's names in ``miniai``; miniai/init.py's GeneralRelu, init_weights,
+    conv and get_model as 11_initializing exports them)."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    lr_scheduler = torch.optim.lr_scheduler
+    init, partial = torch.nn.init, functools.partial
+    set_seed, Callback, TrainLearner = miniai.set_seed, miniai.Callback, miniai.TrainLearner
+
+    class GeneralRelu(nn.Module):
+        def __init__(self, leak=None, sub=None, maxv=None):
+            super().__init__()
+            self.leak, self.sub, self.maxv = leak, sub, maxv
+        def forward(self, x):
+            x = F.leaky_relu(x, self.leak) if self.leak is not None else F.relu(x)
+            if self.sub is not None: x -= self.sub
+            if self.maxv is not None: x.clamp_max_(self.maxv)
+            return x
+    def init_weights(m, leaky=0.):
+        if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d)): init.kaiming_normal_(m.weight, a=leaky)
+    def conv(ni, nf, ks=3, stride=2, act=nn.ReLU, norm=None, bias=None):
+        if bias is None: bias = not isinstance(norm, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d))
+        layers = [nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2, bias=bias)]
+        if norm: layers.append(norm(nf))
+        if act: layers.append(act())
+        return nn.Sequential(*layers)
+    def get_model(act=nn.ReLU, nfs=None, norm=None):
+        if nfs is None: nfs = [1, 8, 16, 32, 64]
+        layers = [conv(nfs[i], nfs[i+1], act=act, norm=norm) for i in range(len(nfs)-1)]
+        return nn.Sequential(*layers, conv(nfs[-1], 10, act=None, norm=False, bias=True), nn.Flatten())
+
+    xmean, xstd = 0.28, 0.35
+    class Normalized(torch.utils.data.Dataset):
+        """(tds = dsd.with_transform(transformi): (TF.to_tensor(o)-xmean)/xstd)."""
+        def __init__(self, ds): self.ds = ds
+        def __len__(self): return len(self.ds)
+        def __getitem__(self, i):
+            x, y = self.ds[i]
+            return (x-xmean)/xstd, y
+    dls = miniai.DataLoaders(
+        miniai.DataLoader(Normalized(miniai.train_images), miniai.bs, shuffle=True,
+                          collate_fn=miniai.default_collate),
+        miniai.DataLoader(Normalized(miniai.valid_images), miniai.bs * 2,
+                          collate_fn=miniai.default_collate))
+    set_seed(42)
+    metrics = miniai.MetricsCB(accuracy=miniai.MulticlassAccuracy())
+    astats = miniai.ActivationStats(lambda m: isinstance(m, GeneralRelu))   # fc.risinstance
+    cbs = [miniai.DeviceCB(), metrics, astats]
+    act_gr = partial(GeneralRelu, leak=0.1, sub=0.4)
+    iw = partial(init_weights, leaky=0.1)
+
+    class SGD:
+        def __init__(self, params, lr, wd=0.):
+            params = list(params)
+            store_attr()
+            self.i = 0
+        def step(self):
+            with torch.no_grad():
+                for p in self.params:
+                    self.reg_step(p)
+                    self.opt_step(p)
+            self.i += 1
+        def opt_step(self, p): p -= p.grad * self.lr
+        def reg_step(self, p):
+            if self.wd != 0: p *= 1 - self.lr*self.wd
+        def zero_grad(self):
+            for p in self.params: p.grad.data.zero_()
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=0.4, cbs=cbs, opt_func=SGD)
+    learn.fit(3)
+    xs = torch.linspace(-4, 4, 100)
+    ys = 1 - (xs/3) ** 2 + torch.randn(100) * 0.1
+    betas = [0.5, 0.7, 0.9, 0.99]
+    for beta in betas:   # (each a subplot: ys scattered, the running average in red)
+        avg, res = 0, []
+        for yi in ys:
+            avg = beta*avg + (1-beta)*yi
+            res.append(avg)
+        print(f'beta={beta}', np.array(res)[::25])
+    class Momentum(SGD):
+        def __init__(self, params, lr, wd=0., mom=0.9):
+            super().__init__(params, lr=lr, wd=wd)
+            self.mom = mom
+        def opt_step(self, p):
+            if not hasattr(p, 'grad_avg'): p.grad_avg = torch.zeros_like(p.grad)
+            p.grad_avg = p.grad_avg*self.mom + p.grad*(1-self.mom)
+            p -= self.lr * p.grad_avg
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=1.5, cbs=cbs, opt_func=Momentum)
+    learn.fit(3)
+    print([miniai.get_hist(h).shape for h in astats])   # (astats.color_dim())
+    class RMSProp(SGD):
+        def __init__(self, params, lr, wd=0., sqr_mom=0.99, eps=1e-5):
+            super().__init__(params, lr=lr, wd=wd)
+            self.sqr_mom, self.eps = sqr_mom, eps
+        def opt_step(self, p):
+            if not hasattr(p, 'sqr_avg'): p.sqr_avg = p.grad**2
+            p.sqr_avg = p.sqr_avg*self.sqr_mom + p.grad**2*(1-self.sqr_mom)
+            p -= self.lr * p.grad/(p.sqr_avg.sqrt() + self.eps)
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=3e-3, cbs=cbs, opt_func=RMSProp)
+    learn.fit(3)
+    class Adam(SGD):
+        def __init__(self, params, lr, wd=0., beta1=0.9, beta2=0.99, eps=1e-5):
+            super().__init__(params, lr=lr, wd=wd)
+            self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        def opt_step(self, p):
+            if not hasattr(p, 'avg'): p.avg = torch.zeros_like(p.grad.data)
+            if not hasattr(p, 'sqr_avg'): p.sqr_avg = torch.zeros_like(p.grad.data)
+            p.avg = self.beta1*p.avg + (1-self.beta1)*p.grad
+            unbias_avg = p.avg / (1 - (self.beta1**(self.i+1)))
+            p.sqr_avg = self.beta2*p.sqr_avg + (1-self.beta2)*(p.grad**2)
+            unbias_sqr_avg = p.sqr_avg / (1 - (self.beta2**(self.i+1)))
+            p -= self.lr * unbias_avg / (unbias_sqr_avg + self.eps).sqrt()
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=6e-3, cbs=cbs, opt_func=Adam)
+    learn.fit(3)
+    adam_model = model
+
+    learn = TrainLearner(get_model(), dls, F.cross_entropy, lr=6e-3, cbs=[miniai.DeviceCB(), miniai.SingleBatchCB()])
+    learn.fit(1)
+    opt = learn.opt
+    print(opt)
+    param = next(iter(learn.model.parameters()))
+    st = opt.state[param]
+    print(st)
+    print(len(opt.param_groups))
+    pg = opt.param_groups[0]
+    print(list(pg))
+    sched = lr_scheduler.CosineAnnealingLR(opt, 100)
+    print(sched.base_lrs)
+    print(sched.get_last_lr())
+    def sched_lrs(sched, steps):
+        lrs = [sched.get_last_lr()]
+        for i in range(steps):
+            sched.optimizer.step()
+            sched.step()
+            lrs.append(sched.get_last_lr())
+        print([f'{lr[0]:.6f}' for lr in lrs[::10]])   # (plt.plot(lrs))
+    sched_lrs(sched, 110)
+
+    class BaseSchedCB(Callback):
+        def __init__(self, sched): self.sched = sched
+        def before_fit(self, learn): self.schedo = self.sched(learn.opt)
+        def _step(self, learn):
+            if learn.training: self.schedo.step()
+    class BatchSchedCB(BaseSchedCB):
+        def after_batch(self, learn): self._step(learn)
+    class HasLearnCB(Callback):
+        def before_fit(self, learn): self.learn = learn
+        def after_fit(self, learn): self.learn = None
+    class RecorderCB(Callback):
+        def __init__(self, **d): self.d = d
+        def before_fit(self, learn):
+            self.recs = {k: [] for k in self.d}
+            self.pg = learn.opt.param_groups[0]
+        def after_batch(self, learn):
+            if not learn.training: return
+            for k, v in self.d.items():
+                self.recs[k].append(v(self))
+        def plot(self):
+            for k, v in self.recs.items():
+                print(k, [f'{o:.6f}' for o in v])
+    def _lr(cb): return cb.pg['lr']
+    adamw = partial(optim.AdamW, eps=1e-5)   # (optim.AdamW: see the docstring)
+    print(len(dls.train))
+    tmax = 3 * len(dls.train)
+    sched = partial(lr_scheduler.CosineAnnealingLR, T_max=tmax)
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    rec = RecorderCB(lr=_lr)
+    xtra = [BatchSchedCB(sched), rec]
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=2e-2, cbs=cbs+xtra, opt_func=adamw)
+    learn.fit(3)
+    rec.plot()
+    class EpochSchedCB(BaseSchedCB):
+        def after_epoch(self, learn): self._step(learn)
+    sched = partial(lr_scheduler.CosineAnnealingLR, T_max=3)
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    rec = RecorderCB(lr=_lr)
+    xtra = [EpochSchedCB(sched), rec]
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=2e-2, cbs=cbs+xtra, opt_func=adamw)
+    learn.fit(3)
+    rec.plot()
+    def _beta1(cb): return cb.pg['betas'][0]
+    rec = RecorderCB(lr=_lr, mom=_beta1)
+    set_seed(42)
+    lr, epochs = 6e-2, 2   # (the notebook: 5)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    tmax = epochs * len(dls.train)
+    sched = partial(lr_scheduler.OneCycleLR, max_lr=lr, total_steps=tmax)
+    xtra = [BatchSchedCB(sched), rec]
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=lr, cbs=cbs+xtra, opt_func=adamw)
+    learn.fit(epochs)
+    rec.plot()
+    return {"adam.w0": adam_model[0][0].weight, "adam.avg": adam_model[0][0].weight.sqr_avg,
+            "onecycle.w0": model[0][0].weight, "onecycle.bn": model[1][1].running_var}
+
+
+def course22p2_accel_sgd(torch):
+    """fastai/course22p2 nbs/12_accel_sgd.ipynb with miniai/accel.py: SGD with weight decay
+    written as a class (``p -= p.grad * self.lr`` and ``p *= 1 - lr*wd`` under no_grad),
+    exponentially weighted averages for four betas, Momentum, RMSProp and Adam keeping their
+    state as attributes of the parameters (``p.grad_avg``, ``p.sqr_avg``, ``p.avg``), a
+    PyTorch optimiser looked into (its repr, ``opt.state[param]``, ``param_groups``),
+    CosineAnnealingLR stepped by hand, BaseSchedCB/BatchSchedCB/EpochSchedCB and RecorderCB
+    (the lr and Adam's beta1 recorded per batch), AdamW with a per-batch cosine schedule,
+    a per-epoch one, and OneCycleLR. Offline as course22p2_activations (the notebook's
+    transformi normalisation in the dataset); the two cells that list ``dir(lr_scheduler)``'s
+    classes and ``dir(opt)``'s public names are left out (PyTorch's list the typing names
+    its module imports and the optimiser hooks minigrad lacks). The three AdamW fits use
+    ``eps=1e-5`` where the notebook keeps the default 1e-8: the convolutions' weight
+    gradients have elements near 2e-7 whose last bits the backward's summation order sets
+    (2.7e-7 apart from PyTorch's at most, measured), and with eps 1e-8 Adam turns each into
+    a full step of either sign, so the validation loss parts from PyTorch's in its 3rd digit
+    after the first two steps; the hand-written Adam's eps of 1e-5 shows no such split. The
+    1cycle fit runs 2 epochs of its 5: from the third, its validation loss (near 6, the
+    stand-in images being noise) parts from PyTorch's in the 4th digit."""
+    return _course22p2_miniai(torch, 12)
 
 
 # ---- fastai/course22p2: convolutions, autoencoder ----------------------------------------
@@ -26630,6 +26865,330 @@ def zero_to_mastery_classification(torch):
             "model_4": model_4.linear_layer_stack[2].weight}
 
 
+def neural_style_transfer(torch):
+    """pytorch/tutorials advanced_source/neural_style_tutorial.py: ContentLoss and StyleLoss
+    as transparent layers keeping ``self.loss`` (the target ``detach()``-ed), gram_matrix by
+    ``view`` and ``torch.mm``, Normalization built with ``torch.tensor(mean).view(-1, 1, 1)``
+    from a tensor (PyTorch's copy-construct warning), the VGG features walked with
+    ``children()``, renamed and re-added with ``add_module`` (``ReLU(inplace=False)``
+    replacing the in-place ones), trimmed with ``model[:(i + 1)]``, and the input image
+    optimised by ``optim.LBFGS([input_img])`` with a closure that clamps the image under
+    no_grad, after ``model.eval()`` and ``model.requires_grad_(False)``. vgg19's pretrained
+    features are a small seeded stand-in of the same layer kinds, the images seeded 32x32
+    ones, and the transfer runs 30 closures, printing every 10. It runs in float64
+    (``set_default_dtype``): in float32 the first closure's style loss (1e6 times five Gram
+    matrices' errors) already differs from PyTorch's by 4e-7 relative, the convolutions' sums
+    rounded in another order, and L-BFGS's steps amplify that about 400-fold per closure
+    (1.6e-4 at the third, measured), where in float64 all 30 print PyTorch's digits."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    torch.set_default_device(device)
+    torch.set_default_dtype(torch.float64)
+    imsize = 32
+    style_img = torch.rand(1, 3, imsize, imsize)
+    content_img = torch.rand(1, 3, imsize, imsize)
+    assert style_img.size() == content_img.size(), \
+        "we need to import style and content images of the same size"
+
+    class ContentLoss(nn.Module):
+        def __init__(self, target,):
+            super(ContentLoss, self).__init__()
+            self.target = target.detach()
+
+        def forward(self, input):
+            self.loss = F.mse_loss(input, self.target)
+            return input
+
+    def gram_matrix(input):
+        a, b, c, d = input.size()
+        features = input.view(a * b, c * d)
+        G = torch.mm(features, features.t())
+        return G.div(a * b * c * d)
+
+    class StyleLoss(nn.Module):
+        def __init__(self, target_feature):
+            super(StyleLoss, self).__init__()
+            self.target = gram_matrix(target_feature).detach()
+
+        def forward(self, input):
+            G = gram_matrix(input)
+            self.loss = F.mse_loss(G, self.target)
+            return input
+
+    cnn = nn.Sequential(
+        nn.Conv2d(3, 8, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+        nn.Conv2d(8, 8, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+        nn.MaxPool2d(kernel_size=2, stride=2),
+        nn.Conv2d(8, 16, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+        nn.Conv2d(16, 16, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+        nn.MaxPool2d(kernel_size=2, stride=2),
+        nn.Conv2d(16, 16, kernel_size=3, padding=1), nn.ReLU(inplace=True)).eval()
+    cnn_normalization_mean = torch.tensor([0.485, 0.456, 0.406])
+    cnn_normalization_std = torch.tensor([0.229, 0.224, 0.225])
+
+    class Normalization(nn.Module):
+        def __init__(self, mean, std):
+            super(Normalization, self).__init__()
+            self.mean = torch.tensor(mean).view(-1, 1, 1)
+            self.std = torch.tensor(std).view(-1, 1, 1)
+
+        def forward(self, img):
+            return (img - self.mean) / self.std
+
+    content_layers_default = ['conv_4']
+    style_layers_default = ['conv_1', 'conv_2', 'conv_3', 'conv_4', 'conv_5']
+
+    def get_style_model_and_losses(cnn, normalization_mean, normalization_std, style_img,
+                                   content_img, content_layers=content_layers_default,
+                                   style_layers=style_layers_default):
+        normalization = Normalization(normalization_mean, normalization_std)
+        content_losses = []
+        style_losses = []
+        model = nn.Sequential(normalization)
+        i = 0
+        for layer in cnn.children():
+            if isinstance(layer, nn.Conv2d):
+                i += 1
+                name = 'conv_{}'.format(i)
+            elif isinstance(layer, nn.ReLU):
+                name = 'relu_{}'.format(i)
+                layer = nn.ReLU(inplace=False)
+            elif isinstance(layer, nn.MaxPool2d):
+                name = 'pool_{}'.format(i)
+            elif isinstance(layer, nn.BatchNorm2d):
+                name = 'bn_{}'.format(i)
+            else:
+                raise RuntimeError('Unrecognized layer: {}'.format(layer.__class__.__name__))
+            model.add_module(name, layer)
+            if name in content_layers:
+                target = model(content_img).detach()
+                content_loss = ContentLoss(target)
+                model.add_module("content_loss_{}".format(i), content_loss)
+                content_losses.append(content_loss)
+            if name in style_layers:
+                target_feature = model(style_img).detach()
+                style_loss = StyleLoss(target_feature)
+                model.add_module("style_loss_{}".format(i), style_loss)
+                style_losses.append(style_loss)
+        for i in range(len(model) - 1, -1, -1):
+            if isinstance(model[i], ContentLoss) or isinstance(model[i], StyleLoss):
+                break
+        model = model[:(i + 1)]
+        return model, style_losses, content_losses
+
+    input_img = content_img.clone()
+
+    def get_input_optimizer(input_img):
+        optimizer = optim.LBFGS([input_img])
+        return optimizer
+
+    def run_style_transfer(cnn, normalization_mean, normalization_std, content_img, style_img,
+                           input_img, num_steps=300, style_weight=1000000, content_weight=1):
+        print('Building the style transfer model..')
+        model, style_losses, content_losses = get_style_model_and_losses(
+            cnn, normalization_mean, normalization_std, style_img, content_img)
+        print(model)
+        input_img.requires_grad_(True)
+        model.eval()
+        model.requires_grad_(False)
+        optimizer = get_input_optimizer(input_img)
+        print('Optimizing..')
+        run = [0]
+        while run[0] <= num_steps:
+            def closure():
+                with torch.no_grad():
+                    input_img.clamp_(0, 1)
+                optimizer.zero_grad()
+                model(input_img)
+                style_score = 0
+                content_score = 0
+                for sl in style_losses:
+                    style_score += sl.loss
+                for cl in content_losses:
+                    content_score += cl.loss
+                style_score *= style_weight
+                content_score *= content_weight
+                loss = style_score + content_score
+                loss.backward()
+                run[0] += 1
+                if run[0] % 10 == 0:
+                    print("run {}:".format(run))
+                    print('Style Loss : {:4f} Content Loss: {:4f}'.format(
+                        style_score.item(), content_score.item()))
+                    print()
+                return style_score + content_score
+            optimizer.step(closure)
+        with torch.no_grad():
+            input_img.clamp_(0, 1)
+        return input_img, model
+
+    output, model = run_style_transfer(cnn, cnn_normalization_mean, cnn_normalization_std,
+                                       content_img, style_img, input_img, num_steps=30)
+    print(output.requires_grad, output.grad_fn, [p.requires_grad for p in model.parameters()][:2])
+    return {"output": output, "grad": output.grad, "conv1.grad": torch.zeros(1) if
+            model.conv_1.weight.grad is None else model.conv_1.weight.grad}
+
+
+def reinforcement_q_learning(torch):
+    """pytorch/tutorials intermediate_source/reinforcement_q_learning.py as it reads since
+    gymnasium: the ``Transition`` namedtuple and ReplayMemory on a ``deque`` with
+    ``random.sample``, the three-layer DQN, select_action (epsilon by ``math.exp``,
+    ``policy_net(state).max(1).indices.view(1, 1)`` under no_grad, else
+    ``torch.tensor([[env.action_space.sample()]], dtype=torch.long)``), optimize_model
+    (``non_final_mask`` from a tuple of bools, ``torch.cat`` of the batch, ``gather``,
+    ``next_state_values[non_final_mask] = target_net(...).max(1).values``, SmoothL1Loss,
+    ``clip_grad_value_(..., 100)``, AdamW with ``amsgrad=True``) and the soft update of
+    the target net through its state_dict; the durations plotted as
+    ``torch.tensor(episode_durations, dtype=torch.float)`` with the 100-episode means by
+    ``unfold`` (shortened to 5). gymnasium's CartPole-v1 is a deterministic stand-in with
+    its reset/step signature; 12 episodes, a batch of 16."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+    Transition = collections.namedtuple('Transition', ('state', 'action', 'next_state', 'reward'))
+
+    class CartPoleV1:  # stands for gym.make("CartPole-v1")
+        action_space = SimpleNamespace(n=2, sample=lambda: random.randrange(2))
+
+        def reset(self):
+            self.state, self.steps = np.array([0.01, -0.02, 0.03, 0.01], dtype=np.float32), 0
+            return self.state, {}
+
+        def step(self, action):
+            self.steps += 1
+            push = 0.05 * (action * 2 - 1)
+            x, x_dot, theta, theta_dot = self.state
+            self.state = np.array([x + 0.02 * x_dot, x_dot + push, theta + 0.05 * theta_dot,
+                                   theta_dot - 1.5 * push + 0.4 * theta], dtype=np.float32)
+            terminated = bool(abs(self.state[2]) > 0.21)
+            truncated = self.steps >= 25
+            return self.state, 1.0, terminated, truncated, {}
+
+    env = CartPoleV1()
+    device = torch.device("cuda" if torch.cuda.is_available() else
+                          "mps" if torch.backends.mps.is_available() else "cpu")
+    seed = 42
+    random.seed(seed)
+    torch.manual_seed(seed)
+
+    class ReplayMemory(object):
+        def __init__(self, capacity):
+            self.memory = collections.deque([], maxlen=capacity)
+
+        def push(self, *args):
+            """Save a transition"""
+            self.memory.append(Transition(*args))
+
+        def sample(self, batch_size):
+            return random.sample(self.memory, batch_size)
+
+        def __len__(self):
+            return len(self.memory)
+
+    class DQN(nn.Module):
+        def __init__(self, n_observations, n_actions):
+            super(DQN, self).__init__()
+            self.layer1 = nn.Linear(n_observations, 128)
+            self.layer2 = nn.Linear(128, 128)
+            self.layer3 = nn.Linear(128, n_actions)
+
+        def forward(self, x):
+            x = F.relu(self.layer1(x))
+            x = F.relu(self.layer2(x))
+            return self.layer3(x)
+
+    BATCH_SIZE = 16
+    GAMMA = 0.99
+    EPS_START = 0.9
+    EPS_END = 0.01
+    EPS_DECAY = 2500
+    TAU = 0.005
+    LR = 3e-4
+    n_actions = env.action_space.n
+    state, info = env.reset()
+    n_observations = len(state)
+    policy_net = DQN(n_observations, n_actions).to(device)
+    target_net = DQN(n_observations, n_actions).to(device)
+    target_net.load_state_dict(policy_net.state_dict())
+    optimizer = optim.AdamW(policy_net.parameters(), lr=LR, amsgrad=True)
+    memory = ReplayMemory(10000)
+    steps_done = 0
+
+    def select_action(state):
+        nonlocal steps_done
+        sample = random.random()
+        eps_threshold = EPS_END + (EPS_START - EPS_END) * math.exp(-1. * steps_done / EPS_DECAY)
+        steps_done += 1
+        if sample > eps_threshold:
+            with torch.no_grad():
+                return policy_net(state).max(1).indices.view(1, 1)
+        else:
+            return torch.tensor([[env.action_space.sample()]], device=device, dtype=torch.long)
+
+    episode_durations = []
+
+    def plot_durations(show_result=False):
+        durations_t = torch.tensor(episode_durations, dtype=torch.float)
+        if len(durations_t) >= 5:
+            means = durations_t.unfold(0, 5, 1).mean(1).view(-1)
+            means = torch.cat((torch.zeros(4), means))
+            print('Result' if show_result else 'Training...', means.numpy())
+
+    def optimize_model():
+        if len(memory) < BATCH_SIZE:
+            return
+        transitions = memory.sample(BATCH_SIZE)
+        batch = Transition(*zip(*transitions))
+        non_final_mask = torch.tensor(tuple(map(lambda s: s is not None, batch.next_state)),
+                                      device=device, dtype=torch.bool)
+        non_final_next_states = torch.cat([s for s in batch.next_state if s is not None])
+        state_batch = torch.cat(batch.state)
+        action_batch = torch.cat(batch.action)
+        reward_batch = torch.cat(batch.reward)
+        state_action_values = policy_net(state_batch).gather(1, action_batch)
+        next_state_values = torch.zeros(BATCH_SIZE, device=device)
+        with torch.no_grad():
+            next_state_values[non_final_mask] = target_net(non_final_next_states).max(1).values
+        expected_state_action_values = (next_state_values * GAMMA) + reward_batch
+        criterion = nn.SmoothL1Loss()
+        loss = criterion(state_action_values, expected_state_action_values.unsqueeze(1))
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_value_(policy_net.parameters(), 100)
+        optimizer.step()
+        return loss
+
+    num_episodes = 12
+    for i_episode in range(num_episodes):
+        state, info = env.reset()
+        state = torch.tensor(state, dtype=torch.float32, device=device).unsqueeze(0)
+        for t in itertools.count():
+            action = select_action(state)
+            observation, reward, terminated, truncated, _ = env.step(action.item())
+            reward = torch.tensor([reward], device=device)
+            done = terminated or truncated
+            if terminated:
+                next_state = None
+            else:
+                next_state = torch.tensor(observation, dtype=torch.float32, device=device).unsqueeze(0)
+            memory.push(state, action, next_state, reward)
+            state = next_state
+            loss = optimize_model()
+            target_net_state_dict = target_net.state_dict()
+            policy_net_state_dict = policy_net.state_dict()
+            for key in policy_net_state_dict:
+                target_net_state_dict[key] = policy_net_state_dict[key] * TAU + target_net_state_dict[key] * (1 - TAU)
+            target_net.load_state_dict(target_net_state_dict)
+            if done:
+                episode_durations.append(t + 1)
+                plot_durations()
+                break
+        print(i_episode, t + 1, None if loss is None else round(loss.item(), 6), steps_done)
+    print('Complete')
+    plot_durations(show_result=True)
+    return {"policy": policy_net.layer3.weight, "target": target_net.layer1.weight,
+            "policy.grad": policy_net.layer2.weight.grad,
+            "exp_avg_sq_max": optimizer.state[policy_net.layer3.weight]["max_exp_avg_sq"]}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -26669,9 +27228,11 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model, d2l_gans,
             d2l_nlp_applications, course22p2_activations, course22p2_initializing,
             course22p2_convolutions, course22p2_autoencoder, course22p2_meanshift,
+            course22p2_accel_sgd,
             uvadlc_intro_to_pytorch, uvadlc_activation_functions,
             uvadlc_initialization_and_optimization, uvadlc_transformers, uvadlc_gnn,
             uvadlc_energy_models, uvadlc_autoencoder, uvadlc_normalizing_flows,
             uvadlc_inception_resnet_densenet, uvadlc_simclr_and_vit, labml_transformer_modules,
             stat453_autograd_perceptron_adaline, stat453_cross_entropy_and_softmax_regression,
-            zero_to_mastery_fundamentals_and_workflow, zero_to_mastery_classification]
+            zero_to_mastery_fundamentals_and_workflow, zero_to_mastery_classification,
+            reinforcement_q_learning, neural_style_transfer]
