@@ -22856,6 +22856,7 @@ def _course22p2_accel_sgd(torch, miniai):
     learn = TrainLearner(get_model(), dls, F.cross_entropy, lr=6e-3, cbs=[miniai.DeviceCB(), miniai.SingleBatchCB()])
     learn.fit(1)
     opt = learn.opt
+    print(' '.join(o for o in dir(opt) if o[0] != '_'))
     print(opt)
     param = next(iter(learn.model.parameters()))
     st = opt.state[param]
@@ -22944,8 +22945,8 @@ def course22p2_accel_sgd(torch):
     (the lr and Adam's beta1 recorded per batch), AdamW with a per-batch cosine schedule,
     a per-epoch one, and OneCycleLR. Offline as course22p2_activations (the notebook's
     transformi normalisation in the dataset); the two cells that list ``dir(lr_scheduler)``'s
-    classes and ``dir(opt)``'s public names are left out (PyTorch's list the typing names
-    its module imports and the optimiser hooks minigrad lacks). The three AdamW fits use
+    classes are left out (PyTorch's list also the typing names its module imports: Any,
+    Literal, Self, SupportsFloat, Tensor, TypedDict). The three AdamW fits use
     ``eps=1e-5`` where the notebook keeps the default 1e-8: the convolutions' weight
     gradients have elements near 2e-7 whose last bits the backward's summation order sets
     (2.7e-7 apart from PyTorch's at most, measured), and with eps 1e-8 Adam turns each into
