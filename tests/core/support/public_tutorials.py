@@ -27190,6 +27190,654 @@ def reinforcement_q_learning(torch):
             "exp_avg_sq_max": optimizer.state[policy_net.layer3.weight]["max_exp_avg_sq"]}
 
 
+def uvadlc_pixelcnn(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial12/Autoregressive_Image_Modeling.ipynb:
+    MaskedConvolution (a mask buffer ``mask[None, None]``, the weights masked in place by
+    ``self.conv.weight.data *= self.mask`` at each call, padding from the dilation),
+    the vertical and horizontal stack convolutions, the receptive field of the centre
+    pixel read from an input's gradient (``out[0, :, 5, 5].sum().backward(retain_graph=True)``,
+    ``img.grad.abs()``, ``img.grad.fill_(0)``) for one layer, both stacks and five stacked
+    layers, GatedMaskedConv (``chunk``, tanh times sigmoid, dilations 2 and 4), the PixelCNN
+    with its 5-d output and ``F.cross_entropy(pred, x, reduction='none')`` in bits per
+    dimension, Adam with StepLR, and ``sample`` pixel by pixel with ``torch.multinomial``
+    under no_grad (also completing half images), and, added here, which input pixels a
+    trained model's prediction at one pixel depends on (its gradient). MNIST is a stand-in
+    of 0-255 ints; the
+    images are 12x12 for sampling, the network 16 channels wide, 6 steps of training."""
+    nn, F, optim, data = torch.nn, torch.nn.functional, torch.optim, torch.utils.data
+    seed_everything(torch, 42)
+    device = torch.device("cpu")
+
+    class MaskedConvolution(nn.Module):
+        def __init__(self, c_in, c_out, mask, **kwargs):
+            super().__init__()
+            kernel_size = (mask.shape[0], mask.shape[1])
+            dilation = 1 if "dilation" not in kwargs else kwargs["dilation"]
+            padding = tuple([dilation * (kernel_size[i] - 1) // 2 for i in range(2)])
+            self.conv = nn.Conv2d(c_in, c_out, kernel_size, padding=padding, **kwargs)
+            self.register_buffer('mask', mask[None, None])
+
+        def forward(self, x):
+            self.conv.weight.data *= self.mask
+            return self.conv(x)
+
+    class VerticalStackConvolution(MaskedConvolution):
+        def __init__(self, c_in, c_out, kernel_size=3, mask_center=False, **kwargs):
+            mask = torch.ones(kernel_size, kernel_size)
+            mask[kernel_size // 2 + 1:, :] = 0
+            if mask_center:
+                mask[kernel_size // 2, :] = 0
+            super().__init__(c_in, c_out, mask, **kwargs)
+
+    class HorizontalStackConvolution(MaskedConvolution):
+        def __init__(self, c_in, c_out, kernel_size=3, mask_center=False, **kwargs):
+            mask = torch.ones(1, kernel_size)
+            mask[0, kernel_size // 2 + 1:] = 0
+            if mask_center:
+                mask[0, kernel_size // 2] = 0
+            super().__init__(c_in, c_out, mask, **kwargs)
+
+    inp_img = torch.zeros(1, 1, 11, 11)
+    inp_img.requires_grad_()
+
+    def show_center_recep_field(img, out):
+        loss = out[0, :, img.shape[2] // 2, img.shape[3] // 2].sum()
+        loss.backward(retain_graph=True)
+        img_grads = img.grad.abs()
+        img.grad.fill_(0)
+        img = img_grads.squeeze().cpu().numpy()
+        print((img > 0).astype(int), img.sum())   # (two plots: the gradients, and > 0)
+
+    horiz_conv = HorizontalStackConvolution(c_in=1, c_out=1, kernel_size=3, mask_center=True)
+    horiz_conv.conv.weight.data.fill_(1)
+    horiz_conv.conv.bias.data.fill_(0)
+    horiz_img = horiz_conv(inp_img)
+    show_center_recep_field(inp_img, horiz_img)
+    vert_conv = VerticalStackConvolution(c_in=1, c_out=1, kernel_size=3, mask_center=True)
+    vert_conv.conv.weight.data.fill_(1)
+    vert_conv.conv.bias.data.fill_(0)
+    vert_img = vert_conv(inp_img)
+    show_center_recep_field(inp_img, vert_img)
+    horiz_img = vert_img + horiz_img
+    show_center_recep_field(inp_img, horiz_img)
+    horiz_conv = HorizontalStackConvolution(c_in=1, c_out=1, kernel_size=3, mask_center=False)
+    horiz_conv.conv.weight.data.fill_(1)
+    horiz_conv.conv.bias.data.fill_(0)
+    vert_conv = VerticalStackConvolution(c_in=1, c_out=1, kernel_size=3, mask_center=False)
+    vert_conv.conv.weight.data.fill_(1)
+    vert_conv.conv.bias.data.fill_(0)
+    for l_idx in range(4):
+        vert_img = vert_conv(vert_img)
+        horiz_img = horiz_conv(horiz_img) + vert_img
+        print(f"Layer {l_idx+2}")
+        show_center_recep_field(inp_img, horiz_img)
+    print(horiz_img.grad_fn, vert_conv.mask.shape, horiz_conv.conv.weight)
+
+    class GatedMaskedConv(nn.Module):
+        def __init__(self, c_in, **kwargs):
+            super().__init__()
+            self.conv_vert = VerticalStackConvolution(c_in, c_out=2 * c_in, **kwargs)
+            self.conv_horiz = HorizontalStackConvolution(c_in, c_out=2 * c_in, **kwargs)
+            self.conv_vert_to_horiz = nn.Conv2d(2 * c_in, 2 * c_in, kernel_size=1, padding=0)
+            self.conv_horiz_1x1 = nn.Conv2d(c_in, c_in, kernel_size=1, padding=0)
+
+        def forward(self, v_stack, h_stack):
+            v_stack_feat = self.conv_vert(v_stack)
+            v_val, v_gate = v_stack_feat.chunk(2, dim=1)
+            v_stack_out = torch.tanh(v_val) * torch.sigmoid(v_gate)
+            h_stack_feat = self.conv_horiz(h_stack)
+            h_stack_feat = h_stack_feat + self.conv_vert_to_horiz(v_stack_feat)
+            h_val, h_gate = h_stack_feat.chunk(2, dim=1)
+            h_stack_feat = torch.tanh(h_val) * torch.sigmoid(h_gate)
+            h_stack_out = self.conv_horiz_1x1(h_stack_feat)
+            h_stack_out = h_stack_out + h_stack
+            return v_stack_out, h_stack_out
+
+    images = (torch.rand(24, 1, 12, 12) * 256).to(torch.long).clamp(max=255)
+    labels = torch.randint(0, 10, (24,))
+    train_set = data.TensorDataset(images, labels)
+    train_loader = data.DataLoader(train_set, batch_size=8, shuffle=True, drop_last=True)
+
+    class PixelCNN(nn.Module):
+        def __init__(self, c_in, c_hidden):
+            super().__init__()
+            self.hparams = SimpleNamespace(c_in=c_in, c_hidden=c_hidden)
+            self.conv_vstack = VerticalStackConvolution(c_in, c_hidden, mask_center=True)
+            self.conv_hstack = HorizontalStackConvolution(c_in, c_hidden, mask_center=True)
+            self.conv_layers = nn.ModuleList([
+                GatedMaskedConv(c_hidden),
+                GatedMaskedConv(c_hidden, dilation=2),
+                GatedMaskedConv(c_hidden),
+                GatedMaskedConv(c_hidden, dilation=4),
+                GatedMaskedConv(c_hidden),
+                GatedMaskedConv(c_hidden, dilation=2),
+                GatedMaskedConv(c_hidden)
+            ])
+            self.conv_out = nn.Conv2d(c_hidden, c_in * 256, kernel_size=1, padding=0)
+            self.example_input_array = train_set[0][0][None]
+
+        def forward(self, x):
+            x = (x.float() / 255.0) * 2 - 1
+            v_stack = self.conv_vstack(x)
+            h_stack = self.conv_hstack(x)
+            for layer in self.conv_layers:
+                v_stack, h_stack = layer(v_stack, h_stack)
+            out = self.conv_out(F.elu(h_stack))
+            out = out.reshape(out.shape[0], 256, out.shape[1] // 256, out.shape[2], out.shape[3])
+            return out
+
+        def calc_likelihood(self, x):
+            pred = self.forward(x)
+            nll = F.cross_entropy(pred, x, reduction='none')
+            bpd = nll.mean(dim=[1, 2, 3]) * np.log2(np.exp(1))
+            return bpd.mean()
+
+        @torch.no_grad()
+        def sample(self, img_shape, img=None):
+            if img is None:
+                img = torch.zeros(img_shape, dtype=torch.long).to(device) - 1
+            for h in range(img_shape[2]):
+                for w in range(img_shape[3]):
+                    for c in range(img_shape[1]):
+                        if (img[:, c, h, w] != -1).all().item():
+                            continue
+                        pred = self.forward(img[:, :, :h + 1, :])
+                        probs = F.softmax(pred[:, :, c, h, w], dim=-1)
+                        img[:, c, h, w] = torch.multinomial(probs, num_samples=1).squeeze(dim=-1)
+            return img
+
+        def configure_optimizers(self):
+            optimizer = optim.Adam(self.parameters(), lr=1e-3)
+            scheduler = optim.lr_scheduler.StepLR(optimizer, 1, gamma=0.99)
+            return [optimizer], [scheduler]
+
+    model = PixelCNN(c_in=1, c_hidden=16)
+    print(model(model.example_input_array).shape)
+    print(sum(p.numel() for p in model.parameters()))
+    [optimizer], [scheduler] = model.configure_optimizers()
+    for epoch in range(2):
+        for imgs, _ in train_loader:
+            loss = model.calc_likelihood(imgs)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            print(f"train_bpd {loss.item():.5f}")
+        scheduler.step()
+    with torch.no_grad():
+        print(f"test_bpd {model.calc_likelihood(images[:8]).item():.5f}")
+    seed_everything(torch, 1)
+    samples = model.sample(img_shape=(2, 1, 6, 6))
+    print(samples)
+    img = images[:2].clone()
+    img[:, :, 6:, :] = -1
+    img = model.sample(img_shape=(2, 1, 8, 12), img=img[:, :, :8, :])
+    print(img[:, 0, 6:8, :6])
+    inp_img = images[:1].float().requires_grad_()
+    model.eval()
+    pred = model(inp_img)
+    pred[0, :, 0, 6, 6].logsumexp(dim=0).backward()
+    print((inp_img.grad.squeeze().abs() > 0).int())
+    return {"out": model.conv_out.weight, "gated.grad": model.conv_layers[3].conv_vert.conv.weight.grad,
+            "masked": model.conv_hstack.conv.weight, "samples": samples}
+
+
+def uvadlc_adversarial_attacks(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial10/Adversarial_Attacks.ipynb:
+    a frozen pretrained classifier (``p.requires_grad = False``), eval_model with top-1
+    and top-5 errors (``topk(5, dim=-1)[1] == labels[..., None]``), the fast gradient sign
+    method (``-torch.gather`` of log_softmax, ``torch.sign`` of the input's gradient,
+    ``fake_imgs.detach_()``), and the adversarial patch: ``nn.Parameter`` of zeros mapped
+    by tanh into the normalised range (``TENSOR_MEANS[:, None, None]``), written into each
+    image in place at NumPy-random offsets (``img[i, :, h:h+ph, w:w+pw] = patch_forward(patch)``
+    on a tensor that needs no grad, so the patch's gradient flows through the copy), SGD
+    with momentum on ``CrossEntropyLoss`` toward a target class, and eval_patch with
+    ``torch.logical_and``. The pretrained ResNet-34 is a small seeded CNN, ImageNet's
+    images seeded 32x32 ones of 10 classes; the patch is 8x8 and trains 2 epochs."""
+    nn, F, data = torch.nn, torch.nn.functional, torch.utils.data
+    seed_everything(torch, 42)
+    device = torch.device("cpu")
+    NORM_MEAN = np.array([0.485, 0.456, 0.406])
+    NORM_STD = np.array([0.229, 0.224, 0.225])
+    images = image_dataset(torch, 96, shape=(3, 32, 32), seed=12)
+
+    class Normalized(data.Dataset):
+        def __len__(self):
+            return len(images)
+
+        def __getitem__(self, i):
+            img, label = images[i]
+            mean = torch.tensor(NORM_MEAN, dtype=torch.float32)[:, None, None]
+            std = torch.tensor(NORM_STD, dtype=torch.float32)[:, None, None]
+            return (img - mean) / std, label
+
+    dataset = Normalized()
+    data_loader = data.DataLoader(dataset, batch_size=32, shuffle=False, drop_last=False)
+    pretrained_model = nn.Sequential(
+        nn.Conv2d(3, 16, 3, stride=2, padding=1), nn.ReLU(), nn.Conv2d(16, 32, 3, stride=2, padding=1),
+        nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))
+    pretrained_model = pretrained_model.to(device)
+    pretrained_model.eval()
+    for p in pretrained_model.parameters():
+        p.requires_grad = False
+
+    def eval_model(dataset_loader, img_func=None):
+        tp, tp_5, counter = 0., 0., 0.
+        for imgs, labels in dataset_loader:
+            imgs = imgs.to(device)
+            labels = labels.to(device)
+            if img_func is not None:
+                imgs = img_func(imgs, labels)
+            with torch.no_grad():
+                preds = pretrained_model(imgs)
+            tp += (preds.argmax(dim=-1) == labels).sum()
+            tp_5 += (preds.topk(5, dim=-1)[1] == labels[..., None]).any(dim=-1).sum()
+            counter += preds.shape[0]
+        acc = tp.float().item() / counter
+        top5 = 1 - (tp_5.float().item() / counter)
+        print(f"Top-1 error: {(100.0 * (1 - acc)):4.2f}%")
+        print(f"Top-5 error: {(100.0 * top5):4.2f}%")
+        return acc, top5
+
+    _ = eval_model(data_loader)
+
+    def fast_gradient_sign_method(model, imgs, labels, epsilon=0.02):
+        inp_imgs = imgs.clone().requires_grad_()
+        preds = model(inp_imgs.to(device))
+        preds = F.log_softmax(preds, dim=-1)
+        loss = -torch.gather(preds, 1, labels.to(device).unsqueeze(dim=-1))
+        loss.sum().backward()
+        noise_grad = torch.sign(inp_imgs.grad.to(imgs.device))
+        fake_imgs = imgs + epsilon * noise_grad
+        fake_imgs.detach_()
+        return fake_imgs, noise_grad
+
+    exmp_batch, label_batch = next(iter(data_loader))
+    adv_imgs, noise_grad = fast_gradient_sign_method(pretrained_model, exmp_batch, label_batch, epsilon=0.02)
+    with torch.no_grad():
+        adv_preds = pretrained_model(adv_imgs.to(device))
+    print(noise_grad[0, :, :2, :4], adv_preds.softmax(dim=-1)[:2])
+    _ = eval_model(data_loader, img_func=lambda x, y: fast_gradient_sign_method(pretrained_model, x, y, epsilon=0.02)[0])
+    TENSOR_MEANS, TENSOR_STD = torch.FloatTensor(NORM_MEAN)[:, None, None], torch.FloatTensor(NORM_STD)[:, None, None]
+
+    def patch_forward(patch):
+        patch = (torch.tanh(patch) + 1 - 2 * TENSOR_MEANS) / (2 * TENSOR_STD)
+        return patch
+
+    def place_patch(img, patch):
+        for i in range(img.shape[0]):
+            h_offset = np.random.randint(0, img.shape[2] - patch.shape[1] - 1)
+            w_offset = np.random.randint(0, img.shape[3] - patch.shape[2] - 1)
+            img[i, :, h_offset:h_offset + patch.shape[1], w_offset:w_offset + patch.shape[2]] = patch_forward(patch)
+        return img
+
+    def eval_patch(model, patch, val_loader, target_class):
+        model.eval()
+        tp, tp_5, counter = 0., 0., 0.
+        with torch.no_grad():
+            for img, img_labels in val_loader:
+                for _ in range(4):
+                    patch_img = place_patch(img, patch)
+                    patch_img = patch_img.to(device)
+                    img_labels = img_labels.to(device)
+                    pred = model(patch_img)
+                    tp += torch.logical_and(pred.argmax(dim=-1) == target_class, img_labels != target_class).sum()
+                    tp_5 += torch.logical_and((pred.topk(5, dim=-1)[1] == target_class).any(dim=-1),
+                                              img_labels != target_class).sum()
+                    counter += (img_labels != target_class).sum()
+        acc = tp / counter
+        top5 = tp_5 / counter
+        return acc, top5
+
+    def patch_attack(model, target_class, patch_size=64, num_epochs=5):
+        train_set, val_set = torch.utils.data.random_split(dataset, [64, 32])
+        train_loader = data.DataLoader(train_set, batch_size=16, shuffle=True, drop_last=True)
+        val_loader = data.DataLoader(val_set, batch_size=16, shuffle=False, drop_last=False)
+        if not isinstance(patch_size, tuple):
+            patch_size = (patch_size, patch_size)
+        patch = nn.Parameter(torch.zeros(3, patch_size[0], patch_size[1]), requires_grad=True)
+        optimizer = torch.optim.SGD([patch], lr=1e-1, momentum=0.8)
+        loss_module = nn.CrossEntropyLoss()
+        for epoch in range(num_epochs):
+            for img, _ in train_loader:
+                img = place_patch(img, patch)
+                img = img.to(device)
+                pred = model(img)
+                labels = torch.zeros(img.shape[0], device=pred.device, dtype=torch.long).fill_(target_class)
+                loss = loss_module(pred, labels)
+                optimizer.zero_grad()
+                loss.mean().backward()
+                optimizer.step()
+                print(f"Epoch {epoch}, Loss: {loss.item():4.2f}", img.grad_fn)
+        acc, top5 = eval_patch(model, patch, val_loader, target_class)
+        return patch.data, {"acc": acc.item(), "top5": top5.item()}
+
+    patch, val_results = patch_attack(pretrained_model, target_class=3, patch_size=8, num_epochs=2)
+    print(f"Validation results for 3 and 8: {val_results}")
+    print(patch_forward(patch)[0, :2])
+    return {"patch": patch, "noise": noise_grad, "adv": adv_imgs}
+
+
+def chatbot_tutorial(torch):
+    """pytorch/tutorials beginner_source/chatbot_tutorial.py: Voc, normalizeString,
+    indexesFromSentence, zeroPadding with ``itertools.zip_longest``, binaryMatrix to
+    ``torch.BoolTensor``, ``torch.LongTensor`` of the padded lists, batch2TrainData sorted
+    by length; the EncoderRNN (an embedding, a bidirectional GRU over
+    ``pack_padded_sequence``/``pad_packed_sequence``, the two directions summed), Luong's Attn
+    (dot, general and concat scores, ``.t()`` and a softmax), LuongAttnDecoderRNN
+    (``attn_weights.bmm(encoder_outputs.transpose(0, 1))``, softmax outputs), maskNLLLoss
+    (``-torch.log(torch.gather(...))`` and ``masked_select``), train with teacher forcing and
+    without (``torch.LongTensor([[topi[i][0] ...]])`` of 0-dim tensors), ``clip_grad_norm_``
+    on both, two Adams, and GreedySearchDecoder (``torch.max`` over the outputs, tokens
+    ``torch.cat`` onto ``torch.zeros([0], dtype=torch.long)``). The Cornell movie lines are
+    a few made-up pairs; 16 hidden units, 10 iterations of a batch of 4."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    device = torch.device("cpu")
+    PAD_token, SOS_token, EOS_token = 0, 1, 2
+    MAX_LENGTH = 10
+
+    class Voc:
+        def __init__(self, name):
+            self.name = name
+            self.trimmed = False
+            self.word2index = {}
+            self.word2count = {}
+            self.index2word = {PAD_token: "PAD", SOS_token: "SOS", EOS_token: "EOS"}
+            self.num_words = 3
+
+        def addSentence(self, sentence):
+            for word in sentence.split(' '):
+                self.addWord(word)
+
+        def addWord(self, word):
+            if word not in self.word2index:
+                self.word2index[word] = self.num_words
+                self.word2count[word] = 1
+                self.index2word[self.num_words] = word
+                self.num_words += 1
+            else:
+                self.word2count[word] += 1
+
+    def unicodeToAscii(s):
+        return ''.join(c for c in unicodedata.normalize('NFD', s) if unicodedata.category(c) != 'Mn')
+
+    def normalizeString(s):
+        s = unicodeToAscii(s.lower().strip())
+        s = re.sub(r"([.!?])", r" \1", s)
+        s = re.sub(r"[^a-zA-Z.!?]+", r" ", s)
+        s = re.sub(r"\s+", r" ", s).strip()
+        return s
+
+    lines = [("Hello there!", "Hi, how are you?"), ("How are you doing today?", "I'm fine, thanks."),
+             ("What is your name?", "My name is Bot."), ("Where are you going?", "To the café, of course."),
+             ("Do you like movies?", "Yes, I like them a lot!"), ("Good night.", "Good night to you too."),
+             ("Are you coming?", "No."), ("What time is it?", "It is late, go home.")]
+    voc = Voc("cornell movie-dialogs corpus")
+    pairs = [[normalizeString(a), normalizeString(b)] for a, b in lines]
+    for pair in pairs:
+        voc.addSentence(pair[0])
+        voc.addSentence(pair[1])
+    print("Counted words:", voc.num_words)
+    for pair in pairs[:3]:
+        print(pair)
+
+    def indexesFromSentence(voc, sentence):
+        return [voc.word2index[word] for word in sentence.split(' ')] + [EOS_token]
+
+    def zeroPadding(l, fillvalue=PAD_token):
+        return list(itertools.zip_longest(*l, fillvalue=fillvalue))
+
+    def binaryMatrix(l, value=PAD_token):
+        m = []
+        for i, seq in enumerate(l):
+            m.append([])
+            for token in seq:
+                if token == PAD_token:
+                    m[i].append(0)
+                else:
+                    m[i].append(1)
+        return m
+
+    def inputVar(l, voc):
+        indexes_batch = [indexesFromSentence(voc, sentence) for sentence in l]
+        lengths = torch.tensor([len(indexes) for indexes in indexes_batch])
+        padList = zeroPadding(indexes_batch)
+        padVar = torch.LongTensor(padList)
+        return padVar, lengths
+
+    def outputVar(l, voc):
+        indexes_batch = [indexesFromSentence(voc, sentence) for sentence in l]
+        max_target_len = max([len(indexes) for indexes in indexes_batch])
+        padList = zeroPadding(indexes_batch)
+        mask = binaryMatrix(padList)
+        mask = torch.BoolTensor(mask)
+        padVar = torch.LongTensor(padList)
+        return padVar, mask, max_target_len
+
+    def batch2TrainData(voc, pair_batch):
+        pair_batch.sort(key=lambda x: len(x[0].split(" ")), reverse=True)
+        input_batch, output_batch = [], []
+        for pair in pair_batch:
+            input_batch.append(pair[0])
+            output_batch.append(pair[1])
+        inp, lengths = inputVar(input_batch, voc)
+        output, mask, max_target_len = outputVar(output_batch, voc)
+        return inp, lengths, output, mask, max_target_len
+
+    small_batch_size = 5
+    batches = batch2TrainData(voc, [random.choice(pairs) for _ in range(small_batch_size)])
+    input_variable, lengths, target_variable, mask, max_target_len = batches
+    print("input_variable:", input_variable)
+    print("lengths:", lengths)
+    print("target_variable:", target_variable)
+    print("mask:", mask)
+    print("max_target_len:", max_target_len)
+
+    class EncoderRNN(nn.Module):
+        def __init__(self, hidden_size, embedding, n_layers=1, dropout=0):
+            super(EncoderRNN, self).__init__()
+            self.n_layers = n_layers
+            self.hidden_size = hidden_size
+            self.embedding = embedding
+            self.gru = nn.GRU(hidden_size, hidden_size, n_layers,
+                              dropout=(0 if n_layers == 1 else dropout), bidirectional=True)
+
+        def forward(self, input_seq, input_lengths, hidden=None):
+            embedded = self.embedding(input_seq)
+            packed = nn.utils.rnn.pack_padded_sequence(embedded, input_lengths)
+            outputs, hidden = self.gru(packed, hidden)
+            outputs, _ = nn.utils.rnn.pad_packed_sequence(outputs)
+            outputs = outputs[:, :, :self.hidden_size] + outputs[:, :, self.hidden_size:]
+            return outputs, hidden
+
+    class Attn(nn.Module):
+        def __init__(self, method, hidden_size):
+            super(Attn, self).__init__()
+            self.method = method
+            if self.method not in ['dot', 'general', 'concat']:
+                raise ValueError(self.method, "is not an appropriate attention method.")
+            self.hidden_size = hidden_size
+            if self.method == 'general':
+                self.attn = nn.Linear(self.hidden_size, hidden_size)
+            elif self.method == 'concat':
+                self.attn = nn.Linear(self.hidden_size * 2, hidden_size)
+                self.v = nn.Parameter(torch.FloatTensor(hidden_size).normal_())
+
+        def dot_score(self, hidden, encoder_output):
+            return torch.sum(hidden * encoder_output, dim=2)
+
+        def general_score(self, hidden, encoder_output):
+            energy = self.attn(encoder_output)
+            return torch.sum(hidden * energy, dim=2)
+
+        def concat_score(self, hidden, encoder_output):
+            energy = self.attn(torch.cat((hidden.expand(encoder_output.size(0), -1, -1), encoder_output), 2)).tanh()
+            return torch.sum(self.v * energy, dim=2)
+
+        def forward(self, hidden, encoder_outputs):
+            if self.method == 'general':
+                attn_energies = self.general_score(hidden, encoder_outputs)
+            elif self.method == 'concat':
+                attn_energies = self.concat_score(hidden, encoder_outputs)
+            elif self.method == 'dot':
+                attn_energies = self.dot_score(hidden, encoder_outputs)
+            attn_energies = attn_energies.t()
+            return F.softmax(attn_energies, dim=1).unsqueeze(1)
+
+    class LuongAttnDecoderRNN(nn.Module):
+        def __init__(self, attn_model, embedding, hidden_size, output_size, n_layers=1, dropout=0.1):
+            super(LuongAttnDecoderRNN, self).__init__()
+            self.attn_model = attn_model
+            self.hidden_size = hidden_size
+            self.output_size = output_size
+            self.n_layers = n_layers
+            self.dropout = dropout
+            self.embedding = embedding
+            self.embedding_dropout = nn.Dropout(dropout)
+            self.gru = nn.GRU(hidden_size, hidden_size, n_layers, dropout=(0 if n_layers == 1 else dropout))
+            self.concat = nn.Linear(hidden_size * 2, hidden_size)
+            self.out = nn.Linear(hidden_size, output_size)
+            self.attn = Attn(attn_model, hidden_size)
+
+        def forward(self, input_step, last_hidden, encoder_outputs):
+            embedded = self.embedding(input_step)
+            embedded = self.embedding_dropout(embedded)
+            rnn_output, hidden = self.gru(embedded, last_hidden)
+            attn_weights = self.attn(rnn_output, encoder_outputs)
+            context = attn_weights.bmm(encoder_outputs.transpose(0, 1))
+            rnn_output = rnn_output.squeeze(0)
+            context = context.squeeze(1)
+            concat_input = torch.cat((rnn_output, context), 1)
+            concat_output = torch.tanh(self.concat(concat_input))
+            output = self.out(concat_output)
+            output = F.softmax(output, dim=1)
+            return output, hidden
+
+    def maskNLLLoss(inp, target, mask):
+        nTotal = mask.sum()
+        crossEntropy = -torch.log(torch.gather(inp, 1, target.view(-1, 1)).squeeze(1))
+        loss = crossEntropy.masked_select(mask).mean()
+        loss = loss.to(device)
+        return loss, nTotal.item()
+
+    def train(input_variable, lengths, target_variable, mask, max_target_len, encoder, decoder,
+              embedding, encoder_optimizer, decoder_optimizer, batch_size, clip, max_length=MAX_LENGTH):
+        encoder_optimizer.zero_grad()
+        decoder_optimizer.zero_grad()
+        input_variable = input_variable.to(device)
+        target_variable = target_variable.to(device)
+        mask = mask.to(device)
+        lengths = lengths.to("cpu")
+        loss = 0
+        print_losses = []
+        n_totals = 0
+        encoder_outputs, encoder_hidden = encoder(input_variable, lengths)
+        decoder_input = torch.LongTensor([[SOS_token for _ in range(batch_size)]])
+        decoder_input = decoder_input.to(device)
+        decoder_hidden = encoder_hidden[:decoder.n_layers]
+        use_teacher_forcing = True if random.random() < teacher_forcing_ratio else False
+        if use_teacher_forcing:
+            for t in range(max_target_len):
+                decoder_output, decoder_hidden = decoder(decoder_input, decoder_hidden, encoder_outputs)
+                decoder_input = target_variable[t].view(1, -1)
+                mask_loss, nTotal = maskNLLLoss(decoder_output, target_variable[t], mask[t])
+                loss += mask_loss
+                print_losses.append(mask_loss.item() * nTotal)
+                n_totals += nTotal
+        else:
+            for t in range(max_target_len):
+                decoder_output, decoder_hidden = decoder(decoder_input, decoder_hidden, encoder_outputs)
+                _, topi = decoder_output.topk(1)
+                decoder_input = torch.LongTensor([[topi[i][0] for i in range(batch_size)]])
+                decoder_input = decoder_input.to(device)
+                mask_loss, nTotal = maskNLLLoss(decoder_output, target_variable[t], mask[t])
+                loss += mask_loss
+                print_losses.append(mask_loss.item() * nTotal)
+                n_totals += nTotal
+        loss.backward()
+        _ = nn.utils.clip_grad_norm_(encoder.parameters(), clip)
+        _ = nn.utils.clip_grad_norm_(decoder.parameters(), clip)
+        encoder_optimizer.step()
+        decoder_optimizer.step()
+        return sum(print_losses) / n_totals
+
+    hidden_size = 16
+    encoder_n_layers = 2
+    decoder_n_layers = 2
+    dropout = 0.1
+    batch_size = 4
+    finals = {}
+    for attn_model in ['dot', 'general', 'concat']:
+        print('Building encoder and decoder ...')
+        embedding = nn.Embedding(voc.num_words, hidden_size)
+        encoder = EncoderRNN(hidden_size, embedding, encoder_n_layers, dropout)
+        decoder = LuongAttnDecoderRNN(attn_model, embedding, hidden_size, voc.num_words, decoder_n_layers, dropout)
+        encoder = encoder.to(device)
+        decoder = decoder.to(device)
+        print('Models built and ready to go!')
+        clip = 50.0
+        teacher_forcing_ratio = 0.5
+        learning_rate = 0.0001 * 10
+        decoder_learning_ratio = 5.0
+        n_iteration = 10
+        encoder.train()
+        decoder.train()
+        encoder_optimizer = optim.Adam(encoder.parameters(), lr=learning_rate)
+        decoder_optimizer = optim.Adam(decoder.parameters(), lr=learning_rate * decoder_learning_ratio)
+        training_batches = [batch2TrainData(voc, [random.choice(pairs) for _ in range(batch_size)])
+                            for _ in range(n_iteration)]
+        print("Training...")
+        for iteration in range(1, n_iteration + 1):
+            training_batch = training_batches[iteration - 1]
+            input_variable, lengths, target_variable, mask, max_target_len = training_batch
+            loss = train(input_variable, lengths, target_variable, mask, max_target_len, encoder,
+                         decoder, embedding, encoder_optimizer, decoder_optimizer, batch_size, clip)
+            if iteration % 2 == 0:
+                print("Iteration: {}; Percent complete: {:.1f}%; Average loss: {:.4f}".format(
+                    iteration, iteration / n_iteration * 100, loss))
+        finals[attn_model] = decoder.concat.weight
+        finals[attn_model + ".emb"] = embedding.weight
+
+    class GreedySearchDecoder(nn.Module):
+        def __init__(self, encoder, decoder):
+            super(GreedySearchDecoder, self).__init__()
+            self.encoder = encoder
+            self.decoder = decoder
+
+        def forward(self, input_seq, input_length, max_length):
+            encoder_outputs, encoder_hidden = self.encoder(input_seq, input_length)
+            decoder_hidden = encoder_hidden[:self.decoder.n_layers]
+            decoder_input = torch.ones(1, 1, device=device, dtype=torch.long) * SOS_token
+            all_tokens = torch.zeros([0], device=device, dtype=torch.long)
+            all_scores = torch.zeros([0], device=device)
+            for _ in range(max_length):
+                decoder_output, decoder_hidden = self.decoder(decoder_input, decoder_hidden, encoder_outputs)
+                decoder_scores, decoder_input = torch.max(decoder_output, dim=1)
+                all_tokens = torch.cat((all_tokens, decoder_input), dim=0)
+                all_scores = torch.cat((all_scores, decoder_scores), dim=0)
+                decoder_input = torch.unsqueeze(decoder_input, 0)
+            return all_tokens, all_scores
+
+    def evaluate(encoder, decoder, searcher, voc, sentence, max_length=MAX_LENGTH):
+        indexes_batch = [indexesFromSentence(voc, sentence)]
+        lengths = torch.tensor([len(indexes) for indexes in indexes_batch])
+        input_batch = torch.LongTensor(indexes_batch).transpose(0, 1)
+        input_batch = input_batch.to(device)
+        lengths = lengths.to("cpu")
+        tokens, scores = searcher(input_batch, lengths, max_length)
+        decoded_words = [voc.index2word[token.item()] for token in tokens]
+        return decoded_words, scores
+
+    encoder.eval()
+    decoder.eval()
+    searcher = GreedySearchDecoder(encoder, decoder)
+    for input_sentence in ["hello there !", "what is your name ?"]:
+        input_sentence = normalizeString(input_sentence)
+        output_words, scores = evaluate(encoder, decoder, searcher, voc, input_sentence)
+        output_words[:] = [x for x in output_words if not (x == 'EOS' or x == 'PAD')]
+        print('Bot:', ' '.join(output_words), scores)
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -27236,4 +27884,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             uvadlc_inception_resnet_densenet, uvadlc_simclr_and_vit, labml_transformer_modules,
             stat453_autograd_perceptron_adaline, stat453_cross_entropy_and_softmax_regression,
             zero_to_mastery_fundamentals_and_workflow, zero_to_mastery_classification,
-            reinforcement_q_learning, neural_style_transfer]
+            reinforcement_q_learning, neural_style_transfer, uvadlc_pixelcnn,
+            uvadlc_adversarial_attacks, chatbot_tutorial]
