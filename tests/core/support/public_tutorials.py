@@ -27838,6 +27838,162 @@ def chatbot_tutorial(torch):
     return finals
 
 
+def labml_normalization(torch):
+    """labmlai/annotated_deep_learning_paper_implementations labml_nn/normalization/batch_norm/__init__.py,
+    group_norm/__init__.py, instance_norm/__init__.py and weight_standardization/__init__.py
+    (with its conv.py): batch, group and instance norm written over ``x.view(batch_size,
+    channels, -1)`` with ``mean_x2 - mean ** 2``, the batch norm's running statistics
+    re-bound as new tensors (``self.exp_mean = (1 - m) * self.exp_mean + m * mean``, so the
+    buffer keeps a graph), each module's ``_test`` on zeros, and weight standardisation
+    (``torch.var_mean(weight, dim=1, keepdim=True)``) in a subclass of ``nn.Conv2d`` calling
+    ``F.conv2d`` with its own stride, padding, dilation and groups; each compared with
+    PyTorch's module and trained a few SGD steps."""
+    nn, F = torch.nn, torch.nn.functional
+    Module = nn.Module
+    inspect = print
+
+    class BatchNorm(Module):
+        def __init__(self, channels: int, *, eps: float = 1e-5, momentum: float = 0.1,
+                     affine: bool = True, track_running_stats: bool = True):
+            super().__init__()
+            self.channels = channels
+            self.eps = eps
+            self.momentum = momentum
+            self.affine = affine
+            self.track_running_stats = track_running_stats
+            if self.affine:
+                self.scale = nn.Parameter(torch.ones(channels))
+                self.shift = nn.Parameter(torch.zeros(channels))
+            if self.track_running_stats:
+                self.register_buffer('exp_mean', torch.zeros(channels))
+                self.register_buffer('exp_var', torch.ones(channels))
+
+        def forward(self, x: torch.Tensor):
+            x_shape = x.shape
+            batch_size = x_shape[0]
+            assert self.channels == x.shape[1]
+            x = x.view(batch_size, self.channels, -1)
+            if self.training or not self.track_running_stats:
+                mean = x.mean(dim=[0, 2])
+                mean_x2 = (x ** 2).mean(dim=[0, 2])
+                var = mean_x2 - mean ** 2
+                if self.training and self.track_running_stats:
+                    self.exp_mean = (1 - self.momentum) * self.exp_mean + self.momentum * mean
+                    self.exp_var = (1 - self.momentum) * self.exp_var + self.momentum * var
+            else:
+                mean = self.exp_mean
+                var = self.exp_var
+            x_norm = (x - mean.view(1, -1, 1)) / torch.sqrt(var + self.eps).view(1, -1, 1)
+            if self.affine:
+                x_norm = self.scale.view(1, -1, 1) * x_norm + self.shift.view(1, -1, 1)
+            return x_norm.view(x_shape)
+
+    class GroupNorm(Module):
+        def __init__(self, groups: int, channels: int, *, eps: float = 1e-5, affine: bool = True):
+            super().__init__()
+            assert channels % groups == 0, "Number of channels should be evenly divisible by the number of groups"
+            self.groups = groups
+            self.channels = channels
+            self.eps = eps
+            self.affine = affine
+            if self.affine:
+                self.scale = nn.Parameter(torch.ones(channels))
+                self.shift = nn.Parameter(torch.zeros(channels))
+
+        def forward(self, x: torch.Tensor):
+            x_shape = x.shape
+            batch_size = x_shape[0]
+            assert self.channels == x.shape[1]
+            x = x.view(batch_size, self.groups, -1)
+            mean = x.mean(dim=[-1], keepdim=True)
+            mean_x2 = (x ** 2).mean(dim=[-1], keepdim=True)
+            var = mean_x2 - mean ** 2
+            x_norm = (x - mean) / torch.sqrt(var + self.eps)
+            if self.affine:
+                x_norm = x_norm.view(batch_size, self.channels, -1)
+                x_norm = self.scale.view(1, -1, 1) * x_norm + self.shift.view(1, -1, 1)
+            return x_norm.view(x_shape)
+
+    class InstanceNorm(Module):
+        def __init__(self, channels: int, *, eps: float = 1e-5, affine: bool = True):
+            super().__init__()
+            self.channels = channels
+            self.eps = eps
+            self.affine = affine
+            if self.affine:
+                self.scale = nn.Parameter(torch.ones(channels))
+                self.shift = nn.Parameter(torch.zeros(channels))
+
+        def forward(self, x: torch.Tensor):
+            x_shape = x.shape
+            batch_size = x_shape[0]
+            assert self.channels == x.shape[1]
+            x = x.view(batch_size, self.channels, -1)
+            mean = x.mean(dim=[-1], keepdim=True)
+            mean_x2 = (x ** 2).mean(dim=[-1], keepdim=True)
+            var = mean_x2 - mean ** 2
+            x_norm = (x - mean) / torch.sqrt(var + self.eps)
+            x_norm = x_norm.view(batch_size, self.channels, -1)
+            if self.affine:
+                x_norm = self.scale.view(1, -1, 1) * x_norm + self.shift.view(1, -1, 1)
+            return x_norm.view(x_shape)
+
+    def weight_standardization(weight: torch.Tensor, eps: float):
+        c_out, c_in, *kernel_shape = weight.shape
+        weight = weight.view(c_out, -1)
+        var, mean = torch.var_mean(weight, dim=1, keepdim=True)
+        weight = (weight - mean) / (torch.sqrt(var + eps))
+        return weight.view(c_out, c_in, *kernel_shape)
+
+    class Conv2d(nn.Conv2d):
+        def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                     groups: int = 1, bias: bool = True, padding_mode: str = 'zeros', eps: float = 1e-5):
+            super(Conv2d, self).__init__(in_channels, out_channels, kernel_size, stride=stride,
+                                         padding=padding, dilation=dilation, groups=groups,
+                                         bias=bias, padding_mode=padding_mode)
+            self.eps = eps
+
+        def forward(self, x: torch.Tensor):
+            return F.conv2d(x, weight_standardization(self.weight, self.eps), self.bias, self.stride,
+                            self.padding, self.dilation, self.groups)
+
+    for make in (lambda: BatchNorm(3), lambda: GroupNorm(2, 6), lambda: InstanceNorm(6)):
+        x = torch.zeros([2, 6 if not isinstance(make(), BatchNorm) else 3, 2, 4])
+        inspect(x.shape)
+        norm = make()
+        x = norm(x)
+        inspect(x.shape)
+        inspect(norm.scale.shape)
+    conv = Conv2d(10, 20, 5)
+    inspect(conv(torch.zeros(10, 10, 32, 32)).shape)   # (the file: 100 x 100)
+    torch.manual_seed(3)
+    x = torch.randn(4, 6, 5, 5)
+    ours = [BatchNorm(6), GroupNorm(3, 6), InstanceNorm(6)]
+    theirs = [nn.BatchNorm2d(6), nn.GroupNorm(3, 6), nn.InstanceNorm2d(6, affine=True)]
+    for a, b in zip(ours, theirs):
+        print(type(a).__name__, (a(x) - b(x)).abs().max() < 1e-4)
+    print(ours[0].exp_mean, ours[0].exp_var.grad_fn, list(ours[0].state_dict()))
+    print(theirs[0].running_mean)
+    ours[0].eval()
+    print((ours[0](x) - theirs[0].eval()(x)).abs().max() < 1e-4)
+    ws = Conv2d(6, 8, 3, stride=2, padding=1, groups=2)
+    print(ws, ws(x).shape, weight_standardization(ws.weight, 1e-5).view(8, -1).std(dim=1, unbiased=False))
+    model = nn.Sequential(Conv2d(6, 8, 3, padding=1), GroupNorm(4, 8), nn.ReLU(),
+                          Conv2d(8, 8, 3, padding=1, bias=False), BatchNorm(8), nn.ReLU(),
+                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 3))
+    y = torch.randint(0, 3, (4,))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    for step in range(5):
+        loss = F.cross_entropy(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(step, f"{loss.item():.5f}")
+    print(model[4].exp_mean.requires_grad, model[4].exp_mean.grad_fn)
+    return {"conv0": model[0].weight, "gn.scale": model[1].scale, "bn.mean": model[4].exp_mean,
+            "bn.var": model[4].exp_var, "fc.grad": model[-1].weight.grad}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -27885,4 +28041,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             stat453_autograd_perceptron_adaline, stat453_cross_entropy_and_softmax_regression,
             zero_to_mastery_fundamentals_and_workflow, zero_to_mastery_classification,
             reinforcement_q_learning, neural_style_transfer, uvadlc_pixelcnn,
-            uvadlc_adversarial_attacks, chatbot_tutorial]
+            uvadlc_adversarial_attacks, chatbot_tutorial, labml_normalization]
