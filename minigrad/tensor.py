@@ -431,6 +431,12 @@ class Tensor(TensorBase):
     def is_shared(self) -> bool:
         return False
 
+    def share_memory_(self) -> "Tensor":
+        """For worker processes in PyTorch (its storage moved to shared memory); minigrad's
+        tensors live in one process, so the tensor is returned as it is (``is_shared()``
+        stays False, where PyTorch's says True)."""
+        return self
+
     def get_device(self) -> int:
         """The index of the GPU holding the data; -1 for the CPU."""
         return -1

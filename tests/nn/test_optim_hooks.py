@@ -73,9 +73,18 @@ def test_state_dict_hooks_run_as_torchs():
     assert _state_dict_story(mg) == _state_dict_story(torch)
 
 
-@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "LBFGS"])
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "LBFGS", "Adagrad"])
 def test_an_optimisers_public_names_are_torchs(name):
     def names(lib):
         opt = getattr(lib.optim, name)([lib.nn.Parameter(lib.ones(2))], lr=0.1)
         return [n for n in dir(opt) if not n.startswith("_")]
     assert names(mg) == names(torch)
+
+
+def test_adagrad_share_memory_returns_as_torchs():
+    def story(lib):
+        p = lib.nn.Parameter(lib.ones(2))
+        opt = lib.optim.Adagrad([p], lr=0.1)
+        shared = opt.state[p]["sum"]
+        return opt.share_memory(), shared.share_memory_() is shared
+    assert story(mg) == story(torch)
