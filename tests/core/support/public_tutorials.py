@@ -27994,6 +27994,159 @@ def labml_normalization(torch):
             "bn.var": model[4].exp_var, "fc.grad": model[-1].weight.grad}
 
 
+def makemore_bigrams_lecture(torch):
+    """karpathy/nn-zero-to-hero lectures/makemore/makemore_part1_bigrams.ipynb as lectured:
+    bigram counts in a dict, then in ``torch.zeros((27, 27), dtype=torch.int32)`` with
+    ``N[ix1, ix2] += 1``, sampling with ``torch.Generator().manual_seed(2147483647)`` and
+    ``torch.multinomial(..., replacement=True, generator=g)``, ``P = (N+1).float()`` and
+    ``P /= P.sum(1, keepdims=True)``, the log likelihood summed tensor by tensor (printed
+    with ``f'{log_likelihood=}'``), the first word's bigrams one-hot encoded
+    (``F.one_hot(xs, num_classes=27).float()``) through ``xenc @ W`` with every example's
+    probability and nll printed, then the network trained on all bigrams (``probs[torch.arange(num),
+    ys].log().mean() + 0.01*(W**2).mean()``, ``W.grad = None``, ``W.data += -50 * W.grad``)
+    and sampled. names.txt is the module's made-up names; 20 steps of the notebook's 100
+    (the lecture's loop prints every loss)."""
+    F = torch.nn.functional
+    words = names()
+    print(words[:10], len(words), min(len(w) for w in words), max(len(w) for w in words))
+    b = {}
+    for w in words:
+        chs = ['<S>'] + list(w) + ['<E>']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            bigram = (ch1, ch2)
+            b[bigram] = b.get(bigram, 0) + 1
+    print(sorted(b.items(), key=lambda kv: -kv[1])[:10])
+    N = torch.zeros((27, 27), dtype=torch.int32)
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s: i + 1 for i, s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i: s for s, i in stoi.items()}
+    for w in words:
+        chs = ['.'] + list(w) + ['.']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            ix1 = stoi[ch1]
+            ix2 = stoi[ch2]
+            N[ix1, ix2] += 1
+    print(N[0])
+    p = N[0].float()
+    p = p / p.sum()
+    print(p)
+    g = torch.Generator().manual_seed(2147483647)
+    ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+    print(itos.get(ix, ix))
+    g = torch.Generator().manual_seed(2147483647)
+    p = torch.rand(3, generator=g)
+    p = p / p.sum()
+    print(p, torch.multinomial(p, num_samples=100, replacement=True, generator=g))
+    P = (N + 1).float()
+    P /= P.sum(1, keepdims=True)
+    g = torch.Generator().manual_seed(2147483647)
+    for i in range(5):
+        out = []
+        ix = 0
+        while True:
+            p = P[ix]
+            ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+            out.append(itos.get(ix, '?'))
+            if ix == 0:
+                break
+        print(''.join(out))
+    log_likelihood = 0.0
+    n = 0
+    for w in words:
+        chs = ['.'] + list(w) + ['.']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            ix1 = stoi[ch1]
+            ix2 = stoi[ch2]
+            prob = P[ix1, ix2]
+            logprob = torch.log(prob)
+            log_likelihood += logprob
+            n += 1
+    print(f'{log_likelihood=}')
+    nll = -log_likelihood
+    print(f'{nll=}')
+    print(f'{nll/n}')
+    xs, ys = [], []
+    for w in words[:1]:
+        chs = ['.'] + list(w) + ['.']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            ix1 = stoi[ch1]
+            ix2 = stoi[ch2]
+            print(ch1, ch2)
+            xs.append(ix1)
+            ys.append(ix2)
+    xs = torch.tensor(xs)
+    ys = torch.tensor(ys)
+    xenc = F.one_hot(xs, num_classes=27).float()
+    print(xenc.shape, xenc.dtype)
+    W = torch.randn((27, 1))
+    print((xenc @ W).shape)
+    g = torch.Generator().manual_seed(2147483647)
+    W = torch.randn((27, 27), generator=g)
+    xenc = F.one_hot(xs, num_classes=27).float()
+    logits = xenc @ W
+    counts = logits.exp()
+    probs = counts / counts.sum(1, keepdims=True)
+    print(probs.shape)
+    nlls = torch.zeros(len(xs))
+    for i in range(len(xs)):
+        x = xs[i].item()
+        y = ys[i].item()
+        print('--------')
+        print(f'bigram example {i+1}: {itos[x]}{itos[y]} (indexes {x},{y})')
+        print('input to the neural net:', x)
+        print('output probabilities from the neural net:', probs[i])
+        print('label (actual next character):', y)
+        p = probs[i, y]
+        print('probability assigned by the net to the the correct character:', p.item())
+        logp = torch.log(p)
+        print('log likelihood:', logp.item())
+        nll = -logp
+        print('negative log likelihood:', nll.item())
+        nlls[i] = nll
+    print('=========')
+    print('average negative log likelihood, i.e. loss =', nlls.mean().item())
+    xs, ys = [], []
+    for w in words:
+        chs = ['.'] + list(w) + ['.']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            ix1 = stoi[ch1]
+            ix2 = stoi[ch2]
+            xs.append(ix1)
+            ys.append(ix2)
+    xs = torch.tensor(xs)
+    ys = torch.tensor(ys)
+    num = xs.nelement()
+    print('number of examples: ', num)
+    g = torch.Generator().manual_seed(2147483647)
+    W = torch.randn((27, 27), generator=g, requires_grad=True)
+    for k in range(20):
+        xenc = F.one_hot(xs, num_classes=27).float()
+        logits = xenc @ W
+        counts = logits.exp()
+        probs = counts / counts.sum(1, keepdims=True)
+        loss = -probs[torch.arange(num), ys].log().mean() + 0.01 * (W ** 2).mean()
+        print(loss.item())
+        W.grad = None
+        loss.backward()
+        W.data += -50 * W.grad
+    g = torch.Generator().manual_seed(2147483647)
+    for i in range(5):
+        out = []
+        ix = 0
+        while True:
+            xenc = F.one_hot(torch.tensor([ix]), num_classes=27).float()
+            logits = xenc @ W
+            counts = logits.exp()
+            p = counts / counts.sum(1, keepdims=True)
+            ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+            out.append(itos.get(ix, '?'))
+            if ix == 0:
+                break
+        print(''.join(out))
+    return {"W": W, "W.grad": W.grad, "P": P, "N": N}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -28041,4 +28194,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             stat453_autograd_perceptron_adaline, stat453_cross_entropy_and_softmax_regression,
             zero_to_mastery_fundamentals_and_workflow, zero_to_mastery_classification,
             reinforcement_q_learning, neural_style_transfer, uvadlc_pixelcnn,
-            uvadlc_adversarial_attacks, chatbot_tutorial, labml_normalization]
+            uvadlc_adversarial_attacks, chatbot_tutorial, labml_normalization,
+            makemore_bigrams_lecture]
