@@ -35,27 +35,24 @@ _global_optimizer_pre_hooks: OrderedDict = OrderedDict()
 _global_optimizer_post_hooks: OrderedDict = OrderedDict()
 
 
-def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
-    """Call ``hook(optimizer, args, kwargs)`` before every optimiser's ``step`` (it may
-    return ``(new_args, new_kwargs)``); ``handle.remove()`` takes it out."""
-    handle = RemovableHandle(_global_optimizer_pre_hooks)
-    _global_optimizer_pre_hooks[handle.id] = hook
-    return handle
-
-
-def register_optimizer_step_post_hook(hook) -> RemovableHandle:
-    """Call ``hook(optimizer, args, kwargs)`` after every optimiser's ``step``."""
-    handle = RemovableHandle(_global_optimizer_post_hooks)
-    _global_optimizer_post_hooks[handle.id] = hook
-    return handle
-
-
 def _registered(hooks: OrderedDict, hook, prepend: bool = False) -> RemovableHandle:
+    """Keep ``hook`` in ``hooks`` (first with ``prepend``); ``handle.remove()`` takes it out."""
     handle = RemovableHandle(hooks)
     hooks[handle.id] = hook
     if prepend:
         hooks.move_to_end(handle.id, last=False)
     return handle
+
+
+def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
+    """Call ``hook(optimizer, args, kwargs)`` before every optimiser's ``step`` (it may
+    return ``(new_args, new_kwargs)``)."""
+    return _registered(_global_optimizer_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook) -> RemovableHandle:
+    """Call ``hook(optimizer, args, kwargs)`` after every optimiser's ``step``."""
+    return _registered(_global_optimizer_post_hooks, hook)
 
 
 class Optimizer:

@@ -28,7 +28,8 @@ from .conversion import C_INTEGER_NAMES, checked_fill_value
 from .promotion import check_python_int, is_number, python_number
 
 __all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
-           "shape_argument", "view_argument", "ints_by_keyword", "check_where_arguments", "check_triangle", "OVERLOADS"]
+           "shape_argument", "view_argument", "ints_by_keyword", "check_where_arguments",
+           "check_triangle", "OVERLOADS"]
 
 # The overloads PyTorch's parser lists when a call matches none of them.
 OVERLOADS = {
@@ -498,11 +499,12 @@ def ints_by_keyword(function: str, name: str, ignored: tuple = ()):
     """A parser for a method written ``def m(self, *ints)`` that PyTorch also lets
     name its one ``tuple of ints`` argument: ``x.permute(dims=(1, 0))``,
     ``x.flip(dims=(1,))``, ``x.repeat(repeats=(2, 1))``, ``x.expand(size=(2, 3))``.
-    Positional calls pass through as they came (the method checks them), none at
-    all is PyTorch's "missing" error; the
-    ``ignored`` keywords change nothing here (``expand``'s ``implicit``)."""
+    Positional calls pass through as they came (the method checks them), none at all
+    is PyTorch's "missing" error; the ``ignored`` keywords change nothing here
+    (``expand``'s ``implicit``)."""
     def parse(args: tuple, kwargs: dict) -> tuple:
-        kwargs = {key: value for key, value in kwargs.items() if key not in ignored}
+        if kwargs and ignored:
+            kwargs = {key: value for key, value in kwargs.items() if key not in ignored}
         if not args and name not in kwargs:
             raise TypeError(f'{function}() missing 1 required positional arguments: "{name}"')
         if not kwargs:
