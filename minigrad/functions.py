@@ -42,6 +42,7 @@ from .rules.arguments import check_aminmax_dim as _check_aminmax_dim
 from .rules.arguments import check_quantile_arguments as _check_quantile_arguments
 from .rules.arguments import check_nanmedian_dim as _check_nanmedian_dim
 from .rules.arguments import check_typed_arguments as _check_typed_arguments
+from .rules.arguments import check_where_arguments as _check_where_arguments
 from .rules.arguments import check_split_sections as _check_split_sections
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
 from .rules.arguments import described as _described
@@ -598,13 +599,12 @@ def minimum(input, other, *, out=None):
     return _out("minimum", ops.minimum(input, other), out, input, other)
 
 
-def where(condition, input, other, *, out=None):
-    """``input`` where ``condition`` is True, ``other`` elsewhere."""
-    if out is not None:  # (the overload with out= takes tensors only)
-        for name, position, value in (("input", 2, input), ("other", 3, other)):
-            if not isinstance(value, _Tensor):
-                raise TypeError(f"where(): argument '{name}' (position {position}) must be "
-                                f"Tensor, not {type(value).__name__}")
+@_checks_arguments(_check_where_arguments)
+def where(condition, input=None, other=None, *, out=None):
+    """``input`` where ``condition`` is True, ``other`` elsewhere; ``where(condition)``
+    alone is ``nonzero(condition, as_tuple=True)``."""
+    if input is None and other is None:
+        return ops.nonzero(condition, True)
     return _out("where", ops.where(condition, input, other), out, condition, input, other)
 
 

@@ -431,6 +431,12 @@ class Tensor(TensorBase):
     def is_shared(self) -> bool:
         return False
 
+    def share_memory_(self) -> "Tensor":
+        """For worker processes in PyTorch (its storage moved to shared memory); minigrad's
+        tensors live in one process, so the tensor is returned as it is (``is_shared()``
+        stays False, where PyTorch's says True)."""
+        return self
+
     def get_device(self) -> int:
         """The index of the GPU holding the data; -1 for the CPU."""
         return -1
@@ -1691,9 +1697,8 @@ class Tensor(TensorBase):
     def msort(self):
         return ops.aliases.msort(self)
 
+    @arguments.parsed_by(arguments.ints_by_keyword("permute", "dims"))
     def permute(self, *dims):
-        if not dims:
-            raise TypeError('permute() missing 1 required positional arguments: "dims"')
         return ops.permute(self, *dims)
 
     @arguments.takes_numpy_names
@@ -1723,6 +1728,7 @@ class Tensor(TensorBase):
     def squeeze_(self, dim=None):
         return ops.squeeze_(self, dim)
 
+    @arguments.parsed_by(arguments.ints_by_keyword("expand", "size", ignored=("implicit",)))
     def expand(self, *size):
         return ops.expand(self, *size)
 
@@ -1791,11 +1797,13 @@ class Tensor(TensorBase):
     def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
         return ops.diagonal_scatter(self, src, offset, dim1, dim2)
 
+    @arguments.parsed_by(arguments.ints_by_keyword("repeat", "repeats"))
     def repeat(self, *repeats):
         """Copies of this tensor side by side, ``repeats[d]`` along each dim d
         (``x.repeat(2, 1)``: two copies one above the other)."""
         return ops.repeat(self, *repeats)
 
+    @arguments.parsed_by(arguments.ints_by_keyword("tile", "dims"))
     def tile(self, *dims):
         return ops.tile(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list))
                         else dims)
@@ -1903,10 +1911,9 @@ class Tensor(TensorBase):
         ``minigrad.tensor_split``)."""
         return ops.tensor_split(self, indices_or_sections, dim)
 
+    @arguments.parsed_by(arguments.ints_by_keyword("flip", "dims"))
     def flip(self, *dims):
         """Reverse the order along ``dims`` (``x.flip(0)``, ``x.flip(0, 1)`` or ``x.flip((0, 1))``)."""
-        if not dims:
-            raise TypeError('flip() missing 1 required positional arguments: "dims"')
         return ops.flip(self, dims[0] if len(dims) == 1 else dims)
 
     def fliplr(self):

@@ -24,6 +24,19 @@ def _position(index, size: int) -> int:
     return index % size
 
 
+def _check_sequential(other) -> None:
+    if not isinstance(other, Sequential):
+        raise ValueError("add operator supports only objects of Sequential class, but "
+                         f"{type(other)} is given.")
+
+
+def _check_factor(sequential: "Sequential", times) -> None:
+    if not isinstance(times, int):
+        raise TypeError(f"unsupported operand type(s) for *: {type(sequential)} and {type(times)}")
+    if times <= 0:
+        raise ValueError(f"Non-positive multiplication factor {times} for {type(sequential)}")
+
+
 class Sequential(Module):
     """``Sequential(a, b, c)(x)`` computes ``c(b(a(x)))``.
 
@@ -53,16 +66,75 @@ class Sequential(Module):
             return type(self)(OrderedDict(list(self._modules.items())[index]))
         return list(self._modules.values())[_position(index, len(self))]
 
+    def __setitem__(self, index: int, module: Module) -> None:
+        """Replace the layer at ``index``, keeping its name and place."""
+        name = list(self._modules)[_position(index, len(self))]
+        setattr(self, name, module)
+
+    def __delitem__(self, index: int | slice) -> None:
+        names = list(self._modules)
+        for name in (names[index] if isinstance(index, slice)
+                     else [names[_position(index, len(self))]]):
+            delattr(self, name)
+        kept = list(self._modules.values())  # (renumbered from 0, as in PyTorch)
+        self._modules = OrderedDict((str(i), module) for i, module in enumerate(kept))
+
     def __len__(self) -> int:
         return len(self._modules)
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
 
+    def __add__(self, other: "Sequential") -> "Sequential":
+        """A new Sequential of this one's layers, then ``other``'s."""
+        _check_sequential(other)
+        return Sequential(*self, *other)
+
+    def __iadd__(self, other: "Sequential") -> "Sequential":
+        _check_sequential(other)
+        return self.extend(list(other))
+
+    def __mul__(self, times: int) -> "Sequential":
+        """A new Sequential of these layers ``times`` over (the same modules, shared)."""
+        _check_factor(self, times)
+        return Sequential(*(list(self) * times))
+
+    def __rmul__(self, times: int) -> "Sequential":
+        return self.__mul__(times)
+
+    def __imul__(self, times: int) -> "Sequential":
+        _check_factor(self, times)
+        return self.extend(list(self) * (times - 1))
+
     def append(self, module: Module) -> "Sequential":
         """Add ``module`` at the end."""
         self.add_module(str(len(self)), module)
         return self
+
+    def extend(self, modules: Iterable[Module]) -> "Sequential":
+        """Add each of ``modules`` at the end."""
+        for module in modules:
+            self.append(module)
+        return self
+
+    def insert(self, index: int, module: Module) -> "Sequential":
+        """Put ``module`` at ``index``, the layers from there on moving one place up."""
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        size = len(self._modules)
+        if not -size <= index <= size:
+            raise IndexError(f"Index out of range: {index}")
+        index = index + size if index < 0 else index
+        for i in range(size, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+        return self
+
+    def pop(self, index: int | slice) -> Module:
+        """Remove the layer at ``index`` and return it."""
+        module = self[index]
+        del self[index]
+        return module
 
     def forward(self, input):
         for module in self:

@@ -47,6 +47,13 @@ class Adagrad(Optimizer):
                 self.state[p]["step"] = minigrad.tensor(0.0)
                 self.state[p]["sum"] = minigrad.full_like(p, initial_accumulator_value)
 
+    def share_memory(self) -> None:
+        """``share_memory_()`` of each parameter's running sum, as PyTorch's (for worker
+        processes; minigrad's tensors live in one process)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                self.state[p]["sum"].share_memory_()
+
     @no_grad()
     def step(self, closure=None):
         """One update of every parameter that has a gradient. ``closure``, if

@@ -163,6 +163,11 @@ class LRScheduler:
         self._last_lr = _lrs(self.optimizer)
 
 
+class _LRScheduler(LRScheduler):
+    """The base's older name, kept as PyTorch keeps it (a subclass, so that its
+    ``__name__`` is ``_LRScheduler``): the tutorials written before 2.0 subclass it."""
+
+
 class LambdaLR(LRScheduler):
     """lr = initial_lr * lr_lambda(epoch)."""
 

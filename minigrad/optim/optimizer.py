@@ -12,28 +12,67 @@ parameter that has a ``.grad``; ``zero_grad()`` clears the gradients.
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable
 from itertools import chain
+from typing import Any
 
 import minigrad
 
 from .. import errors
 from ..tensor import Tensor
 from ..autograd.grad_mode import enable_grad
+from ..autograd.hooks import RemovableHandle
 from ..nn.module import _typename, clear_grads
 from ..kernels.arithmetic import plus_times
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
+
+# hooks around every optimiser's step, as PyTorch keeps them: hook(optimizer, args, kwargs)
+_global_optimizer_pre_hooks: OrderedDict = OrderedDict()
+_global_optimizer_post_hooks: OrderedDict = OrderedDict()
+
+
+def _registered(hooks: OrderedDict, hook, prepend: bool = False) -> RemovableHandle:
+    """Keep ``hook`` in ``hooks`` (first with ``prepend``); ``handle.remove()`` takes it out."""
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
+    """Call ``hook(optimizer, args, kwargs)`` before every optimiser's ``step`` (it may
+    return ``(new_args, new_kwargs)``)."""
+    return _registered(_global_optimizer_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook) -> RemovableHandle:
+    """Call ``hook(optimizer, args, kwargs)`` after every optimiser's ``step``."""
+    return _registered(_global_optimizer_post_hooks, hook)
 
 
 class Optimizer:
     """Base class: subclasses pass their default settings and write ``step``."""
 
+    # (PyTorch's type aliases of the step hooks' signatures)
+    OptimizerPreHook = Callable[[Any, tuple, dict], "tuple[tuple, dict] | None"]
+    OptimizerPostHook = Callable[[Any, tuple, dict], None]
+
     def __init__(self, params, defaults: dict) -> None:
         self.defaults = defaults
         self.state: defaultdict = defaultdict(dict)
         self.param_groups: list[dict] = []
+        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_load_state_dict_post_hooks: OrderedDict = OrderedDict()
+        self._patch_step_function()
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable "
                             "of Tensors or dicts, but got " + _typename(params))
@@ -95,6 +134,63 @@ class Optimizer:
         """Update the parameters once from their gradients (each subclass's rule)."""
         raise NotImplementedError
 
+    # ---- hooks ---------------------------------------------------------------
+
+    def _patch_step_function(self) -> None:
+        """Wrap this class's ``step`` (once per class, as PyTorch does on the first
+        optimiser of each class) so that the step hooks run around it."""
+        if not getattr(type(self).step, "hooked", False):
+            type(self).step = self.profile_hook_step(type(self).step)
+            type(self).step.hooked = True
+
+    @staticmethod
+    def profile_hook_step(func):
+        """``func`` (a ``step``) with the pre-hooks (everyone's, then this optimiser's)
+        before it and the post-hooks (this optimiser's, then everyone's) after it."""
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            self = args[0]
+            for hook in chain(_global_optimizer_pre_hooks.values(),
+                              self._optimizer_step_pre_hooks.values()):
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError(f"{func} must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+            out = func(*args, **kwargs)
+            for hook in chain(self._optimizer_step_post_hooks.values(),
+                              _global_optimizer_post_hooks.values()):
+                hook(self, args, kwargs)
+            return out
+        return wrapper
+
+    def register_step_pre_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(optimizer, args, kwargs)`` before this optimiser's ``step``."""
+        return _registered(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(optimizer, args, kwargs)`` after this optimiser's ``step``."""
+        return _registered(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer)`` before ``state_dict()`` builds the dict."""
+        return _registered(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer, state_dict)`` on the dict built; what it returns (if
+        not None) is returned instead."""
+        return _registered(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer, state_dict)`` on a shallow copy of the dict given to
+        ``load_state_dict`` (what it returns, if not None, is loaded instead)."""
+        return _registered(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(optimizer)`` after ``load_state_dict`` has loaded."""
+        return _registered(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
     @staticmethod
     def _check_implementation(foreach=None, differentiable=False, fused=None) -> None:
         """PyTorch's switches between its implementations of one rule, kept in the
@@ -135,6 +231,8 @@ class Optimizer:
     def state_dict(self) -> dict:
         """``{'state': ..., 'param_groups': ...}`` with each parameter replaced by
         its position (0, 1, ... across the groups), so it can be saved."""
+        for hook in self._optimizer_state_dict_pre_hooks.values():
+            hook(self)
         index: dict[int, int] = {}
         groups = []
         for group in self.param_groups:
@@ -142,10 +240,18 @@ class Optimizer:
             packed["params"] = [index.setdefault(id(p), len(index)) for p in group["params"]]
             groups.append(packed)
         state = {index[id(param)]: value for param, value in self.state.items()}
-        return {"state": state, "param_groups": groups}
+        state_dict = {"state": state, "param_groups": groups}
+        for hook in self._optimizer_state_dict_post_hooks.values():
+            result = hook(self, state_dict)
+            state_dict = state_dict if result is None else result
+        return state_dict
 
     def load_state_dict(self, state_dict: dict) -> None:
         """Restore settings and state saved by ``state_dict()`` (copied, not shared)."""
+        state_dict = state_dict.copy()  # (shallow, as PyTorch's: what the hooks see)
+        for hook in self._optimizer_load_state_dict_pre_hooks.values():
+            result = hook(self, state_dict)
+            state_dict = state_dict if result is None else result
         saved_groups = state_dict["param_groups"]
         if len(saved_groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -164,6 +270,8 @@ class Optimizer:
         self.param_groups = [dict(copy.deepcopy({k: v for k, v in saved.items() if k != "params"}),
                                   params=group["params"])
                              for saved, group in zip(saved_groups, self.param_groups)]
+        for hook in self._optimizer_load_state_dict_post_hooks.values():
+            hook(self)
 
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("

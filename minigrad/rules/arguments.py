@@ -28,7 +28,8 @@ from .conversion import C_INTEGER_NAMES, checked_fill_value
 from .promotion import check_python_int, is_number, python_number
 
 __all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
-           "shape_argument", "view_argument", "check_triangle", "OVERLOADS"]
+           "shape_argument", "view_argument", "ints_by_keyword", "check_where_arguments",
+           "check_triangle", "OVERLOADS"]
 
 # The overloads PyTorch's parser lists when a call matches none of them.
 OVERLOADS = {
@@ -101,6 +102,28 @@ def invalid_combination(function: str, args: tuple, kwargs: dict, notes=None) ->
         if notes and index in notes:
             lines.append(f"      didn't match because {notes[index]}")
     return TypeError("\n".join(lines) + "\n")
+
+
+OVERLOADS["where"] = ("Tensor condition",
+                      "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor condition, Number self, Tensor other",
+                      "Tensor condition, Tensor input, Number other",
+                      "Tensor condition, Number self, Number other")
+
+
+def check_where_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``torch.where(condition)`` alone (``nonzero(condition, as_tuple=True)``) or with
+    both ``input`` and ``other``: any other count is PyTorch's invalid combination."""
+    given = len(args) + sum(key in kwargs for key in ("condition", "input", "other"))
+    if not (given == 3 or (given == 1 and set(kwargs) <= {"condition"})):
+        raise invalid_combination("where", args, kwargs)
+    if "out" in kwargs:  # (the overload with out=, even None, takes tensors only)
+        named = dict(zip(("condition", "input", "other"), args), **kwargs)
+        for position, name in ((2, "input"), (3, "other")):
+            where = f" (position {position})" if position <= len(args) else ""
+            if not is_tensor(named[name]):
+                raise TypeError(f"where(): argument '{name}'{where} must be Tensor, "
+                                f"not {type_name(named[name])}")
 
 
 def check_operand_method(function: str, args: tuple, kwargs: dict) -> None:
@@ -470,6 +493,27 @@ def shape_argument(args: tuple, kwargs: dict) -> tuple:
         raise TypeError(f"reshape() takes 1 positional argument but {len(args)} were given")
     _unexpected("reshape", kwargs, "shape")
     return _unpacked("reshape", "shape", value)
+
+
+def ints_by_keyword(function: str, name: str, ignored: tuple = ()):
+    """A parser for a method written ``def m(self, *ints)`` that PyTorch also lets
+    name its one ``tuple of ints`` argument: ``x.permute(dims=(1, 0))``,
+    ``x.flip(dims=(1,))``, ``x.repeat(repeats=(2, 1))``, ``x.expand(size=(2, 3))``.
+    Positional calls pass through as they came (the method checks them), none at all
+    is PyTorch's "missing" error; the ``ignored`` keywords change nothing here
+    (``expand``'s ``implicit``)."""
+    def parse(args: tuple, kwargs: dict) -> tuple:
+        if kwargs and ignored:
+            kwargs = {key: value for key, value in kwargs.items() if key not in ignored}
+        if not args and name not in kwargs:
+            raise TypeError(f'{function}() missing 1 required positional arguments: "{name}"')
+        if not kwargs:
+            return args
+        if args and name in kwargs:
+            raise TypeError(f"{function}() got multiple values for argument '{name}'")
+        _unexpected(function, kwargs, name)
+        return (int_list(function, name, kwargs[name], position=None),)
+    return parse
 
 
 def view_argument(args: tuple, kwargs: dict):

@@ -3,6 +3,7 @@ order, get_lr outside step, step(epoch)), state dicts, the optimiser's param gro
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import pytest
@@ -125,3 +126,36 @@ def test_scheduler_step_with_epoch_and_warm_restarts_fractions_match_torch():
             out.append(step.get_lr())  # (outside step: PyTorch's warning)
         return out, [str(w.message) for w in caught]
     assert run(mg) == run(torch)
+
+
+def _warmup_cosine(lib):
+    """The UvA transformers tutorial's CosineWarmupScheduler, a subclass of the base's
+    older name ``_LRScheduler`` (PyTorch keeps it as a subclass of ``LRScheduler``)."""
+    class CosineWarmupScheduler(lib.optim.lr_scheduler._LRScheduler):
+        def __init__(self, optimizer, warmup, max_iters):
+            self.warmup, self.max_num_iters = warmup, max_iters
+            super().__init__(optimizer)
+
+        def get_lr(self):
+            factor = 0.5 * (1 + math.cos(math.pi * self.last_epoch / self.max_num_iters))
+            if self.last_epoch <= self.warmup:
+                factor *= self.last_epoch * 1.0 / self.warmup
+            return [base_lr * factor for base_lr in self.base_lrs]
+
+    param = lib.nn.Parameter(lib.ones(2))
+    optimizer = lib.optim.Adam([param], lr=1e-3)
+    scheduler = CosineWarmupScheduler(optimizer, warmup=3, max_iters=10)
+    rates = []
+    for _ in range(12):
+        param.grad = lib.ones(2)
+        optimizer.step()
+        scheduler.step()
+        rates.append(scheduler.get_last_lr())
+    base = lib.optim.lr_scheduler._LRScheduler
+    return (rates, base.__name__, [c.__name__ for c in base.__mro__[1:-1]],
+            isinstance(scheduler, lib.optim.lr_scheduler.LRScheduler),
+            "_LRScheduler" in lib.optim.lr_scheduler.__all__)
+
+
+def test_the_older_base_name_is_subclassed_as_in_torch():
+    assert _warmup_cosine(mg) == _warmup_cosine(torch)

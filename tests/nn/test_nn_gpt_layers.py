@@ -344,6 +344,52 @@ def test_module_list_behaves_as_torchs():
     assert ours == theirs
 
 
+def _sequential_story(lib):
+    """A Sequential edited as a list (the UvA SimCLR tutorial puts a new head in its
+    backbone's place): set, delete (renumbered), pop, insert, extend, +, +=, *."""
+    nn = lib.nn
+    net = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    net[-1] = nn.Sequential(net[-1], nn.ReLU(), nn.Linear(1, 4))
+    story = [repr(net), list(net.state_dict())]
+    del net[1]
+    story += [repr(net), repr(net.pop(0)), repr(net)]
+    net.insert(0, nn.Tanh()).insert(-1, nn.GELU()).extend([nn.Sigmoid()])
+    story += [repr(net), repr(net + nn.Sequential(nn.ReLU())), repr(2 * nn.Sequential(nn.ReLU()))]
+    net += nn.Sequential(nn.Tanh())
+    net *= 2
+    named = nn.Sequential(OrderedDict([("first", nn.ReLU()), ("second", nn.Tanh())]))
+    named[1] = nn.GELU()
+    story += [repr(net), len(net), repr(named)]
+    del named[0:1]
+    return story + [repr(named)]
+
+
+def test_sequential_edits_as_torchs():
+    ours, theirs = both(_sequential_story)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.nn.Sequential(lib.nn.ReLU())[3],
+    lambda lib: lib.nn.Sequential(lib.nn.ReLU()).__setitem__(-2, lib.nn.ReLU()),
+    lambda lib: lib.nn.Sequential(lib.nn.ReLU()).insert(3, lib.nn.ReLU()),
+    lambda lib: lib.nn.Sequential(lib.nn.ReLU()).pop(1),
+], ids=["index", "set out of range", "insert out of range", "pop out of range"])
+def test_sequential_errors_as_torch(call):
+    same_error(call)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.nn.Sequential(lib.nn.ReLU()) * 0,
+    lambda lib: lib.nn.Sequential(lib.nn.ReLU()) * 1.5,
+    lambda lib: lib.nn.Sequential(lib.nn.ReLU()) + [lib.nn.ReLU()],
+], ids=["times zero", "times a float", "plus a list"])
+def test_sequential_operator_errors_as_torch_but_for_the_class_path(call):
+    """The texts name ``type(self)``: minigrad's class lives in ``minigrad.nn.container``."""
+    (kind, text), theirs = raised(lambda: call(mg)), raised(lambda: call(torch))
+    assert (kind, text.replace("minigrad.nn.container", "torch.nn.modules.container")) == theirs
+
+
 def _module_dict_story(lib):
     nn = lib.nn
     layers = nn.ModuleDict(OrderedDict([("b", nn.ReLU()), ("a", nn.Linear(1, 2))]))

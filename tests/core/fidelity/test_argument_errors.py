@@ -78,6 +78,21 @@ CALLS = {
     "reshape: three arguments": lambda L: L.reshape(_a(L), (4,), 1),
     "reshape: unknown keyword": lambda L: L.reshape(_a(L), shape=(4,), foo=2),
     "reshape: by keyword": lambda L: L.reshape(input=_a(L), shape=[4]),
+    # where(condition) alone is nonzero(condition, as_tuple=True) (the UvA flows tutorial's
+    # ``torch.where(orig != reconst)``); one of input/other alone, or out=, is refused
+    **{f"where: {case}": (lambda call: lambda L: eval(call, {"L": L, "x": L.tensor([[0, 1], [2, 0]])}))(call)
+       for case, call in {
+           "the condition alone": "L.where(x > 0)", "a 0-dim condition": "L.where(L.tensor(3) > 0)",
+           "a float condition": "L.where(L.tensor([1., 0.]))", "an int condition": "L.where(x)",
+           "the condition by keyword": "L.where(condition=x > 0)", "nothing": "L.where()",
+           "input alone": "L.where(x > 0, x)", "input alone by keyword": "L.where(x > 0, input=x)",
+           "other alone by keyword": "L.where(x > 0, other=x)",
+           "the condition with out=": "L.where(x > 0, out=None)",
+           "a number other": "L.where(x > 0, x, 0)", "by keywords": "L.where(x > 0, input=x, other=x)",
+           "a number other with out=None": "L.where(x > 0, x, 0, out=None)",
+           "a number input with out=": "L.where(x > 0, 1.5, x, out=x.clone())",
+           "a number other by keyword with out=": "L.where(x > 0, x, other=2, out=x.clone())",
+       }.items()},
 }
 
 # Tensor methods: x.view(*size) / x.view(dtype), x.reshape(*shape), the arithmetic
@@ -153,6 +168,20 @@ METHOD_CALLS = {
     "reshape: unknown keyword": "x.reshape(6, foo=1)",
     "reshape: a str and an unknown keyword": "x.reshape('a', foo=1)",
     "reshape: -2": "x.reshape(-2, 3)",
+    # the methods of ``*ints`` that also name their tuple by keyword (the UvA energy
+    # models tutorial's ``img.flip(dims=(1, 2))``)
+    **{f"{method}: {case}": f"x.{method}({call})"
+       for method, keyword, ints in (("permute", "dims", "(1, 0)"), ("flip", "dims", "(1,)"),
+                                     ("repeat", "repeats", "(2, 1)"), ("tile", "dims", "(2,)"),
+                                     ("expand", "size", "(2, 2, 3)"))
+       for case, call in {
+           "by keyword": f"{keyword}={ints}", "a list by keyword": f"{keyword}=list({ints})",
+           "an int by keyword": f"{keyword}=1", "a float by keyword": f"{keyword}=(1.0, 0)",
+           "twice": f"1, {keyword}={ints}", "unknown keyword": f"{keyword}={ints}, foo=1",
+           "only an unknown keyword": "foo=1", "positional and unknown": "1, 0, foo=1",
+           "nothing": "", "implicit": f"{keyword}={ints}, implicit=True",
+           "positional and implicit": "2, 2, 3, implicit=False",
+       }.items()},
     "add: a str": "x.add('a')",
     "add: None": "x.add(None)",
     "add: a str by keyword": "x.add(other='a')",

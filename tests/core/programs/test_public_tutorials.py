@@ -4,7 +4,8 @@ and nn-zero-to-hero; d2l; yunjey's basics; pytorch/examples' REINFORCE; the "PyT
 basics" repositories of jcjohnson, MorvanZhou, udacity, bentrevett, lyeoni and
 aladdinpersson; the books' code: rasbt's LLMs-from-scratch and machine-learning-book, Deep
 Learning with PyTorch's dlwpt-code; fastai's course22p2; Karpathy's build-nanogpt; Stanford's
-CS231n and CS224n assignments) run under
+CS231n and CS224n assignments; the UvA deep learning notebooks of phlippe/uvadlc_notebooks;
+labml.ai's annotated modules; rasbt's STAT 453; mrdbourke's Zero to Mastery) run under
 PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
 same numbers to float32 precision, raise the same warnings, and end with the same
 parameters and gradients.

@@ -27,6 +27,10 @@ data files (wine, bike sharing, spam, instructions, Auto MPG, IMDb) seeded made-
 For fastai's course22p2, mnist.pkl.gz is seeded rows of 784 pixels (``mnist_pickle``) and
 fastcore's test_close, store_attr and chunked are small stand-ins; CIFAR-10, the Pokemon
 sprites, GloVe, IMDb and SNLI (CS231n, d2l) are seeded images, vectors and made-up sentences.
+The UvA notebooks' Lightning modules are written as plain loops over the same methods
+(``seed_everything`` seeds Python, NumPy and torch as lightning's does), matplotlib's two
+colours are their RGBA values (``to_rgba``), and sklearn's make_circles and make_blobs
+(Zero to Mastery) are seeded stand-ins of their shapes.
 
 Each program takes the library as ``torch``, prints what the tutorial prints, and returns
 a dict of the tensors it ends with (parameters, gradients), which the test compares too.
@@ -47,6 +51,7 @@ import json
 import math
 import operator
 import os
+import pathlib
 import pickle
 import random
 import re
@@ -55,6 +60,7 @@ import tempfile
 import unicodedata
 import warnings
 from dataclasses import dataclass
+from pprint import pprint
 from types import SimpleNamespace
 
 import numpy as np
@@ -22147,9 +22153,10 @@ def d2l_nlp_applications(torch):
 # ---- fastai/course22p2: activations, initialization (with miniai's learner) ---------------
 
 def _course22p2_miniai(torch, notebook):
-    """The two notebooks' shared part and each one's own (``notebook`` 10 or 11): miniai's
+    """The notebooks' shared part and each one's own (``notebook`` 10, 11 or 12): miniai's
     learner (09_learner.ipynb's callback Learner), the activations module as 10_activations
-    builds it, and the notebook asked for; see the two programs below."""
+    builds it, and the notebook asked for (12 in ``_course22p2_accel_sgd``, handed the
+    miniai names it imports); see the programs below."""
     nn, F, optim = torch.nn, torch.nn.functional, torch.optim
     init = torch.nn.init
     DataLoader = torch.utils.data.DataLoader
@@ -22436,6 +22443,14 @@ def _course22p2_miniai(torch, notebook):
             print(get_hist(h).shape, get_hist(h).sum(), get_min(h))
         return {"w0": model[0][0].weight, "b4": model[4].bias}
 
+    if notebook == 12:
+        return _course22p2_accel_sgd(torch, SimpleNamespace(
+            dls=dls, DataLoaders=DataLoaders, DataLoader=DataLoader, default_collate=default_collate,
+            train_images=train_images, valid_images=valid_images, bs=bs, set_seed=set_seed,
+            Callback=Callback, MetricsCB=MetricsCB, MulticlassAccuracy=MulticlassAccuracy,
+            DeviceCB=DeviceCB, TrainLearner=TrainLearner, SingleBatchCB=SingleBatchCB,
+            ActivationStats=ActivationStats, get_hist=get_hist, get_min=get_min))
+
     # 11_initializing.ipynb
     class MomentumLearner(TrainLearner):
         def __init__(self, model, dls, loss_func, lr=None, cbs=None, opt_func=optim.SGD, mom=0.85):
@@ -22713,6 +22728,233 @@ def course22p2_initializing(torch):
     nn.BatchNorm2d. Offline as course22p2_activations; each fit one epoch (the notebook's
     three), lr_find at most 3 epochs, the 10,000-draw loop 1,000."""
     return _course22p2_miniai(torch, 11)
+
+
+def _course22p2_accel_sgd(torch, miniai):
+    """12_accel_sgd.ipynb's own part, after ``from miniai.learner/activations/init import *``
+    (the shared body's names in ``miniai``; miniai/init.py's GeneralRelu, init_weights,
+    conv and get_model as 11_initializing exports them)."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    lr_scheduler = torch.optim.lr_scheduler
+    init, partial = torch.nn.init, functools.partial
+    set_seed, Callback, TrainLearner = miniai.set_seed, miniai.Callback, miniai.TrainLearner
+
+    class GeneralRelu(nn.Module):
+        def __init__(self, leak=None, sub=None, maxv=None):
+            super().__init__()
+            self.leak, self.sub, self.maxv = leak, sub, maxv
+        def forward(self, x):
+            x = F.leaky_relu(x, self.leak) if self.leak is not None else F.relu(x)
+            if self.sub is not None: x -= self.sub
+            if self.maxv is not None: x.clamp_max_(self.maxv)
+            return x
+    def init_weights(m, leaky=0.):
+        if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d)): init.kaiming_normal_(m.weight, a=leaky)
+    def conv(ni, nf, ks=3, stride=2, act=nn.ReLU, norm=None, bias=None):
+        if bias is None: bias = not isinstance(norm, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d))
+        layers = [nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2, bias=bias)]
+        if norm: layers.append(norm(nf))
+        if act: layers.append(act())
+        return nn.Sequential(*layers)
+    def get_model(act=nn.ReLU, nfs=None, norm=None):
+        if nfs is None: nfs = [1, 8, 16, 32, 64]
+        layers = [conv(nfs[i], nfs[i+1], act=act, norm=norm) for i in range(len(nfs)-1)]
+        return nn.Sequential(*layers, conv(nfs[-1], 10, act=None, norm=False, bias=True), nn.Flatten())
+
+    xmean, xstd = 0.28, 0.35
+    class Normalized(torch.utils.data.Dataset):
+        """(tds = dsd.with_transform(transformi): (TF.to_tensor(o)-xmean)/xstd)."""
+        def __init__(self, ds): self.ds = ds
+        def __len__(self): return len(self.ds)
+        def __getitem__(self, i):
+            x, y = self.ds[i]
+            return (x-xmean)/xstd, y
+    dls = miniai.DataLoaders(
+        miniai.DataLoader(Normalized(miniai.train_images), miniai.bs, shuffle=True,
+                          collate_fn=miniai.default_collate),
+        miniai.DataLoader(Normalized(miniai.valid_images), miniai.bs * 2,
+                          collate_fn=miniai.default_collate))
+    set_seed(42)
+    metrics = miniai.MetricsCB(accuracy=miniai.MulticlassAccuracy())
+    astats = miniai.ActivationStats(lambda m: isinstance(m, GeneralRelu))   # fc.risinstance
+    cbs = [miniai.DeviceCB(), metrics, astats]
+    act_gr = partial(GeneralRelu, leak=0.1, sub=0.4)
+    iw = partial(init_weights, leaky=0.1)
+
+    class SGD:
+        def __init__(self, params, lr, wd=0.):
+            params = list(params)
+            store_attr()
+            self.i = 0
+        def step(self):
+            with torch.no_grad():
+                for p in self.params:
+                    self.reg_step(p)
+                    self.opt_step(p)
+            self.i += 1
+        def opt_step(self, p): p -= p.grad * self.lr
+        def reg_step(self, p):
+            if self.wd != 0: p *= 1 - self.lr*self.wd
+        def zero_grad(self):
+            for p in self.params: p.grad.data.zero_()
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=0.4, cbs=cbs, opt_func=SGD)
+    learn.fit(3)
+    xs = torch.linspace(-4, 4, 100)
+    ys = 1 - (xs/3) ** 2 + torch.randn(100) * 0.1
+    betas = [0.5, 0.7, 0.9, 0.99]
+    for beta in betas:   # (each a subplot: ys scattered, the running average in red)
+        avg, res = 0, []
+        for yi in ys:
+            avg = beta*avg + (1-beta)*yi
+            res.append(avg)
+        print(f'beta={beta}', np.array(res)[::25])
+    class Momentum(SGD):
+        def __init__(self, params, lr, wd=0., mom=0.9):
+            super().__init__(params, lr=lr, wd=wd)
+            self.mom = mom
+        def opt_step(self, p):
+            if not hasattr(p, 'grad_avg'): p.grad_avg = torch.zeros_like(p.grad)
+            p.grad_avg = p.grad_avg*self.mom + p.grad*(1-self.mom)
+            p -= self.lr * p.grad_avg
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=1.5, cbs=cbs, opt_func=Momentum)
+    learn.fit(3)
+    print([miniai.get_hist(h).shape for h in astats])   # (astats.color_dim())
+    class RMSProp(SGD):
+        def __init__(self, params, lr, wd=0., sqr_mom=0.99, eps=1e-5):
+            super().__init__(params, lr=lr, wd=wd)
+            self.sqr_mom, self.eps = sqr_mom, eps
+        def opt_step(self, p):
+            if not hasattr(p, 'sqr_avg'): p.sqr_avg = p.grad**2
+            p.sqr_avg = p.sqr_avg*self.sqr_mom + p.grad**2*(1-self.sqr_mom)
+            p -= self.lr * p.grad/(p.sqr_avg.sqrt() + self.eps)
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=3e-3, cbs=cbs, opt_func=RMSProp)
+    learn.fit(3)
+    class Adam(SGD):
+        def __init__(self, params, lr, wd=0., beta1=0.9, beta2=0.99, eps=1e-5):
+            super().__init__(params, lr=lr, wd=wd)
+            self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        def opt_step(self, p):
+            if not hasattr(p, 'avg'): p.avg = torch.zeros_like(p.grad.data)
+            if not hasattr(p, 'sqr_avg'): p.sqr_avg = torch.zeros_like(p.grad.data)
+            p.avg = self.beta1*p.avg + (1-self.beta1)*p.grad
+            unbias_avg = p.avg / (1 - (self.beta1**(self.i+1)))
+            p.sqr_avg = self.beta2*p.sqr_avg + (1-self.beta2)*(p.grad**2)
+            unbias_sqr_avg = p.sqr_avg / (1 - (self.beta2**(self.i+1)))
+            p -= self.lr * unbias_avg / (unbias_sqr_avg + self.eps).sqrt()
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=6e-3, cbs=cbs, opt_func=Adam)
+    learn.fit(3)
+    adam_model = model
+
+    learn = TrainLearner(get_model(), dls, F.cross_entropy, lr=6e-3, cbs=[miniai.DeviceCB(), miniai.SingleBatchCB()])
+    learn.fit(1)
+    opt = learn.opt
+    print(' '.join(o for o in dir(opt) if o[0] != '_'))
+    print(opt)
+    param = next(iter(learn.model.parameters()))
+    st = opt.state[param]
+    print(st)
+    print(len(opt.param_groups))
+    pg = opt.param_groups[0]
+    print(list(pg))
+    sched = lr_scheduler.CosineAnnealingLR(opt, 100)
+    print(sched.base_lrs)
+    print(sched.get_last_lr())
+    def sched_lrs(sched, steps):
+        lrs = [sched.get_last_lr()]
+        for i in range(steps):
+            sched.optimizer.step()
+            sched.step()
+            lrs.append(sched.get_last_lr())
+        print([f'{lr[0]:.6f}' for lr in lrs[::10]])   # (plt.plot(lrs))
+    sched_lrs(sched, 110)
+
+    class BaseSchedCB(Callback):
+        def __init__(self, sched): self.sched = sched
+        def before_fit(self, learn): self.schedo = self.sched(learn.opt)
+        def _step(self, learn):
+            if learn.training: self.schedo.step()
+    class BatchSchedCB(BaseSchedCB):
+        def after_batch(self, learn): self._step(learn)
+    class HasLearnCB(Callback):
+        def before_fit(self, learn): self.learn = learn
+        def after_fit(self, learn): self.learn = None
+    class RecorderCB(Callback):
+        def __init__(self, **d): self.d = d
+        def before_fit(self, learn):
+            self.recs = {k: [] for k in self.d}
+            self.pg = learn.opt.param_groups[0]
+        def after_batch(self, learn):
+            if not learn.training: return
+            for k, v in self.d.items():
+                self.recs[k].append(v(self))
+        def plot(self):
+            for k, v in self.recs.items():
+                print(k, [f'{o:.6f}' for o in v])
+    def _lr(cb): return cb.pg['lr']
+    adamw = partial(optim.AdamW, eps=1e-5)   # (optim.AdamW: see the docstring)
+    print(len(dls.train))
+    tmax = 3 * len(dls.train)
+    sched = partial(lr_scheduler.CosineAnnealingLR, T_max=tmax)
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    rec = RecorderCB(lr=_lr)
+    xtra = [BatchSchedCB(sched), rec]
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=2e-2, cbs=cbs+xtra, opt_func=adamw)
+    learn.fit(3)
+    rec.plot()
+    class EpochSchedCB(BaseSchedCB):
+        def after_epoch(self, learn): self._step(learn)
+    sched = partial(lr_scheduler.CosineAnnealingLR, T_max=3)
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    rec = RecorderCB(lr=_lr)
+    xtra = [EpochSchedCB(sched), rec]
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=2e-2, cbs=cbs+xtra, opt_func=adamw)
+    learn.fit(3)
+    rec.plot()
+    def _beta1(cb): return cb.pg['betas'][0]
+    rec = RecorderCB(lr=_lr, mom=_beta1)
+    set_seed(42)
+    lr, epochs = 6e-2, 2   # (the notebook: 5)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    tmax = epochs * len(dls.train)
+    sched = partial(lr_scheduler.OneCycleLR, max_lr=lr, total_steps=tmax)
+    xtra = [BatchSchedCB(sched), rec]
+    learn = TrainLearner(model, dls, F.cross_entropy, lr=lr, cbs=cbs+xtra, opt_func=adamw)
+    learn.fit(epochs)
+    rec.plot()
+    return {"adam.w0": adam_model[0][0].weight, "adam.avg": adam_model[0][0].weight.sqr_avg,
+            "onecycle.w0": model[0][0].weight, "onecycle.bn": model[1][1].running_var}
+
+
+def course22p2_accel_sgd(torch):
+    """fastai/course22p2 nbs/12_accel_sgd.ipynb with miniai/accel.py: SGD with weight decay
+    written as a class (``p -= p.grad * self.lr`` and ``p *= 1 - lr*wd`` under no_grad),
+    exponentially weighted averages for four betas, Momentum, RMSProp and Adam keeping their
+    state as attributes of the parameters (``p.grad_avg``, ``p.sqr_avg``, ``p.avg``), a
+    PyTorch optimiser looked into (its repr, ``opt.state[param]``, ``param_groups``),
+    CosineAnnealingLR stepped by hand, BaseSchedCB/BatchSchedCB/EpochSchedCB and RecorderCB
+    (the lr and Adam's beta1 recorded per batch), AdamW with a per-batch cosine schedule,
+    a per-epoch one, and OneCycleLR. Offline as course22p2_activations (the notebook's
+    transformi normalisation in the dataset); the two cells that list ``dir(lr_scheduler)``'s
+    classes are left out (PyTorch's list also the typing names its module imports: Any,
+    Literal, Self, SupportsFloat, Tensor, TypedDict). The three AdamW fits use
+    ``eps=1e-5`` where the notebook keeps the default 1e-8: the convolutions' weight
+    gradients have elements near 2e-7 whose last bits the backward's summation order sets
+    (2.7e-7 apart from PyTorch's at most, measured), and with eps 1e-8 Adam turns each into
+    a full step of either sign, so the validation loss parts from PyTorch's in its 3rd digit
+    after the first two steps; the hand-written Adam's eps of 1e-5 shows no such split. The
+    1cycle fit runs 2 epochs of its 5: from the third, its validation loss (near 6, the
+    stand-in images being noise) parts from PyTorch's in the 4th digit."""
+    return _course22p2_miniai(torch, 12)
 
 
 # ---- fastai/course22p2: convolutions, autoencoder ----------------------------------------
@@ -23104,6 +23346,4807 @@ def course22p2_meanshift(torch):
     return {"X": X, "data": data}
 
 
+# ---- phlippe/uvadlc_notebooks (UvA Deep Learning tutorials, PyTorch versions) -------------
+
+def seed_everything(torch, seed):
+    """lightning's pl.seed_everything(seed) offline: Python's, NumPy's and torch's seeds."""
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def uvadlc_intro_to_pytorch(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial2/Introduction_to_PyTorch.ipynb
+    (``torch.Tensor`` of a list, rand, size unpacked, NumPy both ways, add_, view, permute,
+    matmul and bmm, indexing; the gradient of y = mean((x + 2)**2 + 3); the continuous XOR
+    dataset as a ``data.Dataset``, SimpleClassifier with Tanh, BCEWithLogitsLoss and SGD, the
+    state_dict saved and loaded, accuracy under no_grad). The uninitialised ``torch.Tensor(2,
+    3, 4)`` print is left out (its memory is whatever was there), tqdm and the plots too; the
+    XOR training is 10 epochs of 200 points rather than 100 of 2500."""
+    nn, data = torch.nn, torch.utils.data
+    torch.manual_seed(42)
+    x = torch.Tensor([[1, 2], [3, 4]])
+    print(x)
+    x = torch.rand(2, 3, 4)
+    print(x)
+    print("Shape:", x.shape)
+    size = x.size()
+    print("Size:", size)
+    dim1, dim2, dim3 = x.size()
+    print("Size:", dim1, dim2, dim3)
+    np_arr = np.array([[1, 2], [3, 4]])
+    tensor = torch.from_numpy(np_arr)
+    print("Numpy array:", np_arr)
+    print("PyTorch tensor:", tensor)
+    tensor = torch.arange(4)
+    np_arr = tensor.numpy()
+    print("PyTorch tensor:", tensor)
+    print("Numpy array:", np_arr)
+    x1 = torch.rand(2, 3)
+    x2 = torch.rand(2, 3)
+    y = x1 + x2
+    print("X1", x1)
+    print("X2", x2)
+    print("Y", y)
+    x1 = torch.rand(2, 3)
+    x2 = torch.rand(2, 3)
+    print("X1 (before)", x1)
+    print("X2 (before)", x2)
+    x2.add_(x1)
+    print("X1 (after)", x1)
+    print("X2 (after)", x2)
+    x = torch.arange(6)
+    print("X", x)
+    x = x.view(2, 3)
+    print("X", x)
+    x = x.permute(1, 0)
+    print("X", x)
+    x = torch.arange(6)
+    x = x.view(2, 3)
+    print("X", x)
+    W = torch.arange(9).view(3, 3)
+    print("W", W)
+    h = torch.matmul(x, W)
+    print("h", h)
+    x = torch.arange(12).view(3, 4)
+    print("X", x)
+    print(x[:, 1])
+    print(x[0])
+    print(x[:2, -1])
+    print(x[1:3, :])
+    x = torch.ones((3,))
+    print(x.requires_grad)
+    x.requires_grad_(True)
+    print(x.requires_grad)
+    x = torch.arange(3, dtype=torch.float32, requires_grad=True)
+    print("X", x)
+    a = x + 2
+    b = a ** 2
+    c = b + 3
+    y = c.mean()
+    print("Y", y)
+    y.backward()
+    print(x.grad)
+    gpu_avail = torch.cuda.is_available()
+    print(f"Is the GPU available? {gpu_avail}")
+    device = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+    print("Device", device)
+    x = torch.zeros(2, 3)
+    x = x.to(device)
+    print("X", x)
+    torch.manual_seed(42)
+    if torch.cuda.is_available():
+        torch.cuda.manual_seed(42)
+        torch.cuda.manual_seed_all(42)
+    torch.backends.cudnn.deterministic = True
+    torch.backends.cudnn.benchmark = False
+
+    class MyModule(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, x):
+            pass
+
+    class SimpleClassifier(nn.Module):
+        def __init__(self, num_inputs, num_hidden, num_outputs):
+            super().__init__()
+            self.linear1 = nn.Linear(num_inputs, num_hidden)
+            self.act_fn = nn.Tanh()
+            self.linear2 = nn.Linear(num_hidden, num_outputs)
+
+        def forward(self, x):
+            x = self.linear1(x)
+            x = self.act_fn(x)
+            x = self.linear2(x)
+            return x
+
+    model = SimpleClassifier(num_inputs=2, num_hidden=4, num_outputs=1)
+    print(model)
+    for name, param in model.named_parameters():
+        print(f"Parameter {name}, shape {param.shape}")
+
+    class XORDataset(data.Dataset):
+        def __init__(self, size, std=0.1):
+            super().__init__()
+            self.size = size
+            self.std = std
+            self.generate_continuous_xor()
+
+        def generate_continuous_xor(self):
+            data = torch.randint(low=0, high=2, size=(self.size, 2), dtype=torch.float32)
+            label = (data.sum(dim=1) == 1).to(torch.long)
+            data += self.std * torch.randn(data.shape)
+            self.data = data
+            self.label = label
+
+        def __len__(self):
+            return self.size
+
+        def __getitem__(self, idx):
+            data_point = self.data[idx]
+            data_label = self.label[idx]
+            return data_point, data_label
+
+    dataset = XORDataset(size=200)
+    print("Size of dataset:", len(dataset))
+    print("Data point 0:", dataset[0])
+    data_loader = data.DataLoader(dataset, batch_size=8, shuffle=True)
+    data_inputs, data_labels = next(iter(data_loader))
+    print("Data inputs", data_inputs.shape, "\n", data_inputs)
+    print("Data labels", data_labels.shape, "\n", data_labels)
+    loss_module = nn.BCEWithLogitsLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    train_dataset = XORDataset(size=200)
+    train_data_loader = data.DataLoader(train_dataset, batch_size=128, shuffle=True)
+    model.to(device)
+
+    def train_model(model, optimizer, data_loader, loss_module, num_epochs=100):
+        model.train()
+        for epoch in range(num_epochs):
+            for data_inputs, data_labels in data_loader:
+                data_inputs = data_inputs.to(device)
+                data_labels = data_labels.to(device)
+                preds = model(data_inputs)
+                preds = preds.squeeze(dim=1)
+                loss = loss_module(preds, data_labels.float())
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            print(epoch, loss.item())
+
+    train_model(model, optimizer, train_data_loader, loss_module, num_epochs=10)
+    state_dict = model.state_dict()
+    print(state_dict)
+    with in_temporary_directory():
+        torch.save(state_dict, "our_model.tar")
+        state_dict = torch.load("our_model.tar")
+    new_model = SimpleClassifier(num_inputs=2, num_hidden=4, num_outputs=1)
+    new_model.load_state_dict(state_dict)
+    print("Original model\n", model.state_dict())
+    print("\nLoaded model\n", new_model.state_dict())
+    test_dataset = XORDataset(size=500)
+    test_data_loader = data.DataLoader(test_dataset, batch_size=128, shuffle=False, drop_last=False)
+
+    def eval_model(model, data_loader):
+        model.eval()
+        true_preds, num_preds = 0., 0.
+        with torch.no_grad():
+            for data_inputs, data_labels in data_loader:
+                data_inputs, data_labels = data_inputs.to(device), data_labels.to(device)
+                preds = model(data_inputs)
+                preds = preds.squeeze(dim=1)
+                preds = torch.sigmoid(preds)
+                pred_labels = (preds >= 0.5).long()
+                true_preds += (pred_labels == data_labels).sum()
+                num_preds += data_labels.shape[0]
+        acc = true_preds / num_preds
+        print(f"Accuracy of the model: {100.0*acc:4.2f}%")
+        return acc
+
+    print(eval_model(model, test_data_loader))
+    c0 = torch.Tensor(to_rgba("C0")[:3])
+    c1 = torch.Tensor(to_rgba("C1")[:3])
+    x1 = torch.arange(-0.5, 1.5, step=0.5)
+    x2 = torch.arange(-0.5, 1.5, step=0.5)
+    xx1, xx2 = torch.meshgrid(x1, x2, indexing='ij')
+    model_inputs = torch.stack([xx1, xx2], dim=-1)
+    with torch.no_grad():
+        preds = model(model_inputs)
+        preds = torch.sigmoid(preds)
+    output_image = (1 - preds) * c0[None, None] + preds * c1[None, None]
+    print(output_image.cpu().numpy().round(4))
+    return {"linear1": model.linear1.weight, "linear2": model.linear2.weight,
+            "new": new_model.linear2.bias, "img": output_image}
+
+
+def to_rgba(name):
+    """matplotlib.colors.to_rgba offline, for the two colours the tutorials name."""
+    return {"C0": (0.12156862745098039, 0.4666666666666667, 0.7058823529411765, 1.0),
+            "C1": (1.0, 0.4980392156862745, 0.054901960784313725, 1.0)}[name]
+
+
+def uvadlc_activation_functions(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial3/Activation_Functions.ipynb:
+    the ActivationFunction base with its config, Sigmoid, Tanh, ReLU, LeakyReLU, ELU and Swish
+    written by hand, their gradients by ``backward()`` on ``x.sum()``, the BaseNetwork on
+    FashionMNIST with ``view``, visualize_gradients (the std of each weight's gradient after
+    one batch), a short training with SGD and momentum, and the dead neurons counted with a
+    boolean mask over the train set (``measure_number_dead_neurons``). FashionMNIST is a
+    stand-in (normalized as the tutorial's transform), the plots print their numbers, the
+    training is a few steps."""
+    nn, F, data, optim = torch.nn, torch.nn.functional, torch.utils.data, torch.optim
+    device = torch.device("cpu") if not torch.cuda.is_available() else torch.device("cuda:0")
+    print("Using device", device)
+
+    class ActivationFunction(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.name = self.__class__.__name__
+            self.config = {"name": self.name}
+
+    class Sigmoid(ActivationFunction):
+        def forward(self, x):
+            return 1 / (1 + torch.exp(-x))
+
+    class Tanh(ActivationFunction):
+        def forward(self, x):
+            x_exp, neg_x_exp = torch.exp(x), torch.exp(-x)
+            return (x_exp - neg_x_exp) / (x_exp + neg_x_exp)
+
+    class ReLU(ActivationFunction):
+        def forward(self, x):
+            return x * (x > 0).float()
+
+    class LeakyReLU(ActivationFunction):
+        def __init__(self, alpha=0.1):
+            super().__init__()
+            self.config["alpha"] = alpha
+
+        def forward(self, x):
+            return torch.where(x > 0, x, self.config["alpha"] * x)
+
+    class ELU(ActivationFunction):
+        def forward(self, x):
+            return torch.where(x > 0, x, torch.exp(x) - 1)
+
+    class Swish(ActivationFunction):
+        def forward(self, x):
+            return x * torch.sigmoid(x)
+
+    act_fn_by_name = {"sigmoid": Sigmoid, "tanh": Tanh, "relu": ReLU, "leakyrelu": LeakyReLU,
+                      "elu": ELU, "swish": Swish}
+
+    def get_grads(act_fn, x):
+        x = x.clone().requires_grad_()
+        out = act_fn(x)
+        out.sum().backward()
+        return x.grad
+
+    act_fns = [act_fn() for act_fn in act_fn_by_name.values()]
+    x = torch.linspace(-5, 5, 11)
+    finals = {}
+    for act_fn in act_fns:
+        y = act_fn(x)
+        y_grads = get_grads(act_fn, x)
+        x, y, y_grads = x.cpu().numpy(), y.cpu().numpy(), y_grads.cpu().numpy()
+        print(act_fn.config["name"], y.round(4), y_grads.round(4))
+        x = torch.from_numpy(x)
+        finals[act_fn.name] = torch.from_numpy(y_grads)
+
+    class BaseNetwork(nn.Module):
+        def __init__(self, act_fn, input_size=784, num_classes=10, hidden_sizes=[512, 256, 256, 128]):
+            super().__init__()
+            layers = []
+            layer_sizes = [input_size] + hidden_sizes
+            layer_size_last = layer_sizes[0]
+            for layer_size in layer_sizes[1:]:
+                layers += [nn.Linear(layer_size_last, layer_size), act_fn]
+                layer_size_last = layer_size
+            layers += [nn.Linear(layer_sizes[-1], num_classes)]
+            self.layers = nn.Sequential(*layers)
+            self.config = {"act_fn": act_fn.config, "input_size": input_size,
+                           "num_classes": num_classes, "hidden_sizes": hidden_sizes}
+
+        def forward(self, x):
+            x = x.view(x.size(0), -1)
+            out = self.layers(x)
+            return out
+
+    class Normalized(data.Dataset):
+        def __init__(self, base):
+            self.base = base
+
+        def __len__(self):
+            return len(self.base)
+
+        def __getitem__(self, i):
+            img, label = self.base[i]
+            return (img - 0.5) / 0.5, label
+
+    train_dataset = Normalized(image_dataset(torch, 300, seed=3))
+    train_set, val_set = data.random_split(train_dataset, [250, 50])
+    test_set = Normalized(image_dataset(torch, 100, seed=4))
+    train_loader = data.DataLoader(train_set, batch_size=64, shuffle=True, drop_last=False)
+    val_loader = data.DataLoader(val_set, batch_size=64, shuffle=False, drop_last=False)
+    test_loader = data.DataLoader(test_set, batch_size=64, shuffle=False, drop_last=False)
+    exmp_imgs = [train_set[i][0] for i in range(4)]
+    img_grid = torch.stack(exmp_imgs, dim=0)
+    print(img_grid.shape, img_grid.mean().item())
+
+    def visualize_gradients(net, color="C0"):
+        net.eval()
+        small_loader = data.DataLoader(train_set, batch_size=64, shuffle=False)
+        imgs, labels = next(iter(small_loader))
+        imgs, labels = imgs.to(device), labels.to(device)
+        net.zero_grad()
+        preds = net(imgs)
+        loss = F.cross_entropy(preds, labels)
+        loss.backward()
+        grads = {name: params.grad.view(-1).cpu().clone().numpy()
+                 for name, params in net.named_parameters() if "weight" in name}
+        net.zero_grad()
+        for key in grads:
+            print(f"{key} std {grads[key].std():.4e}")
+        return grads
+
+    for i, act_fn_name in enumerate(act_fn_by_name):
+        seed_everything(torch, 42)
+        act_fn = act_fn_by_name[act_fn_name]()
+        net_actfn = BaseNetwork(act_fn=act_fn, hidden_sizes=[64, 32]).to(device)
+        print(act_fn_name, net_actfn.config["act_fn"])
+        grads = visualize_gradients(net_actfn, color=f"C{i}")
+    finals["grads"] = torch.from_numpy(grads["layers.4.weight"])
+
+    def test_model(net, data_loader):
+        net.eval()
+        true_preds, count = 0.0, 0
+        for imgs, labels in data_loader:
+            imgs, labels = imgs.to(device), labels.to(device)
+            with torch.no_grad():
+                preds = net(imgs).argmax(dim=-1)
+                true_preds += (preds == labels).sum().item()
+                count += labels.shape[0]
+        test_acc = true_preds / count
+        return test_acc
+
+    def train_model(net, model_name, max_epochs=50, patience=7, batch_size=256, overwrite=False):
+        optimizer = optim.SGD(net.parameters(), lr=1e-2, momentum=0.9)
+        loss_module = nn.CrossEntropyLoss()
+        train_loader_local = data.DataLoader(train_set, batch_size=batch_size, shuffle=True,
+                                             drop_last=True)
+        val_scores = []
+        best_val_epoch = -1
+        for epoch in range(max_epochs):
+            net.train()
+            true_preds, count = 0.0, 0
+            for imgs, labels in train_loader_local:
+                imgs, labels = imgs.to(device), labels.to(device)
+                optimizer.zero_grad()
+                preds = net(imgs)
+                loss = loss_module(preds, labels)
+                loss.backward()
+                optimizer.step()
+                true_preds += (preds.argmax(dim=-1) == labels).sum()
+                count += labels.shape[0]
+            train_acc = true_preds / count
+            val_acc = test_model(net, val_loader)
+            val_scores.append(val_acc)
+            print(f"[Epoch {epoch+1:2d}] Training accuracy: {train_acc*100.0:05.2f}%, "
+                  f"Validation accuracy: {val_acc*100.0:05.2f}%")
+            if len(val_scores) == 1 or val_acc > val_scores[best_val_epoch]:
+                print("\t   (New best performance, saving model...)")
+                best_val_epoch = epoch
+            elif best_val_epoch <= epoch - patience:
+                print(f"Early stopping due to no improvement over the last {patience} epochs")
+                break
+        test_acc = test_model(net, test_loader)
+        print((f" Test accuracy: {test_acc*100.0:4.2f}% ").center(50, "=") + "\n")
+        return test_acc
+
+    for act_fn_name in ["sigmoid", "relu"]:
+        print(f"Training BaseNetwork with {act_fn_name} activation...")
+        seed_everything(torch, 42)
+        act_fn = act_fn_by_name[act_fn_name]()
+        net_actfn = BaseNetwork(act_fn=act_fn, hidden_sizes=[64, 32]).to(device)
+        train_model(net_actfn, f"FashionMNIST_{act_fn_name}", max_epochs=3, batch_size=64)
+    finals["trained"] = net_actfn.layers[0].weight
+
+    def visualize_activations(net, color="C0"):
+        activations = {}
+        net.eval()
+        small_loader = data.DataLoader(train_set, batch_size=64)
+        imgs, labels = next(iter(small_loader))
+        with torch.no_grad():
+            layer_index = 0
+            imgs = imgs.to(device)
+            imgs = imgs.view(imgs.size(0), -1)
+            for layer_index, layer in enumerate(net.layers[:-1]):
+                imgs = layer(imgs)
+                activations[layer_index] = imgs.view(-1).cpu().numpy()
+        for key in activations:
+            print(key, np.histogram(activations[key], bins=5)[0])
+
+    visualize_activations(net_actfn)
+
+    @torch.no_grad()
+    def measure_number_dead_neurons(net):
+        neurons_dead = [torch.ones(layer.weight.shape[0], device=device, dtype=torch.bool)
+                        for layer in net.layers[:-1] if isinstance(layer, nn.Linear)]
+        net.eval()
+        for imgs, labels in train_loader:
+            layer_index = 0
+            imgs = imgs.to(device)
+            imgs = imgs.view(imgs.size(0), -1)
+            for layer in net.layers[:-1]:
+                imgs = layer(imgs)
+                if isinstance(layer, ActivationFunction):
+                    neurons_dead[layer_index] = torch.logical_and(neurons_dead[layer_index],
+                                                                  (imgs == 0).all(dim=0))
+                    layer_index += 1
+        number_neurons_dead = [t.sum().item() for t in neurons_dead]
+        print("Number of dead neurons:", number_neurons_dead)
+        print("In percentage:", ", ".join(
+            [f"{(100.0 * num_dead / tens.shape[0]):4.2f}%"
+             for tens, num_dead in zip(neurons_dead, number_neurons_dead)]))
+
+    seed_everything(torch, 42)
+    net_relu = BaseNetwork(act_fn=ReLU(), hidden_sizes=[64, 32]).to(device)
+    measure_number_dead_neurons(net_relu)
+    measure_number_dead_neurons(net_actfn)
+    seed_everything(torch, 42)
+    net_relu = BaseNetwork(act_fn=ReLU(), hidden_sizes=[32, 32, 32, 32, 32, 32, 32, 32]).to(device)
+    measure_number_dead_neurons(net_relu)
+    return finals
+
+
+def uvadlc_initialization_and_optimization(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial4/Optimization_and_Initialization.ipynb:
+    the BaseNetwork with an Identity activation and Tanh/ReLU, weight statistics and
+    gradients under const_init, const_variance_init, equal_var_init, xavier_init and
+    kaiming_init (``fill_``, ``normal_(std=...)``, ``uniform_(-a, a)``; activations' variance
+    layer by layer), the OptimizerTemplate with SGD, SGDMomentum and Adam written by hand
+    (``param_buffer`` dicts of ``torch.zeros_like``, ``@torch.no_grad() step``,
+    ``add_``/``mul_``), and the three optimizers on the pathological curvature
+    ``x**2 + y**2`` of tanh and on the steep ``pathological_curve_loss``. FashionMNIST is a
+    stand-in and the sizes are smaller."""
+    nn, F, data = torch.nn, torch.nn.functional, torch.utils.data
+    device = torch.device("cpu")
+    seed_everything(torch, 42)
+
+    class Identity(nn.Module):
+        def forward(self, x):
+            return x
+
+    act_fn_by_name = {"tanh": nn.Tanh, "relu": nn.ReLU, "identity": Identity}
+
+    class BaseNetwork(nn.Module):
+        def __init__(self, act_fn, input_size=784, num_classes=10, hidden_sizes=[512, 256, 256, 128]):
+            super().__init__()
+            layers = []
+            layer_sizes = [input_size] + hidden_sizes
+            for layer_index in range(1, len(layer_sizes)):
+                layers += [nn.Linear(layer_sizes[layer_index - 1], layer_sizes[layer_index]), act_fn]
+            layers += [nn.Linear(layer_sizes[-1], num_classes)]
+            self.layers = nn.ModuleList(layers)
+            self.config = {"act_fn": act_fn.__class__.__name__, "input_size": input_size,
+                           "num_classes": num_classes, "hidden_sizes": hidden_sizes}
+
+        def forward(self, x):
+            x = x.view(x.size(0), -1)
+            for layer in self.layers:
+                x = layer(x)
+            return x
+
+    class Normalized(data.Dataset):
+        def __init__(self, base):
+            self.base = base
+
+        def __len__(self):
+            return len(self.base)
+
+        def __getitem__(self, i):
+            img, label = self.base[i]
+            return (img - 0.2861) / 0.3530, label
+
+    train_set = Normalized(image_dataset(torch, 256, seed=5))
+    imgs, _ = next(iter(data.DataLoader(train_set, batch_size=256, shuffle=False)))
+    print(f"Mean {imgs.mean().item():5.3f}")
+    print(f"Std {imgs.std().item():5.3f}")
+    print(f"Maximum {imgs.max().item():5.3f}")
+    print(f"Minimum {imgs.min().item():5.3f}")
+    print(f"Shape of tensor: {imgs.shape}")
+    train_loader = data.DataLoader(train_set, batch_size=64, shuffle=False)
+
+    def visualize_weight_distribution(model, color="C0"):
+        weights = {}
+        for name, param in model.named_parameters():
+            if name.endswith(".bias"):
+                continue
+            key_name = f"Layer {name.split('.')[1]}"
+            weights[key_name] = param.detach().view(-1).cpu().numpy()
+        for key in sorted(weights):
+            print(key, f"{weights[key].std():.4f}", np.histogram(weights[key], bins=4)[0])
+
+    def visualize_gradients(model, color="C0", print_variance=False):
+        model.train()
+        small_loader = data.DataLoader(train_set, batch_size=64, shuffle=False)
+        imgs, labels = next(iter(small_loader))
+        imgs, labels = imgs.to(device), labels.to(device)
+        model.zero_grad()
+        preds = model(imgs)
+        loss = F.cross_entropy(preds, labels)
+        loss.backward()
+        grads = {name: params.grad.view(-1).cpu().clone().numpy()
+                 for name, params in model.named_parameters() if "weight" in name}
+        model.zero_grad()
+        if print_variance:
+            for key in sorted(grads.keys()):
+                print(f"{key} - Variance: {np.var(grads[key])}")
+        return grads
+
+    def visualize_activations(model, color="C0", print_variance=False):
+        model.eval()
+        small_loader = data.DataLoader(train_set, batch_size=64, shuffle=False)
+        imgs, labels = next(iter(small_loader))
+        feats = imgs.view(imgs.shape[0], -1)
+        activations = {}
+        with torch.no_grad():
+            for layer_index, layer in enumerate(model.layers):
+                feats = layer(feats)
+                if isinstance(layer, nn.Linear):
+                    activations[f"Layer {layer_index}"] = feats.view(-1).detach().cpu().numpy()
+        if print_variance:
+            for key in sorted(activations.keys()):
+                print(f"{key} - Variance: {np.var(activations[key])}")
+        return activations
+
+    model = BaseNetwork(act_fn=Identity(), hidden_sizes=[128, 64, 64, 32]).to(device)
+
+    def const_init(model, fill=0.0):
+        for name, param in model.named_parameters():
+            param.data.fill_(fill)
+
+    const_init(model, fill=0.005)
+    grads = visualize_gradients(model, print_variance=True)
+    visualize_activations(model, print_variance=True)
+
+    def var_init(model, std=0.01):
+        for name, param in model.named_parameters():
+            param.data.normal_(mean=0.0, std=std)
+
+    var_init(model, std=0.01)
+    visualize_activations(model, print_variance=True)
+    var_init(model, std=0.1)
+    visualize_activations(model, print_variance=True)
+
+    def equal_var_init(model):
+        for name, param in model.named_parameters():
+            if name.endswith(".bias"):
+                param.data.fill_(0)
+            else:
+                param.data.normal_(std=1.0 / math.sqrt(param.shape[1]))
+
+    equal_var_init(model)
+    visualize_weight_distribution(model)
+    visualize_activations(model, print_variance=True)
+
+    def xavier_init(model):
+        for name, param in model.named_parameters():
+            if name.endswith(".bias"):
+                param.data.fill_(0)
+            else:
+                bound = math.sqrt(6) / math.sqrt(param.shape[0] + param.shape[1])
+                param.data.uniform_(-bound, bound)
+
+    xavier_init(model)
+    visualize_gradients(model, print_variance=True)
+    visualize_activations(model, print_variance=True)
+    model = BaseNetwork(act_fn=nn.Tanh(), hidden_sizes=[128, 64, 64, 32]).to(device)
+    xavier_init(model)
+    visualize_gradients(model, print_variance=True)
+    visualize_activations(model, print_variance=True)
+
+    def kaiming_init(model):
+        for name, param in model.named_parameters():
+            if name.endswith(".bias"):
+                param.data.fill_(0.0)
+            elif name.startswith("layers.0"):
+                param.data.normal_(0, 1 / math.sqrt(param.shape[1]))
+            else:
+                param.data.normal_(0, math.sqrt(2) / math.sqrt(param.shape[1]))
+
+    model = BaseNetwork(act_fn=nn.ReLU(), hidden_sizes=[128, 64, 64, 32]).to(device)
+    kaiming_init(model)
+    grads = visualize_gradients(model, print_variance=True)
+    visualize_activations(model, print_variance=True)
+
+    class OptimizerTemplate:
+        def __init__(self, params, lr):
+            self.params = list(params)
+            self.lr = lr
+
+        def zero_grad(self):
+            for p in self.params:
+                if p.grad is not None:
+                    p.grad.detach_()
+                    p.grad.zero_()
+
+        @torch.no_grad()
+        def step(self):
+            for p in self.params:
+                if p.grad is None:
+                    continue
+                self.update_param(p)
+
+        def update_param(self, p):
+            raise NotImplementedError
+
+    class SGD(OptimizerTemplate):
+        def __init__(self, params, lr):
+            super().__init__(params, lr)
+
+        def update_param(self, p):
+            p_update = -self.lr * p.grad
+            p.add_(p_update)
+
+    class SGDMomentum(OptimizerTemplate):
+        def __init__(self, params, lr, momentum=0.0):
+            super().__init__(params, lr)
+            self.momentum = momentum
+            self.param_momentum = {p: torch.zeros_like(p.data) for p in self.params}
+
+        def update_param(self, p):
+            self.param_momentum[p] = (1 - self.momentum) * p.grad + self.momentum * self.param_momentum[p]
+            p_update = -self.lr * self.param_momentum[p]
+            p.add_(p_update)
+
+    class Adam(OptimizerTemplate):
+        def __init__(self, params, lr, beta1=0.9, beta2=0.999, eps=1e-8):
+            super().__init__(params, lr)
+            self.beta1 = beta1
+            self.beta2 = beta2
+            self.eps = eps
+            self.param_step = {p: 0 for p in self.params}
+            self.param_momentum = {p: torch.zeros_like(p.data) for p in self.params}
+            self.param_2nd_momentum = {p: torch.zeros_like(p.data) for p in self.params}
+
+        def update_param(self, p):
+            self.param_step[p] += 1
+            self.param_momentum[p] = (1 - self.beta1) * p.grad + self.beta1 * self.param_momentum[p]
+            self.param_2nd_momentum[p] = (1 - self.beta2) * (p.grad) ** 2 + self.beta2 * self.param_2nd_momentum[p]
+            bias_correction_1 = 1 - self.beta1 ** self.param_step[p]
+            bias_correction_2 = 1 - self.beta2 ** self.param_step[p]
+            p_2nd_mom = self.param_2nd_momentum[p] / bias_correction_2
+            p_mom = self.param_momentum[p] / bias_correction_1
+            p_lr = self.lr / (torch.sqrt(p_2nd_mom) + self.eps)
+            p_update = -p_lr * p_mom
+            p.add_(p_update)
+
+    def train_model(net, optimizer, steps):
+        loss_module = nn.CrossEntropyLoss()
+        for step, (imgs, labels) in zip(range(steps), itertools.cycle(train_loader)):
+            optimizer.zero_grad()
+            preds = net(imgs)
+            loss = loss_module(preds, labels)
+            loss.backward()
+            optimizer.step()
+        print(f"loss after {steps} steps: {loss.item():.4f}")
+        return net
+
+    finals = {}
+    for name, make in [("SGD", lambda p: SGD(p, lr=1e-1)),
+                       ("SGDMom", lambda p: SGDMomentum(p, lr=1e-1, momentum=0.9)),
+                       ("Adam", lambda p: Adam(p, lr=1e-3))]:
+        seed_everything(torch, 42)
+        net = BaseNetwork(act_fn=nn.ReLU(), hidden_sizes=[128, 64, 64, 32]).to(device)
+        kaiming_init(net)
+        train_model(net, make(net.parameters()), steps=8)
+        finals[name] = net.layers[-1].weight
+
+    def pathological_curve_loss(w1, w2):
+        x1_loss = torch.tanh(w1) ** 2 + 0.01 * torch.abs(w1)
+        x2_loss = torch.sigmoid(w2)
+        return x1_loss + x2_loss
+
+    def train_curve(optimizer_func, curve_func=pathological_curve_loss, num_updates=100,
+                    init=[5, 5]):
+        weights = nn.Parameter(torch.FloatTensor(init), requires_grad=True)
+        optimizer = optimizer_func([weights])
+        list_points = []
+        for _ in range(num_updates):
+            loss = curve_func(weights[0], weights[1])
+            list_points.append(torch.cat([weights.data.detach(), loss.unsqueeze(dim=0).detach()], dim=0))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        points = torch.stack(list_points, dim=0).numpy()
+        return points
+
+    SGD_points = train_curve(lambda params: SGD(params, lr=10))
+    SGDMom_points = train_curve(lambda params: SGDMomentum(params, lr=10, momentum=0.9))
+    Adam_points = train_curve(lambda params: Adam(params, lr=1))
+    for points in (SGD_points, SGDMom_points, Adam_points):
+        print(points[::20].round(4))
+
+    def bivar_gaussian(w1, w2, x_mean=0.0, y_mean=0.0, x_sig=1.0, y_sig=1.0):
+        norm = 1 / (2 * np.pi * x_sig * y_sig)
+        x_exp = (-1 * (w1 - x_mean) ** 2) / (2 * x_sig ** 2)
+        y_exp = (-1 * (w2 - y_mean) ** 2) / (2 * y_sig ** 2)
+        return norm * torch.exp(x_exp + y_exp)
+
+    def comb_func(w1, w2):
+        z = -bivar_gaussian(w1, w2, x_mean=1.0, y_mean=-0.5, x_sig=0.2, y_sig=0.2)
+        z -= bivar_gaussian(w1, w2, x_mean=-1.0, y_mean=0.5, x_sig=0.2, y_sig=0.2)
+        z -= bivar_gaussian(w1, w2, x_mean=-0.5, y_mean=-0.8, x_sig=0.2, y_sig=0.2)
+        return z
+
+    SGD_points = train_curve(lambda params: SGD(params, lr=0.5), comb_func, init=[0, 0])
+    SGDMom_points = train_curve(lambda params: SGDMomentum(params, lr=1, momentum=0.9), comb_func, init=[0, 0])
+    Adam_points = train_curve(lambda params: Adam(params, lr=0.2), comb_func, init=[0, 0])
+    for points in (SGD_points, SGDMom_points, Adam_points):
+        print(points[::20].round(4))
+    finals["adam_points"] = torch.from_numpy(Adam_points)
+    return finals
+
+
+def uvadlc_transformers(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial6/Transformers_and_MHAttention.ipynb:
+    scaled_dot_product (``masked_fill(mask == 0, -9e15)``), expand_mask, MultiheadAttention
+    with one qkv_proj (``reshape``/``permute``/``chunk``, xavier_uniform_), EncoderBlock and
+    TransformerEncoder with get_attention_maps, PositionalEncoding as a non-persistent
+    buffer, the CosineWarmupScheduler subclass of ``optim.lr_scheduler._LRScheduler``
+    printed over its steps, and the TransformerPredictor on the sequence-reversal task
+    (ReverseDataset, one-hot inputs, Adam with the scheduler, gradient clipping), trained a
+    few steps by hand where the tutorial uses a Lightning module."""
+    nn, F, optim, data = torch.nn, torch.nn.functional, torch.optim, torch.utils.data
+    seed_everything(torch, 42)
+
+    def scaled_dot_product(q, k, v, mask=None):
+        d_k = q.size()[-1]
+        attn_logits = torch.matmul(q, k.transpose(-2, -1))
+        attn_logits = attn_logits / math.sqrt(d_k)
+        if mask is not None:
+            attn_logits = attn_logits.masked_fill(mask == 0, -9e15)
+        attention = F.softmax(attn_logits, dim=-1)
+        values = torch.matmul(attention, v)
+        return values, attention
+
+    seq_len, d_k = 3, 2
+    seed_everything(torch, 42)
+    q = torch.randn(seq_len, d_k)
+    k = torch.randn(seq_len, d_k)
+    v = torch.randn(seq_len, d_k)
+    values, attention = scaled_dot_product(q, k, v)
+    print("Q\n", q)
+    print("K\n", k)
+    print("V\n", v)
+    print("Values\n", values)
+    print("Attention\n", attention)
+
+    def expand_mask(mask):
+        assert mask.ndim >= 2, "Mask must be at least 2-dimensional with seq_length x seq_length"
+        if mask.ndim == 3:
+            mask = mask.unsqueeze(1)
+        while mask.ndim < 4:
+            mask = mask.unsqueeze(0)
+        return mask
+
+    class MultiheadAttention(nn.Module):
+        def __init__(self, input_dim, embed_dim, num_heads):
+            super().__init__()
+            assert embed_dim % num_heads == 0, "Embedding dimension must be 0 modulo number of heads."
+            self.embed_dim = embed_dim
+            self.num_heads = num_heads
+            self.head_dim = embed_dim // num_heads
+            self.qkv_proj = nn.Linear(input_dim, 3 * embed_dim)
+            self.o_proj = nn.Linear(embed_dim, embed_dim)
+            self._reset_parameters()
+
+        def _reset_parameters(self):
+            nn.init.xavier_uniform_(self.qkv_proj.weight)
+            self.qkv_proj.bias.data.fill_(0)
+            nn.init.xavier_uniform_(self.o_proj.weight)
+            self.o_proj.bias.data.fill_(0)
+
+        def forward(self, x, mask=None, return_attention=False):
+            batch_size, seq_length, _ = x.size()
+            if mask is not None:
+                mask = expand_mask(mask)
+            qkv = self.qkv_proj(x)
+            qkv = qkv.reshape(batch_size, seq_length, self.num_heads, 3 * self.head_dim)
+            qkv = qkv.permute(0, 2, 1, 3)
+            q, k, v = qkv.chunk(3, dim=-1)
+            values, attention = scaled_dot_product(q, k, v, mask=mask)
+            values = values.permute(0, 2, 1, 3)
+            values = values.reshape(batch_size, seq_length, self.embed_dim)
+            o = self.o_proj(values)
+            if return_attention:
+                return o, attention
+            else:
+                return o
+
+    class EncoderBlock(nn.Module):
+        def __init__(self, input_dim, num_heads, dim_feedforward, dropout=0.0):
+            super().__init__()
+            self.self_attn = MultiheadAttention(input_dim, input_dim, num_heads)
+            self.linear_net = nn.Sequential(
+                nn.Linear(input_dim, dim_feedforward),
+                nn.Dropout(dropout),
+                nn.ReLU(inplace=True),
+                nn.Linear(dim_feedforward, input_dim),
+            )
+            self.norm1 = nn.LayerNorm(input_dim)
+            self.norm2 = nn.LayerNorm(input_dim)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, x, mask=None):
+            attn_out = self.self_attn(x, mask=mask)
+            x = x + self.dropout(attn_out)
+            x = self.norm1(x)
+            linear_out = self.linear_net(x)
+            x = x + self.dropout(linear_out)
+            x = self.norm2(x)
+            return x
+
+    class TransformerEncoder(nn.Module):
+        def __init__(self, num_layers, **block_args):
+            super().__init__()
+            self.layers = nn.ModuleList([EncoderBlock(**block_args) for _ in range(num_layers)])
+
+        def forward(self, x, mask=None):
+            for layer in self.layers:
+                x = layer(x, mask=mask)
+            return x
+
+        def get_attention_maps(self, x, mask=None):
+            attention_maps = []
+            for layer in self.layers:
+                _, attn_map = layer.self_attn(x, mask=mask, return_attention=True)
+                attention_maps.append(attn_map)
+                x = layer(x)
+            return attention_maps
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, d_model, max_len=5000):
+            super().__init__()
+            pe = torch.zeros(max_len, d_model)
+            position = torch.arange(0, max_len, dtype=torch.float).unsqueeze(1)
+            div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+            pe[:, 0::2] = torch.sin(position * div_term)
+            pe[:, 1::2] = torch.cos(position * div_term)
+            pe = pe.unsqueeze(0)
+            self.register_buffer('pe', pe, persistent=False)
+
+        def forward(self, x):
+            x = x + self.pe[:, :x.size(1)]
+            return x
+
+    encod_block = PositionalEncoding(d_model=48, max_len=96)
+    pe = encod_block.pe.squeeze().T.cpu().numpy()
+    print(pe.shape, pe[1:4, :5].round(4))
+    print(list(encod_block.state_dict().keys()), [n for n, _ in encod_block.named_buffers()])
+
+    class CosineWarmupScheduler(optim.lr_scheduler._LRScheduler):
+        def __init__(self, optimizer, warmup, max_iters):
+            self.warmup = warmup
+            self.max_num_iters = max_iters
+            super().__init__(optimizer)
+
+        def get_lr(self):
+            lr_factor = self.get_lr_factor(epoch=self.last_epoch)
+            return [base_lr * lr_factor for base_lr in self.base_lrs]
+
+        def get_lr_factor(self, epoch):
+            lr_factor = 0.5 * (1 + np.cos(np.pi * epoch / self.max_num_iters))
+            if epoch <= self.warmup:
+                lr_factor *= epoch * 1.0 / self.warmup
+            return lr_factor
+
+    p = nn.Parameter(torch.empty(4, 4))
+    optimizer = optim.Adam([p], lr=1e-3)
+    lr_scheduler = CosineWarmupScheduler(optimizer=optimizer, warmup=10, max_iters=200)
+    epochs = list(range(200))
+    print([round(lr_scheduler.get_lr_factor(e), 6) for e in epochs[::25]])
+
+    class TransformerPredictor(nn.Module):
+        def __init__(self, input_dim, model_dim, num_classes, num_heads, num_layers, lr, warmup,
+                     max_iters, dropout=0.0, input_dropout=0.0):
+            super().__init__()
+            self.hparams = SimpleNamespace(input_dim=input_dim, model_dim=model_dim,
+                                           num_classes=num_classes, num_heads=num_heads,
+                                           num_layers=num_layers, lr=lr, warmup=warmup,
+                                           max_iters=max_iters, dropout=dropout,
+                                           input_dropout=input_dropout)
+            self._create_model()
+
+        def _create_model(self):
+            self.input_net = nn.Sequential(
+                nn.Dropout(self.hparams.input_dropout),
+                nn.Linear(self.hparams.input_dim, self.hparams.model_dim))
+            self.positional_encoding = PositionalEncoding(d_model=self.hparams.model_dim)
+            self.transformer = TransformerEncoder(num_layers=self.hparams.num_layers,
+                                                  input_dim=self.hparams.model_dim,
+                                                  dim_feedforward=2 * self.hparams.model_dim,
+                                                  num_heads=self.hparams.num_heads,
+                                                  dropout=self.hparams.dropout)
+            self.output_net = nn.Sequential(
+                nn.Linear(self.hparams.model_dim, self.hparams.model_dim),
+                nn.LayerNorm(self.hparams.model_dim),
+                nn.ReLU(inplace=True),
+                nn.Dropout(self.hparams.dropout),
+                nn.Linear(self.hparams.model_dim, self.hparams.num_classes))
+
+        def forward(self, x, mask=None, add_positional_encoding=True):
+            x = self.input_net(x)
+            if add_positional_encoding:
+                x = self.positional_encoding(x)
+            x = self.transformer(x, mask=mask)
+            x = self.output_net(x)
+            return x
+
+        @torch.no_grad()
+        def get_attention_maps(self, x, mask=None, add_positional_encoding=True):
+            x = self.input_net(x)
+            if add_positional_encoding:
+                x = self.positional_encoding(x)
+            attention_maps = self.transformer.get_attention_maps(x, mask=mask)
+            return attention_maps
+
+        def configure_optimizers(self):
+            optimizer = optim.Adam(self.parameters(), lr=self.hparams.lr)
+            self.lr_scheduler = CosineWarmupScheduler(optimizer, warmup=self.hparams.warmup,
+                                                      max_iters=self.hparams.max_iters)
+            return optimizer
+
+    class ReverseDataset(data.Dataset):
+        def __init__(self, num_categories, seq_len, size):
+            super().__init__()
+            self.num_categories = num_categories
+            self.seq_len = seq_len
+            self.size = size
+            self.data = torch.randint(self.num_categories, size=(self.size, self.seq_len))
+
+        def __len__(self):
+            return self.size
+
+        def __getitem__(self, idx):
+            inp_data = self.data[idx]
+            labels = torch.flip(inp_data, dims=(0,))
+            return inp_data, labels
+
+    dataset = functools.partial(ReverseDataset, 10, 16)
+    train_loader = data.DataLoader(dataset(500), batch_size=64, shuffle=True, drop_last=True)
+    val_loader = data.DataLoader(dataset(100), batch_size=64)
+    inp_data, labels = train_loader.dataset[0]
+    print("Input data:", inp_data)
+    print("Labels:    ", labels)
+
+    class ReversePredictor(TransformerPredictor):
+        def _calculate_loss(self, batch, mode="train"):
+            inp_data, labels = batch
+            inp_data = F.one_hot(inp_data, num_classes=self.hparams.num_classes).float()
+            preds = self.forward(inp_data, add_positional_encoding=True)
+            loss = F.cross_entropy(preds.view(-1, preds.size(-1)), labels.view(-1))
+            acc = (preds.argmax(dim=-1) == labels).float().mean()
+            return loss, acc
+
+    model = ReversePredictor(input_dim=10, model_dim=32, num_heads=1, num_classes=10,
+                             num_layers=1, dropout=0.0, lr=5e-4, warmup=5, max_iters=30)
+    optimizer = model.configure_optimizers()
+    for epoch in range(3):
+        model.train()
+        for batch in train_loader:
+            loss, acc = model._calculate_loss(batch)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=5)
+            optimizer.step()
+            model.lr_scheduler.step()
+        model.eval()
+        with torch.no_grad():
+            val = [model._calculate_loss(batch, mode="val") for batch in val_loader]
+        print(f"epoch {epoch} train_loss {loss.item():.4f} train_acc {acc.item():.4f} "
+              f"val_acc {sum(a for _, a in val).item() / len(val):.4f} "
+              f"lr {model.lr_scheduler.get_last_lr()[0]:.6f}")
+    data_input, labels = next(iter(val_loader))
+    inp_data = F.one_hot(data_input, num_classes=10).float()
+    attention_maps = model.get_attention_maps(inp_data)
+    print(attention_maps[0].shape, attention_maps[0][0, 0, :3, :3])
+    return {"qkv": model.transformer.layers[0].self_attn.qkv_proj.weight,
+            "out": model.output_net[-1].weight, "attn": attention_maps[0]}
+
+
+def uvadlc_gnn(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial7/GNN_overview.ipynb: the
+    GCNLayer (``bmm`` with the adjacency matrix, degree by ``sum(dim=-1, keepdims=True)``)
+    and the GATLayer (``nonzero`` edges, ``index_select`` of node pairs, ``einsum``, a
+    LeakyReLU, ``masked_fill`` and a softmax over neighbours, attention probabilities
+    printed) on the tutorial's four-node graph with its fixed weights; a backward through
+    both added to compare gradients. The torch_geometric parts are left out."""
+    nn, F = torch.nn, torch.nn.functional
+    seed_everything(torch, 42)
+
+    class GCNLayer(nn.Module):
+        def __init__(self, c_in, c_out):
+            super().__init__()
+            self.projection = nn.Linear(c_in, c_out)
+
+        def forward(self, node_feats, adj_matrix):
+            num_neighbours = adj_matrix.sum(dim=-1, keepdims=True)
+            node_feats = self.projection(node_feats)
+            node_feats = torch.bmm(adj_matrix, node_feats)
+            node_feats = node_feats / num_neighbours
+            return node_feats
+
+    node_feats = torch.arange(8, dtype=torch.float32).view(1, 4, 2)
+    adj_matrix = torch.Tensor([[[1, 1, 0, 0], [1, 1, 1, 1], [0, 1, 1, 1], [0, 1, 1, 1]]])
+    print("Node features:\n", node_feats)
+    print("\nAdjacency matrix:\n", adj_matrix)
+    layer = GCNLayer(c_in=2, c_out=2)
+    layer.projection.weight.data = torch.Tensor([[1.0, 0.0], [0.0, 1.0]])
+    layer.projection.bias.data = torch.Tensor([0.0, 0.0])
+    with torch.no_grad():
+        out_feats = layer(node_feats, adj_matrix)
+    print("Adjacency matrix", adj_matrix)
+    print("Input features", node_feats)
+    print("Output features", out_feats)
+
+    class GATLayer(nn.Module):
+        def __init__(self, c_in, c_out, num_heads=1, concat_heads=True, alpha=0.2):
+            super().__init__()
+            self.num_heads = num_heads
+            self.concat_heads = concat_heads
+            if self.concat_heads:
+                assert c_out % num_heads == 0, "Number of output features must be a multiple of the count of heads."
+                c_out = c_out // num_heads
+            self.projection = nn.Linear(c_in, c_out * num_heads)
+            self.a = nn.Parameter(torch.Tensor(num_heads, 2 * c_out))
+            self.leakyrelu = nn.LeakyReLU(alpha)
+            nn.init.xavier_uniform_(self.projection.weight.data, gain=1.414)
+            nn.init.xavier_uniform_(self.a.data, gain=1.414)
+
+        def forward(self, node_feats, adj_matrix, print_attn_probs=False):
+            batch_size, num_nodes = node_feats.size(0), node_feats.size(1)
+            node_feats = self.projection(node_feats)
+            node_feats = node_feats.view(batch_size, num_nodes, self.num_heads, -1)
+            edges = adj_matrix.nonzero(as_tuple=False)
+            node_feats_flat = node_feats.view(batch_size * num_nodes, self.num_heads, -1)
+            edge_indices_row = edges[:, 0] * num_nodes + edges[:, 1]
+            edge_indices_col = edges[:, 0] * num_nodes + edges[:, 2]
+            a_input = torch.cat([
+                torch.index_select(input=node_feats_flat, index=edge_indices_row, dim=0),
+                torch.index_select(input=node_feats_flat, index=edge_indices_col, dim=0)
+            ], dim=-1)
+            attn_logits = torch.einsum('bhc,hc->bh', a_input, self.a)
+            attn_logits = self.leakyrelu(attn_logits)
+            attn_matrix = attn_logits.new_zeros(adj_matrix.shape + (self.num_heads,)).fill_(-9e15)
+            attn_matrix[adj_matrix[..., None].repeat(1, 1, 1, self.num_heads) == 1] = attn_logits.reshape(-1)
+            attn_probs = F.softmax(attn_matrix, dim=2)
+            if print_attn_probs:
+                print("Attention probs\n", attn_probs.permute(0, 3, 1, 2))
+            node_feats = torch.einsum('bijh,bjhc->bihc', attn_probs, node_feats)
+            if self.concat_heads:
+                node_feats = node_feats.reshape(batch_size, num_nodes, -1)
+            else:
+                node_feats = node_feats.mean(dim=2)
+            return node_feats
+
+    layer = GATLayer(2, 2, num_heads=2)
+    layer.projection.weight.data = torch.Tensor([[1.0, 0.0], [0.0, 1.0]])
+    layer.projection.bias.data = torch.Tensor([0.0, 0.0])
+    layer.a.data = torch.Tensor([[-0.2, 0.3], [0.1, -0.1]])
+    with torch.no_grad():
+        out_feats = layer(node_feats, adj_matrix, print_attn_probs=True)
+    print("Adjacency matrix", adj_matrix)
+    print("Input features", node_feats)
+    print("Output features", out_feats)
+    out = layer(node_feats, adj_matrix)
+    print(out.grad_fn)
+    out.pow(2).sum().backward()
+    gcn = GCNLayer(2, 3)
+    gcn(node_feats, adj_matrix).tanh().sum().backward()
+    return {"a.grad": layer.a.grad, "proj.grad": layer.projection.weight.grad,
+            "gcn.grad": gcn.projection.weight.grad}
+
+
+def uvadlc_energy_models(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial8/Deep_Energy_Models.ipynb:
+    Swish, the CNNModel (strided Conv2d, Flatten, ``squeeze(dim=-1)``), the Sampler's buffer
+    of examples (``random.choices``, ``np.random.binomial``, ``chunk``) and its Langevin
+    generate_samples: parameters frozen with ``requires_grad = False``, the input given
+    ``requires_grad = True``, ``torch.set_grad_enabled`` saved and restored, ``noise.normal_``,
+    ``inp_imgs.data.add_``/``clamp_``, the input's gradient clamped, ``grad.detach_()`` and
+    ``zero_()``; then DeepEnergyModel's training step (contrastive divergence plus the
+    regularisation, Adam with betas=(0.0, 0.999), StepLR with gamma 0.97) and its
+    validation scores, written as plain loops where the tutorial uses Lightning. MNIST is a
+    stand-in normalised to [-1, 1]; sample sizes and steps are smaller."""
+    nn, optim, data = torch.nn, torch.optim, torch.utils.data
+    device = torch.device("cpu")
+    seed_everything(torch, 42)
+
+    class Swish(nn.Module):
+        def forward(self, x):
+            return x * torch.sigmoid(x)
+
+    class CNNModel(nn.Module):
+        def __init__(self, hidden_features=32, out_dim=1, **kwargs):
+            super().__init__()
+            c_hid1 = hidden_features // 2
+            c_hid2 = hidden_features
+            c_hid3 = hidden_features * 2
+            self.cnn_layers = nn.Sequential(
+                nn.Conv2d(1, c_hid1, kernel_size=5, stride=2, padding=4),
+                Swish(),
+                nn.Conv2d(c_hid1, c_hid2, kernel_size=3, stride=2, padding=1),
+                Swish(),
+                nn.Conv2d(c_hid2, c_hid3, kernel_size=3, stride=2, padding=1),
+                Swish(),
+                nn.Conv2d(c_hid3, c_hid3, kernel_size=3, stride=2, padding=1),
+                Swish(),
+                nn.Flatten(),
+                nn.Linear(c_hid3 * 4, c_hid3),
+                Swish(),
+                nn.Linear(c_hid3, out_dim))
+
+        def forward(self, x):
+            x = self.cnn_layers(x).squeeze(dim=-1)
+            return x
+
+    class Sampler:
+        def __init__(self, model, img_shape, sample_size, max_len=8192):
+            super().__init__()
+            self.model = model
+            self.img_shape = img_shape
+            self.sample_size = sample_size
+            self.max_len = max_len
+            self.examples = [(torch.rand((1,) + img_shape) * 2 - 1) for _ in range(self.sample_size)]
+
+        def sample_new_exmps(self, steps=60, step_size=10):
+            n_new = np.random.binomial(self.sample_size, 0.05)
+            rand_imgs = torch.rand((n_new,) + self.img_shape) * 2 - 1
+            old_imgs = torch.cat(random.choices(self.examples, k=self.sample_size - n_new), dim=0)
+            inp_imgs = torch.cat([rand_imgs, old_imgs], dim=0).detach().to(device)
+            inp_imgs = Sampler.generate_samples(self.model, inp_imgs, steps=steps, step_size=step_size)
+            self.examples = list(inp_imgs.to(torch.device("cpu")).chunk(self.sample_size, dim=0)) + self.examples
+            self.examples = self.examples[:self.max_len]
+            return inp_imgs
+
+        @staticmethod
+        def generate_samples(model, inp_imgs, steps=60, step_size=10, return_img_per_step=False):
+            is_training = model.training
+            model.eval()
+            for p in model.parameters():
+                p.requires_grad = False
+            inp_imgs.requires_grad = True
+            had_gradients_enabled = torch.is_grad_enabled()
+            torch.set_grad_enabled(True)
+            noise = torch.randn(inp_imgs.shape, device=inp_imgs.device)
+            imgs_per_step = []
+            for _ in range(steps):
+                noise.normal_(0, 0.005)
+                inp_imgs.data.add_(noise.data)
+                inp_imgs.data.clamp_(min=-1.0, max=1.0)
+                out_imgs = -model(inp_imgs)
+                out_imgs.sum().backward()
+                inp_imgs.grad.data.clamp_(-0.03, 0.03)
+                inp_imgs.data.add_(-step_size * inp_imgs.grad.data)
+                inp_imgs.grad.detach_()
+                inp_imgs.grad.zero_()
+                inp_imgs.data.clamp_(min=-1.0, max=1.0)
+                if return_img_per_step:
+                    imgs_per_step.append(inp_imgs.clone().detach())
+            for p in model.parameters():
+                p.requires_grad = True
+            model.train(is_training)
+            torch.set_grad_enabled(had_gradients_enabled)
+            if return_img_per_step:
+                return torch.stack(imgs_per_step, dim=0)
+            else:
+                return inp_imgs
+
+    class Normalized(data.Dataset):
+        def __init__(self, base):
+            self.base = base
+
+        def __len__(self):
+            return len(self.base)
+
+        def __getitem__(self, i):
+            img, label = self.base[i]
+            return (img - 0.5) / 0.5, label
+
+    train_set = Normalized(image_dataset(torch, 64, seed=6))
+    test_set = Normalized(image_dataset(torch, 32, seed=7))
+    train_loader = data.DataLoader(train_set, batch_size=16, shuffle=True, drop_last=True)
+    test_loader = data.DataLoader(test_set, batch_size=16, shuffle=False, drop_last=False)
+    hparams = SimpleNamespace(img_shape=(1, 28, 28), batch_size=16, alpha=0.1, lr=1e-4, beta1=0.0)
+    cnn = CNNModel(hidden_features=16)
+    sampler = Sampler(cnn, img_shape=hparams.img_shape, sample_size=hparams.batch_size)
+    example_input_array = torch.zeros(1, *hparams.img_shape)
+    print(cnn(example_input_array))
+    optimizer = optim.Adam(cnn.parameters(), lr=hparams.lr, betas=(hparams.beta1, 0.999))
+    scheduler = optim.lr_scheduler.StepLR(optimizer, 1, gamma=0.97)
+    for epoch in range(2):
+        for real_imgs, _ in train_loader:
+            small_noise = torch.randn_like(real_imgs) * 0.005
+            real_imgs.add_(small_noise).clamp_(min=-1.0, max=1.0)
+            fake_imgs = sampler.sample_new_exmps(steps=6, step_size=10)
+            inp_imgs = torch.cat([real_imgs, fake_imgs], dim=0)
+            real_out, fake_out = cnn(inp_imgs).chunk(2, dim=0)
+            reg_loss = hparams.alpha * (real_out ** 2 + fake_out ** 2).mean()
+            cdiv_loss = fake_out.mean() - real_out.mean()
+            loss = reg_loss + cdiv_loss
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            print(f"loss {loss.item():.5f} loss_regularization {reg_loss.item():.5f} "
+                  f"loss_contrastive_divergence {cdiv_loss.item():.5f} "
+                  f"metrics_avg_real {real_out.mean().item():.5f} "
+                  f"metrics_avg_fake {fake_out.mean().item():.5f}")
+        scheduler.step()
+        for real_imgs, _ in test_loader:
+            fake_imgs = torch.rand_like(real_imgs) * 2 - 1
+            inp_imgs = torch.cat([real_imgs, fake_imgs], dim=0)
+            real_out, fake_out = cnn(inp_imgs).chunk(2, dim=0)
+            cdiv = fake_out.mean() - real_out.mean()
+            print(f"val_contrastive_divergence {cdiv.item():.5f} val_fake_out "
+                  f"{fake_out.mean().item():.5f} val_real_out {real_out.mean().item():.5f}")
+    print(scheduler.get_last_lr())
+    cnn.eval()
+    start_imgs = torch.rand((4,) + hparams.img_shape).to(device)
+    start_imgs = start_imgs * 2 - 1
+    torch.set_grad_enabled(True)
+    imgs_per_step = Sampler.generate_samples(cnn, start_imgs, steps=8, step_size=10,
+                                             return_img_per_step=True)
+    torch.set_grad_enabled(False)
+    print(imgs_per_step.shape, imgs_per_step[-1].mean(dim=(1, 2, 3)), torch.is_grad_enabled())
+    torch.set_grad_enabled(True)
+    with torch.no_grad():
+        rand_imgs = torch.rand((8,) + hparams.img_shape).to(device)
+        rand_imgs = rand_imgs * 2 - 1.0
+        rand_out = cnn(rand_imgs).mean()
+        print(f"Average score for random images: {rand_out.item():4.2f}")
+        train_imgs, _ = next(iter(train_loader))
+        train_out = cnn(train_imgs.to(device)).mean()
+        print(f"Average score for training images: {train_out.item():4.2f}")
+
+    @torch.no_grad()
+    def compare_images(img1, img2):
+        imgs = torch.stack([img1, img2], dim=0).to(device)
+        score1, score2 = cnn(imgs).cpu().chunk(2, dim=0)
+        print(f"Score original image: {score1.item():4.2f}, transformed image: {score2.item():4.2f}")
+
+    test_imgs, _ = next(iter(test_loader))
+    exmp_img = test_imgs[0].to(device)
+    img_noisy = exmp_img + torch.randn_like(exmp_img) * 0.3
+    img_noisy.clamp_(min=-1.0, max=1.0)
+    compare_images(exmp_img, img_noisy)
+    img_flipped = exmp_img.flip(dims=(1, 2))
+    compare_images(exmp_img, img_flipped)
+    img_tiny = torch.zeros_like(exmp_img) - 1
+    img_tiny[:, exmp_img.shape[1] // 2:, exmp_img.shape[2] // 2:] = exmp_img[:, ::2, ::2]
+    compare_images(exmp_img, img_tiny)
+    return {"conv": cnn.cnn_layers[0].weight, "fc": cnn.cnn_layers[-1].weight,
+            "samples": imgs_per_step[-1], "buffer": torch.cat(sampler.examples[:4])}
+
+
+def uvadlc_autoencoder(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial9/AE_CIFAR10.ipynb: the
+    Encoder (strided Conv2d, GELU, Flatten, a Linear to the latent) and Decoder (Linear,
+    ``reshape``, ``ConvTranspose2d(..., output_padding=1, padding=1, stride=2)``, Tanh), the
+    Autoencoder's reconstruction loss (``F.mse_loss(reduction="none").sum(dim=[1, 2, 3])
+    .mean(dim=[0])``), Adam with ReduceLROnPlateau, and the latent vectors of the test images
+    compared by squared distance (``torch.cdist``-free, as the notebook: ``topk`` of the
+    negated distances). CIFAR10 is a stand-in normalised to [-1, 1]; the sizes are small
+    and the Lightning loop is written out."""
+    nn, F, optim, data = torch.nn, torch.nn.functional, torch.optim, torch.utils.data
+    seed_everything(torch, 42)
+
+    class Encoder(nn.Module):
+        def __init__(self, num_input_channels, base_channel_size, latent_dim, act_fn=nn.GELU):
+            super().__init__()
+            c_hid = base_channel_size
+            self.net = nn.Sequential(
+                nn.Conv2d(num_input_channels, c_hid, kernel_size=3, padding=1, stride=2),
+                act_fn(),
+                nn.Conv2d(c_hid, c_hid, kernel_size=3, padding=1),
+                act_fn(),
+                nn.Conv2d(c_hid, 2 * c_hid, kernel_size=3, padding=1, stride=2),
+                act_fn(),
+                nn.Conv2d(2 * c_hid, 2 * c_hid, kernel_size=3, padding=1),
+                act_fn(),
+                nn.Conv2d(2 * c_hid, 2 * c_hid, kernel_size=3, padding=1, stride=2),
+                act_fn(),
+                nn.Flatten(),
+                nn.Linear(2 * 16 * c_hid, latent_dim))
+
+        def forward(self, x):
+            return self.net(x)
+
+    class Decoder(nn.Module):
+        def __init__(self, num_input_channels, base_channel_size, latent_dim, act_fn=nn.GELU):
+            super().__init__()
+            c_hid = base_channel_size
+            self.linear = nn.Sequential(nn.Linear(latent_dim, 2 * 16 * c_hid), act_fn())
+            self.net = nn.Sequential(
+                nn.ConvTranspose2d(2 * c_hid, 2 * c_hid, kernel_size=3, output_padding=1, padding=1, stride=2),
+                act_fn(),
+                nn.Conv2d(2 * c_hid, 2 * c_hid, kernel_size=3, padding=1),
+                act_fn(),
+                nn.ConvTranspose2d(2 * c_hid, c_hid, kernel_size=3, output_padding=1, padding=1, stride=2),
+                act_fn(),
+                nn.Conv2d(c_hid, c_hid, kernel_size=3, padding=1),
+                act_fn(),
+                nn.ConvTranspose2d(c_hid, num_input_channels, kernel_size=3, output_padding=1, padding=1, stride=2),
+                nn.Tanh())
+
+        def forward(self, x):
+            x = self.linear(x)
+            x = x.reshape(x.shape[0], -1, 4, 4)
+            x = self.net(x)
+            return x
+
+    class Autoencoder(nn.Module):
+        def __init__(self, base_channel_size, latent_dim, encoder_class=Encoder,
+                     decoder_class=Decoder, num_input_channels=3, width=32, height=32):
+            super().__init__()
+            self.encoder = encoder_class(num_input_channels, base_channel_size, latent_dim)
+            self.decoder = decoder_class(num_input_channels, base_channel_size, latent_dim)
+            self.example_input_array = torch.zeros(2, num_input_channels, width, height)
+
+        def forward(self, x):
+            z = self.encoder(x)
+            x_hat = self.decoder(z)
+            return x_hat
+
+        def _get_reconstruction_loss(self, batch):
+            x, _ = batch
+            x_hat = self.forward(x)
+            loss = F.mse_loss(x, x_hat, reduction="none")
+            loss = loss.sum(dim=[1, 2, 3]).mean(dim=[0])
+            return loss
+
+        def configure_optimizers(self):
+            optimizer = optim.Adam(self.parameters(), lr=1e-3)
+            scheduler = optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode="min", factor=0.2,
+                                                             patience=20, min_lr=5e-5)
+            return {"optimizer": optimizer, "lr_scheduler": scheduler, "monitor": "val_loss"}
+
+    class Normalized(data.Dataset):
+        def __init__(self, base):
+            self.base = base
+
+        def __len__(self):
+            return len(self.base)
+
+        def __getitem__(self, i):
+            img, label = self.base[i]
+            return (img - 0.5) / 0.5, label
+
+    train_set = Normalized(image_dataset(torch, 48, shape=(3, 32, 32), seed=8))
+    val_set = Normalized(image_dataset(torch, 16, shape=(3, 32, 32), seed=9))
+    train_loader = data.DataLoader(train_set, batch_size=16, shuffle=True, drop_last=True)
+    val_loader = data.DataLoader(val_set, batch_size=16, shuffle=False, drop_last=False)
+
+    def compare_imgs(img1, img2, title_prefix=""):
+        loss = F.mse_loss(img1, img2, reduction="sum")
+        print(f"{title_prefix} Loss: {loss.item():4.2f}")
+
+    for i in range(2):
+        img, _ = train_set[i]
+        img_mean = img.mean(dim=[1, 2], keepdims=True)
+        SHIFT = 0.1
+        img_shifted = img + SHIFT
+        img_shifted.clamp_(min=-1.0, max=1.0)
+        compare_imgs(img, img_shifted, "Shifted -")
+        img_masked = img.clone()
+        img_masked[:, :img_masked.shape[1] // 2, :img_masked.shape[2] // 2] = img_mean
+        compare_imgs(img, img_masked, "Masked -")
+    model = Autoencoder(base_channel_size=8, latent_dim=16)
+    print(model.encoder(model.example_input_array).shape, model(model.example_input_array).shape)
+    opts = model.configure_optimizers()
+    optimizer, scheduler = opts["optimizer"], opts["lr_scheduler"]
+    for epoch in range(2):
+        model.train()
+        for batch in train_loader:
+            loss = model._get_reconstruction_loss(batch)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        model.eval()
+        with torch.no_grad():
+            val_loss = sum(model._get_reconstruction_loss(b) for b in val_loader)
+        scheduler.step(val_loss)
+        print(f"epoch {epoch} train_loss {loss.item():.3f} val_loss {val_loss.item():.3f}")
+
+    def embed_imgs(model, data_loader):
+        img_list, embed_list = [], []
+        model.eval()
+        for imgs, _ in data_loader:
+            with torch.no_grad():
+                z = model.encoder(imgs)
+            img_list.append(imgs)
+            embed_list.append(z)
+        return (torch.cat(img_list, dim=0), torch.cat(embed_list, dim=0))
+
+    test_img_embeds = embed_imgs(model, val_loader)
+
+    def find_similar_images(query_img, query_z, key_embeds, K=8):
+        dist = torch.cdist(query_z[None, :], key_embeds[1], p=2)
+        dist = dist.squeeze(dim=0)
+        dist, indices = torch.sort(dist)
+        imgs_to_display = torch.cat([query_img[None], key_embeds[0][indices[:K]]], dim=0)
+        print(indices[:K], dist[:K])
+        return imgs_to_display
+
+    for i in range(2):
+        find_similar_images(test_img_embeds[0][i], test_img_embeds[1][i], key_embeds=test_img_embeds)
+    return {"enc": model.encoder.net[0].weight, "dec": model.decoder.net[0].weight,
+            "dec.grad": model.decoder.net[-2].weight.grad, "z": test_img_embeds[1]}
+
+
+def uvadlc_normalizing_flows(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial11/NF_image_modeling.ipynb:
+    the ImageFlow (a ``torch.distributions.normal.Normal`` prior's ``log_prob``, the
+    log-determinants summed, bits per dimension with ``np.log2(np.exp(1))`` and ``np.prod``),
+    Dequantization (sigmoid and its inverse with their ldj, ``torch.rand_like``, ``log``/
+    ``softplus``), VariationalDequantization, CouplingLayer with its learnable ``scaling_factor``
+    (``s_fac.exp().view(1, -1, 1, 1)``, ``torch.tanh(s / s_fac) * s_fac``), the checkerboard
+    and channel masks, ConcatELU, LayerNormChannels, GatedConv and GatedConvNet, SqueezeFlow
+    and SplitFlow (with the prior's ``sample``), the multi-scale flow, a few Adam steps with
+    StepLR, ``sample`` and the invertibility check. MNIST is a stand-in of 0-255 ints (the
+    tutorial's ``discretize``); the networks are narrower."""
+    nn, F, optim, data = torch.nn, torch.nn.functional, torch.optim, torch.utils.data
+    seed_everything(torch, 42)
+    device = torch.device("cpu")
+
+    class ImageFlow(nn.Module):
+        def __init__(self, flows, import_samples=8):
+            super().__init__()
+            self.flows = nn.ModuleList(flows)
+            self.import_samples = import_samples
+            self.prior = torch.distributions.normal.Normal(loc=0.0, scale=1.0)
+            self.example_input_array = None
+
+        def forward(self, imgs):
+            return self._get_likelihood(imgs)
+
+        def encode(self, imgs):
+            z, ldj = imgs, torch.zeros(imgs.shape[0], device=device)
+            for flow in self.flows:
+                z, ldj = flow(z, ldj, reverse=False)
+            return z, ldj
+
+        def _get_likelihood(self, imgs, return_ll=False):
+            z, ldj = self.encode(imgs)
+            log_pz = self.prior.log_prob(z).sum(dim=[1, 2, 3])
+            log_px = ldj + log_pz
+            nll = -log_px
+            bpd = nll * np.log2(np.exp(1)) / np.prod(imgs.shape[1:])
+            return bpd.mean() if not return_ll else log_px
+
+        @torch.no_grad()
+        def sample(self, img_shape, z_init=None):
+            if z_init is None:
+                z = self.prior.sample(sample_shape=img_shape).to(device)
+            else:
+                z = z_init.to(device)
+            ldj = torch.zeros(img_shape[0], device=device)
+            for flow in reversed(self.flows):
+                z, ldj = flow(z, ldj, reverse=True)
+            return z
+
+        def configure_optimizers(self):
+            optimizer = optim.Adam(self.parameters(), lr=1e-3)
+            scheduler = optim.lr_scheduler.StepLR(optimizer, 1, gamma=0.99)
+            return [optimizer], [scheduler]
+
+        def training_step(self, batch, batch_idx):
+            loss = self._get_likelihood(batch[0])
+            return loss
+
+        def test_step(self, batch, batch_idx):
+            samples = []
+            for _ in range(self.import_samples):
+                img_ll = self._get_likelihood(batch[0], return_ll=True)
+                samples.append(img_ll)
+            img_ll = torch.stack(samples, dim=-1)
+            img_ll = torch.logsumexp(img_ll, dim=-1) - np.log(self.import_samples)
+            bpd = -img_ll * np.log2(np.exp(1)) / np.prod(batch[0].shape[1:])
+            bpd = bpd.mean()
+            return bpd
+
+    class Dequantization(nn.Module):
+        def __init__(self, alpha=1e-5, quants=256):
+            super().__init__()
+            self.alpha = alpha
+            self.quants = quants
+
+        def forward(self, z, ldj, reverse=False):
+            if not reverse:
+                z, ldj = self.dequant(z, ldj)
+                z, ldj = self.sigmoid(z, ldj, reverse=True)
+            else:
+                z, ldj = self.sigmoid(z, ldj, reverse=False)
+                z = z * self.quants
+                ldj += np.log(self.quants) * np.prod(z.shape[1:])
+                z = torch.floor(z).clamp(min=0, max=self.quants - 1).to(torch.int32)
+            return z, ldj
+
+        def sigmoid(self, z, ldj, reverse=False):
+            if not reverse:
+                ldj += (-z - 2 * F.softplus(-z)).sum(dim=[1, 2, 3])
+                z = torch.sigmoid(z)
+                ldj -= np.log(1 - self.alpha) * np.prod(z.shape[1:])
+                z = (z - 0.5 * self.alpha) / (1 - self.alpha)
+            else:
+                z = z * (1 - self.alpha) + 0.5 * self.alpha
+                ldj += np.log(1 - self.alpha) * np.prod(z.shape[1:])
+                ldj += (-torch.log(z) - torch.log(1 - z)).sum(dim=[1, 2, 3])
+                z = torch.log(z) - torch.log(1 - z)
+            return z, ldj
+
+        def dequant(self, z, ldj):
+            z = z.to(torch.float32)
+            z = z + torch.rand_like(z).detach()
+            z = z / self.quants
+            ldj -= np.log(self.quants) * np.prod(z.shape[1:])
+            return z, ldj
+
+    orig_img = (torch.rand(1, 1, 28, 28) * 256).to(torch.int32).clamp(max=255)
+    ldj = torch.zeros(1,)
+    dequant_module = Dequantization()
+    deq_img, ldj = dequant_module(orig_img, ldj, reverse=False)
+    reconst_img, ldj = dequant_module(deq_img, ldj, reverse=True)
+    d1, d2 = torch.where(orig_img.squeeze() != reconst_img.squeeze())
+    if len(d1) != 0:
+        print("Dequantization was not invertible.")
+        for i in range(d1.shape[0]):
+            print("Original value:", orig_img[0, 0, d1[i], d2[i]].item())
+            print("Reconstructed value:", reconst_img[0, 0, d1[i], d2[i]].item())
+    else:
+        print("Successfully inverted dequantization")
+    print(ldj)
+
+    class VariationalDequantization(Dequantization):
+        def __init__(self, var_flows, alpha=1e-5):
+            super().__init__(alpha=alpha)
+            self.flows = nn.ModuleList(var_flows)
+
+        def dequant(self, z, ldj):
+            z = z.to(torch.float32)
+            img = (z / 255.0) * 2 - 1
+            deq_noise = torch.rand_like(z).detach()
+            deq_noise, ldj = self.sigmoid(deq_noise, ldj, reverse=True)
+            for flow in self.flows:
+                deq_noise, ldj = flow(deq_noise, ldj, reverse=False, orig_img=img)
+            deq_noise, ldj = self.sigmoid(deq_noise, ldj, reverse=False)
+            z = (z + deq_noise) / 256.0
+            ldj -= np.log(256.0) * np.prod(z.shape[1:])
+            return z, ldj
+
+    class CouplingLayer(nn.Module):
+        def __init__(self, network, mask, c_in):
+            super().__init__()
+            self.network = network
+            self.scaling_factor = nn.Parameter(torch.zeros(c_in))
+            self.register_buffer("mask", mask)
+
+        def forward(self, z, ldj, reverse=False, orig_img=None):
+            z_in = z * self.mask
+            if orig_img is None:
+                nn_out = self.network(z_in)
+            else:
+                nn_out = self.network(torch.cat([z_in, orig_img], dim=1))
+            s, t = nn_out.chunk(2, dim=1)
+            s_fac = self.scaling_factor.exp().view(1, -1, 1, 1)
+            s = torch.tanh(s / s_fac) * s_fac
+            s = s * (1 - self.mask)
+            t = t * (1 - self.mask)
+            if not reverse:
+                z = (z + t) * torch.exp(s)
+                ldj += s.sum(dim=[1, 2, 3])
+            else:
+                z = (z * torch.exp(-s)) - t
+                ldj -= s.sum(dim=[1, 2, 3])
+            return z, ldj
+
+    def create_checkerboard_mask(h, w, invert=False):
+        x, y = torch.arange(h, dtype=torch.int32), torch.arange(w, dtype=torch.int32)
+        xx, yy = torch.meshgrid(x, y, indexing="ij")
+        mask = torch.fmod(xx + yy, 2)
+        mask = mask.to(torch.float32).view(1, 1, h, w)
+        if invert:
+            mask = 1 - mask
+        return mask
+
+    def create_channel_mask(c_in, invert=False):
+        mask = torch.cat([torch.ones(c_in // 2, dtype=torch.float32),
+                          torch.zeros(c_in - c_in // 2, dtype=torch.float32)])
+        mask = mask.view(1, c_in, 1, 1)
+        if invert:
+            mask = 1 - mask
+        return mask
+
+    checkerboard_mask = create_checkerboard_mask(h=8, w=8).expand(-1, 2, -1, -1)
+    channel_mask = create_channel_mask(c_in=2).expand(-1, -1, 8, 8)
+    print(checkerboard_mask[0, 0, :3, :3], channel_mask[0, :, 0, 0])
+
+    class ConcatELU(nn.Module):
+        def forward(self, x):
+            return torch.cat([F.elu(x), F.elu(-x)], dim=1)
+
+    class LayerNormChannels(nn.Module):
+        def __init__(self, c_in, eps=1e-5):
+            super().__init__()
+            self.gamma = nn.Parameter(torch.ones(1, c_in, 1, 1))
+            self.beta = nn.Parameter(torch.zeros(1, c_in, 1, 1))
+            self.eps = eps
+
+        def forward(self, x):
+            mean = x.mean(dim=1, keepdim=True)
+            var = x.var(dim=1, unbiased=False, keepdim=True)
+            y = (x - mean) / torch.sqrt(var + self.eps)
+            y = y * self.gamma + self.beta
+            return y
+
+    class GatedConv(nn.Module):
+        def __init__(self, c_in, c_hidden):
+            super().__init__()
+            self.net = nn.Sequential(
+                ConcatELU(),
+                nn.Conv2d(2 * c_in, c_hidden, kernel_size=3, padding=1),
+                ConcatELU(),
+                nn.Conv2d(2 * c_hidden, 2 * c_in, kernel_size=1))
+
+        def forward(self, x):
+            out = self.net(x)
+            val, gate = out.chunk(2, dim=1)
+            return x + val * torch.sigmoid(gate)
+
+    class GatedConvNet(nn.Module):
+        def __init__(self, c_in, c_hidden=32, c_out=-1, num_layers=3):
+            super().__init__()
+            c_out = c_out if c_out > 0 else 2 * c_in
+            layers = []
+            layers += [nn.Conv2d(c_in, c_hidden, kernel_size=3, padding=1)]
+            for layer_index in range(num_layers):
+                layers += [GatedConv(c_hidden, c_hidden), LayerNormChannels(c_hidden)]
+            layers += [ConcatELU(), nn.Conv2d(2 * c_hidden, c_out, kernel_size=3, padding=1)]
+            self.nn = nn.Sequential(*layers)
+            self.nn[-1].weight.data.zero_()
+            self.nn[-1].bias.data.zero_()
+
+        def forward(self, x):
+            return self.nn(x)
+
+    class SqueezeFlow(nn.Module):
+        def forward(self, z, ldj, reverse=False):
+            B, C, H, W = z.shape
+            if not reverse:
+                z = z.reshape(B, C, H // 2, 2, W // 2, 2)
+                z = z.permute(0, 1, 3, 5, 2, 4)
+                z = z.reshape(B, 4 * C, H // 2, W // 2)
+            else:
+                z = z.reshape(B, C // 4, 2, 2, H, W)
+                z = z.permute(0, 1, 4, 2, 5, 3)
+                z = z.reshape(B, C // 4, H * 2, W * 2)
+            return z, ldj
+
+    sq_flow = SqueezeFlow()
+    rand_img = torch.arange(1, 17).view(1, 1, 4, 4)
+    print("Image (before)\n", rand_img)
+    forward_img, _ = sq_flow(rand_img, ldj=None, reverse=False)
+    print("\nImage (forward)\n", forward_img.permute(0, 2, 3, 1))
+    reconst_img, _ = sq_flow(forward_img, ldj=None, reverse=True)
+    print("\nImage (reverse)\n", reconst_img)
+
+    class SplitFlow(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.prior = torch.distributions.normal.Normal(loc=0.0, scale=1.0)
+
+        def forward(self, z, ldj, reverse=False):
+            if not reverse:
+                z, z_split = z.chunk(2, dim=1)
+                ldj += self.prior.log_prob(z_split).sum(dim=[1, 2, 3])
+            else:
+                z_split = self.prior.sample(sample_shape=z.shape).to(device)
+                z = torch.cat([z, z_split], dim=1)
+                ldj -= self.prior.log_prob(z_split).sum(dim=[1, 2, 3])
+            return z, ldj
+
+    def create_multiscale_flow(c_hidden=8):
+        flow_layers = []
+        vardeq_layers = [CouplingLayer(network=GatedConvNet(c_in=2, c_out=2, c_hidden=c_hidden),
+                                       mask=create_checkerboard_mask(h=28, w=28, invert=(i % 2 == 1)),
+                                       c_in=1) for i in range(2)]
+        flow_layers += [VariationalDequantization(vardeq_layers)]
+        flow_layers += [CouplingLayer(network=GatedConvNet(c_in=1, c_hidden=c_hidden),
+                                      mask=create_checkerboard_mask(h=28, w=28, invert=(i % 2 == 1)),
+                                      c_in=1) for i in range(2)]
+        flow_layers += [SqueezeFlow()]
+        for i in range(2):
+            flow_layers += [CouplingLayer(network=GatedConvNet(c_in=4, c_hidden=2 * c_hidden),
+                                          mask=create_channel_mask(c_in=4, invert=(i % 2 == 1)),
+                                          c_in=4)]
+        flow_layers += [SplitFlow(), SqueezeFlow()]
+        for i in range(2):
+            flow_layers += [CouplingLayer(network=GatedConvNet(c_in=8, c_hidden=3 * c_hidden),
+                                          mask=create_channel_mask(c_in=8, invert=(i % 2 == 1)),
+                                          c_in=8)]
+        flow_model = ImageFlow(flow_layers, import_samples=2)
+        return flow_model
+
+    def print_num_params(model):
+        num_params = sum([np.prod(p.shape) for p in model.parameters()])
+        print("Number of parameters: {:,}".format(num_params))
+
+    flow = create_multiscale_flow()
+    print_num_params(flow)
+    images = (torch.rand(16, 1, 28, 28) * 256).to(torch.int32).clamp(max=255)
+    labels = torch.randint(0, 10, (16,))
+    train_loader = data.DataLoader(data.TensorDataset(images, labels), batch_size=8, shuffle=True)
+    [optimizer], [scheduler] = flow.configure_optimizers()
+    flow.train()
+    for epoch in range(1):
+        for batch_idx, batch in enumerate(train_loader):
+            loss = flow.training_step(batch, batch_idx)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            print(f"train_bpd {loss.item():.4f}")
+        scheduler.step()
+    flow.eval()
+    with torch.no_grad():
+        print(f"test_bpd {flow.test_step((images[:4], labels[:4]), 0).item():.4f}")
+    samples = flow.sample(img_shape=[2, 8, 7, 7])
+    print(samples.shape, samples.dtype, samples.float().mean())
+    z, ldj = flow.encode(images[:2])
+    return {"scaling": flow.flows[1].scaling_factor, "last": flow.flows[-1].network.nn[-1].weight,
+            "vardeq.grad": flow.flows[0].flows[0].network.nn[0].weight.grad, "z": z, "ldj": ldj}
+
+
+def uvadlc_inception_resnet_densenet(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial5/Inception_ResNet_DenseNet.ipynb:
+    the CIFAR10 mean and std from the data (``data.mean(axis=(0, 1, 2)) / 255``), the
+    act_fn_by_name table, InceptionBlock (four branches concatenated, ``nn.init.kaiming_normal_``
+    with ``nonlinearity=...``), GoogleNet, ResNetBlock and PreActResNetBlock with their
+    downsampling, ResNet (``nn.init.constant_`` on BatchNorm), DenseLayer/DenseBlock/
+    TransitionLayer and DenseNet, each forwarded on a batch and trained a few SGD or Adam
+    steps (``MultiStepLR``), with their parameter counts. CIFAR10 is a stand-in of uint8
+    images; the networks are the tutorial's with fewer channels and blocks."""
+    nn, optim, data = torch.nn, torch.optim, torch.utils.data
+    seed_everything(torch, 42)
+    train_data = (np.random.RandomState(0).rand(64, 32, 32, 3) * 255).astype(np.uint8)
+    DATA_MEANS = (train_data / 255.0).mean(axis=(0, 1, 2))
+    DATA_STD = (train_data / 255.0).std(axis=(0, 1, 2))
+    print("Data mean", DATA_MEANS)
+    print("Data std", DATA_STD)
+    images = torch.from_numpy(train_data).permute(0, 3, 1, 2).float() / 255
+    images = (images - torch.tensor(DATA_MEANS, dtype=torch.float32).view(1, 3, 1, 1)) / \
+        torch.tensor(DATA_STD, dtype=torch.float32).view(1, 3, 1, 1)
+    labels = torch.randint(0, 10, (64,))
+    train_set = data.TensorDataset(images, labels)
+    train_loader = data.DataLoader(train_set, batch_size=16, shuffle=True, drop_last=True)
+    imgs, _ = next(iter(train_loader))
+    print("Batch mean", imgs.mean(dim=[0, 2, 3]))
+    print("Batch std", imgs.std(dim=[0, 2, 3]))
+    act_fn_by_name = {"tanh": nn.Tanh, "relu": nn.ReLU, "leakyrelu": nn.LeakyReLU, "gelu": nn.GELU}
+
+    class InceptionBlock(nn.Module):
+        def __init__(self, c_in, c_red: dict, c_out: dict, act_fn):
+            super().__init__()
+            self.conv_1x1 = nn.Sequential(
+                nn.Conv2d(c_in, c_out["1x1"], kernel_size=1), nn.BatchNorm2d(c_out["1x1"]), act_fn())
+            self.conv_3x3 = nn.Sequential(
+                nn.Conv2d(c_in, c_red["3x3"], kernel_size=1), nn.BatchNorm2d(c_red["3x3"]), act_fn(),
+                nn.Conv2d(c_red["3x3"], c_out["3x3"], kernel_size=3, padding=1),
+                nn.BatchNorm2d(c_out["3x3"]), act_fn())
+            self.conv_5x5 = nn.Sequential(
+                nn.Conv2d(c_in, c_red["5x5"], kernel_size=1), nn.BatchNorm2d(c_red["5x5"]), act_fn(),
+                nn.Conv2d(c_red["5x5"], c_out["5x5"], kernel_size=5, padding=2),
+                nn.BatchNorm2d(c_out["5x5"]), act_fn())
+            self.max_pool = nn.Sequential(
+                nn.MaxPool2d(kernel_size=3, padding=1, stride=1),
+                nn.Conv2d(c_in, c_out["max"], kernel_size=1), nn.BatchNorm2d(c_out["max"]), act_fn())
+
+        def forward(self, x):
+            x_1x1 = self.conv_1x1(x)
+            x_3x3 = self.conv_3x3(x)
+            x_5x5 = self.conv_5x5(x)
+            x_max = self.max_pool(x)
+            x_out = torch.cat([x_1x1, x_3x3, x_5x5, x_max], dim=1)
+            return x_out
+
+    class GoogleNet(nn.Module):
+        def __init__(self, num_classes=10, act_fn_name="relu", **kwargs):
+            super().__init__()
+            self.hparams = SimpleNamespace(num_classes=num_classes, act_fn_name=act_fn_name,
+                                           act_fn=act_fn_by_name[act_fn_name])
+            self._create_network()
+            self._init_params()
+
+        def _create_network(self):
+            self.input_net = nn.Sequential(
+                nn.Conv2d(3, 16, kernel_size=3, padding=1), nn.BatchNorm2d(16), self.hparams.act_fn())
+            self.inception_blocks = nn.Sequential(
+                InceptionBlock(16, c_red={"3x3": 8, "5x5": 4}, c_out={"1x1": 4, "3x3": 8, "5x5": 2, "max": 2},
+                               act_fn=self.hparams.act_fn),
+                nn.MaxPool2d(3, stride=2, padding=1),
+                InceptionBlock(16, c_red={"3x3": 8, "5x5": 4}, c_out={"1x1": 6, "3x3": 6, "5x5": 2, "max": 2},
+                               act_fn=self.hparams.act_fn))
+            self.output_net = nn.Sequential(
+                nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Linear(16, self.hparams.num_classes))
+
+        def _init_params(self):
+            for m in self.modules():
+                if isinstance(m, nn.Conv2d):
+                    nn.init.kaiming_normal_(m.weight, nonlinearity=self.hparams.act_fn_name)
+                elif isinstance(m, nn.BatchNorm2d):
+                    nn.init.constant_(m.weight, 1)
+                    nn.init.constant_(m.bias, 0)
+
+        def forward(self, x):
+            x = self.input_net(x)
+            x = self.inception_blocks(x)
+            x = self.output_net(x)
+            return x
+
+    class ResNetBlock(nn.Module):
+        def __init__(self, c_in, act_fn, subsample=False, c_out=-1):
+            super().__init__()
+            if not subsample:
+                c_out = c_in
+            self.net = nn.Sequential(
+                nn.Conv2d(c_in, c_out, kernel_size=3, padding=1, stride=1 if not subsample else 2, bias=False),
+                nn.BatchNorm2d(c_out), act_fn(),
+                nn.Conv2d(c_out, c_out, kernel_size=3, padding=1, bias=False),
+                nn.BatchNorm2d(c_out))
+            self.downsample = nn.Conv2d(c_in, c_out, kernel_size=1, stride=2) if subsample else None
+            self.act_fn = act_fn()
+
+        def forward(self, x):
+            z = self.net(x)
+            if self.downsample is not None:
+                x = self.downsample(x)
+            out = z + x
+            out = self.act_fn(out)
+            return out
+
+    class PreActResNetBlock(nn.Module):
+        def __init__(self, c_in, act_fn, subsample=False, c_out=-1):
+            super().__init__()
+            if not subsample:
+                c_out = c_in
+            self.net = nn.Sequential(
+                nn.BatchNorm2d(c_in), act_fn(),
+                nn.Conv2d(c_in, c_out, kernel_size=3, padding=1, stride=1 if not subsample else 2, bias=False),
+                nn.BatchNorm2d(c_out), act_fn(),
+                nn.Conv2d(c_out, c_out, kernel_size=3, padding=1, bias=False))
+            self.downsample = (nn.Sequential(nn.BatchNorm2d(c_in), act_fn(),
+                                             nn.Conv2d(c_in, c_out, kernel_size=1, stride=2, bias=False))
+                               if subsample else None)
+
+        def forward(self, x):
+            z = self.net(x)
+            if self.downsample is not None:
+                x = self.downsample(x)
+            out = z + x
+            return out
+
+    resnet_blocks_by_name = {"ResNetBlock": ResNetBlock, "PreActResNetBlock": PreActResNetBlock}
+
+    class ResNet(nn.Module):
+        def __init__(self, num_classes=10, num_blocks=[3, 3, 3], c_hidden=[16, 32, 64],
+                     act_fn_name="relu", block_name="ResNetBlock", **kwargs):
+            super().__init__()
+            assert block_name in resnet_blocks_by_name
+            self.hparams = SimpleNamespace(num_classes=num_classes, c_hidden=c_hidden,
+                                           num_blocks=num_blocks, act_fn_name=act_fn_name,
+                                           act_fn=act_fn_by_name[act_fn_name],
+                                           block_class=resnet_blocks_by_name[block_name])
+            self._create_network()
+            self._init_params()
+
+        def _create_network(self):
+            c_hidden = self.hparams.c_hidden
+            if self.hparams.block_class == PreActResNetBlock:
+                self.input_net = nn.Sequential(nn.Conv2d(3, c_hidden[0], kernel_size=3, padding=1, bias=False))
+            else:
+                self.input_net = nn.Sequential(
+                    nn.Conv2d(3, c_hidden[0], kernel_size=3, padding=1, bias=False),
+                    nn.BatchNorm2d(c_hidden[0]), self.hparams.act_fn())
+            blocks = []
+            for block_idx, block_count in enumerate(self.hparams.num_blocks):
+                for bc in range(block_count):
+                    subsample = bc == 0 and block_idx > 0
+                    blocks.append(self.hparams.block_class(
+                        c_in=c_hidden[block_idx if not subsample else (block_idx - 1)],
+                        act_fn=self.hparams.act_fn, subsample=subsample, c_out=c_hidden[block_idx]))
+            self.blocks = nn.Sequential(*blocks)
+            self.output_net = nn.Sequential(
+                nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Linear(c_hidden[-1], self.hparams.num_classes))
+
+        def _init_params(self):
+            for m in self.modules():
+                if isinstance(m, nn.Conv2d):
+                    nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity=self.hparams.act_fn_name)
+                elif isinstance(m, nn.BatchNorm2d):
+                    nn.init.constant_(m.weight, 1)
+                    nn.init.constant_(m.bias, 0)
+
+        def forward(self, x):
+            x = self.input_net(x)
+            x = self.blocks(x)
+            x = self.output_net(x)
+            return x
+
+    class DenseLayer(nn.Module):
+        def __init__(self, c_in, bn_size, growth_rate, act_fn):
+            super().__init__()
+            self.net = nn.Sequential(
+                nn.BatchNorm2d(c_in), act_fn(),
+                nn.Conv2d(c_in, bn_size * growth_rate, kernel_size=1, bias=False),
+                nn.BatchNorm2d(bn_size * growth_rate), act_fn(),
+                nn.Conv2d(bn_size * growth_rate, growth_rate, kernel_size=3, padding=1, bias=False))
+
+        def forward(self, x):
+            out = self.net(x)
+            out = torch.cat([out, x], dim=1)
+            return out
+
+    class DenseBlock(nn.Module):
+        def __init__(self, c_in, num_layers, bn_size, growth_rate, act_fn):
+            super().__init__()
+            layers = []
+            for layer_idx in range(num_layers):
+                layers.append(DenseLayer(c_in=c_in + layer_idx * growth_rate, bn_size=bn_size,
+                                         growth_rate=growth_rate, act_fn=act_fn))
+            self.block = nn.Sequential(*layers)
+
+        def forward(self, x):
+            out = self.block(x)
+            return out
+
+    class TransitionLayer(nn.Module):
+        def __init__(self, c_in, c_out, act_fn):
+            super().__init__()
+            self.transition = nn.Sequential(
+                nn.BatchNorm2d(c_in), act_fn(),
+                nn.Conv2d(c_in, c_out, kernel_size=1, bias=False),
+                nn.AvgPool2d(kernel_size=2, stride=2))
+
+        def forward(self, x):
+            return self.transition(x)
+
+    class DenseNet(nn.Module):
+        def __init__(self, num_classes=10, num_layers=[6, 6, 6, 6], bn_size=2, growth_rate=16,
+                     act_fn_name="relu", **kwargs):
+            super().__init__()
+            self.hparams = SimpleNamespace(num_classes=num_classes, num_layers=num_layers,
+                                           bn_size=bn_size, growth_rate=growth_rate,
+                                           act_fn_name=act_fn_name, act_fn=act_fn_by_name[act_fn_name])
+            self._create_network()
+            self._init_params()
+
+        def _create_network(self):
+            c_hidden = self.hparams.growth_rate * self.hparams.bn_size
+            self.input_net = nn.Sequential(nn.Conv2d(3, c_hidden, kernel_size=3, padding=1))
+            blocks = []
+            for block_idx, num_layers in enumerate(self.hparams.num_layers):
+                blocks.append(DenseBlock(c_in=c_hidden, num_layers=num_layers, bn_size=self.hparams.bn_size,
+                                         growth_rate=self.hparams.growth_rate, act_fn=self.hparams.act_fn))
+                c_hidden = c_hidden + num_layers * self.hparams.growth_rate
+                if block_idx < len(self.hparams.num_layers) - 1:
+                    blocks.append(TransitionLayer(c_in=c_hidden, c_out=c_hidden // 2, act_fn=self.hparams.act_fn))
+                    c_hidden = c_hidden // 2
+            self.blocks = nn.Sequential(*blocks)
+            self.output_net = nn.Sequential(
+                nn.BatchNorm2d(c_hidden), self.hparams.act_fn(),
+                nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(), nn.Linear(c_hidden, self.hparams.num_classes))
+
+        def _init_params(self):
+            for m in self.modules():
+                if isinstance(m, nn.Conv2d):
+                    nn.init.kaiming_normal_(m.weight, nonlinearity=self.hparams.act_fn_name)
+                elif isinstance(m, nn.BatchNorm2d):
+                    nn.init.constant_(m.weight, 1)
+                    nn.init.constant_(m.bias, 0)
+
+        def forward(self, x):
+            x = self.input_net(x)
+            x = self.blocks(x)
+            x = self.output_net(x)
+            return x
+
+    def configure_optimizers(model, optimizer_name, optimizer_hparams):
+        if optimizer_name == "Adam":
+            optimizer = optim.AdamW(model.parameters(), **optimizer_hparams)
+        elif optimizer_name == "SGD":
+            optimizer = optim.SGD(model.parameters(), **optimizer_hparams)
+        else:
+            assert False, f'Unknown optimizer: "{optimizer_name}"'
+        scheduler = optim.lr_scheduler.MultiStepLR(optimizer, milestones=[2, 3], gamma=0.1)
+        return [optimizer], [scheduler]
+
+    def train_model(model, optimizer_name, optimizer_hparams, epochs=2):
+        [optimizer], [scheduler] = configure_optimizers(model, optimizer_name, optimizer_hparams)
+        loss_module = nn.CrossEntropyLoss()
+        print(type(model).__name__, sum(np.prod(p.shape) for p in model.parameters()))
+        for epoch in range(epochs):
+            model.train()
+            for imgs, labels in itertools.islice(train_loader, 1):
+                preds = model(imgs)
+                loss = loss_module(preds, labels)
+                acc = (preds.argmax(dim=-1) == labels).float().mean()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                print(f"train_acc {acc.item():.4f} train_loss {loss.item():.4f}")
+            scheduler.step()
+        model.eval()
+        with torch.no_grad():
+            preds = model(images[:16]).argmax(dim=-1)
+        print("val_acc", (labels[:16] == preds).float().mean().item(), scheduler.get_last_lr())
+        return model
+
+    googlenet = train_model(GoogleNet(num_classes=10, act_fn_name="relu"), "Adam",
+                            {"lr": 1e-3, "weight_decay": 1e-4})
+    resnet = train_model(ResNet(num_classes=10, c_hidden=[8, 16], num_blocks=[1, 1], act_fn_name="relu"),
+                         "SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 1e-4})
+    preact = train_model(ResNet(num_classes=10, c_hidden=[8, 16], num_blocks=[1, 1], act_fn_name="relu",
+                                block_name="PreActResNetBlock"),
+                         "SGD", {"lr": 0.1, "momentum": 0.9, "weight_decay": 1e-4})
+    densenet = train_model(DenseNet(num_classes=10, num_layers=[2, 2], bn_size=2, growth_rate=4,
+                                    act_fn_name="relu"),
+                           "Adam", {"lr": 1e-3, "weight_decay": 1e-4})
+    return {"googlenet": googlenet.output_net[-1].weight, "resnet": resnet.blocks[1].net[0].weight,
+            "preact": preact.output_net[-1].weight,
+            "dense": densenet.blocks[1].transition[2].weight,
+            "dense.var": densenet.output_net[0].running_var}
+
+
+def uvadlc_simclr_and_vit(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial17/SimCLR.ipynb and
+    tutorial15/Vision_Transformer.ipynb: SimCLR's ContrastiveTransformations (two views
+    of each image; the torchvision augmentations are a flip with ``torch.flip`` and noise
+    here) and its info_nce_loss (``F.cosine_similarity(feats[:, None, :], feats[None, :,
+    :], dim=-1)``, an eye mask filled with ``-9e15``, ``roll`` of the mask for the positives,
+    ``torch.logsumexp``, the top-1/top-5 accuracy by ``argsort``) on a small ResNet
+    backbone with AdamW and CosineAnnealingLR; then the Vision Transformer's img_to_patch
+    (``reshape``/``permute``/``flatten``), AttentionBlock with ``nn.MultiheadAttention``,
+    the cls token and learned position embedding (``repeat``), trained a few AdamW steps
+    with MultiStepLR. CIFAR10 and STL10 are stand-ins; the networks are smaller."""
+    nn, F, optim, data = torch.nn, torch.nn.functional, torch.optim, torch.utils.data
+    seed_everything(torch, 42)
+
+    class ContrastiveTransformations:
+        def __init__(self, base_transforms, n_views=2):
+            self.base_transforms = base_transforms
+            self.n_views = n_views
+
+        def __call__(self, x):
+            return [self.base_transforms(x) for i in range(self.n_views)]
+
+    def contrast_transforms(x):
+        if torch.rand(1).item() < 0.5:
+            x = torch.flip(x, dims=[2])
+        return (x + 0.1 * torch.randn_like(x) - 0.5) / 0.5
+
+    class Unlabeled(data.Dataset):
+        def __init__(self, base, transform):
+            self.base, self.transform = base, transform
+
+        def __len__(self):
+            return len(self.base)
+
+        def __getitem__(self, i):
+            img, label = self.base[i]
+            return self.transform(img), label
+
+    unlabeled_data = Unlabeled(image_dataset(torch, 32, shape=(3, 16, 16), seed=10),
+                               ContrastiveTransformations(contrast_transforms, n_views=2))
+    train_loader = data.DataLoader(unlabeled_data, batch_size=8, shuffle=True, drop_last=True)
+
+    class SimCLR(nn.Module):
+        def __init__(self, hidden_dim, lr, temperature, weight_decay, max_epochs=500):
+            super().__init__()
+            self.hparams = SimpleNamespace(hidden_dim=hidden_dim, lr=lr, temperature=temperature,
+                                           weight_decay=weight_decay, max_epochs=max_epochs)
+            assert self.hparams.temperature > 0.0, "The temperature must be a positive float!"
+            self.convnet = nn.Sequential(
+                nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU(inplace=True),
+                nn.Conv2d(8, 16, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(inplace=True),
+                nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                nn.Linear(16, 4 * hidden_dim))
+            self.convnet[-1] = nn.Sequential(
+                self.convnet[-1], nn.ReLU(inplace=True), nn.Linear(4 * hidden_dim, hidden_dim))
+
+        def configure_optimizers(self):
+            optimizer = optim.AdamW(self.parameters(), lr=self.hparams.lr,
+                                    weight_decay=self.hparams.weight_decay)
+            lr_scheduler = optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=self.hparams.max_epochs,
+                                                                eta_min=self.hparams.lr / 50)
+            return [optimizer], [lr_scheduler]
+
+        def info_nce_loss(self, batch, mode="train"):
+            imgs, _ = batch
+            imgs = torch.cat(imgs, dim=0)
+            feats = self.convnet(imgs)
+            cos_sim = F.cosine_similarity(feats[:, None, :], feats[None, :, :], dim=-1)
+            self_mask = torch.eye(cos_sim.shape[0], dtype=torch.bool, device=cos_sim.device)
+            cos_sim.masked_fill_(self_mask, -9e15)
+            pos_mask = self_mask.roll(shifts=cos_sim.shape[0] // 2, dims=0)
+            cos_sim = cos_sim / self.hparams.temperature
+            nll = -cos_sim[pos_mask] + torch.logsumexp(cos_sim, dim=-1)
+            nll = nll.mean()
+            comb_sim = torch.cat([cos_sim[pos_mask][:, None], cos_sim.masked_fill(pos_mask, -9e15)], dim=-1)
+            sim_argsort = comb_sim.argsort(dim=-1, descending=True).argmin(dim=-1)
+            print(mode + "_loss", round(nll.item(), 4),
+                  mode + "_acc_top1", (sim_argsort == 0).float().mean().item(),
+                  mode + "_acc_top5", (sim_argsort < 5).float().mean().item(),
+                  mode + "_acc_mean_pos", 1 + sim_argsort.float().mean().item())
+            return nll
+
+    model = SimCLR(hidden_dim=16, lr=5e-4, temperature=0.07, weight_decay=1e-4, max_epochs=4)
+    [optimizer], [scheduler] = model.configure_optimizers()
+    for epoch in range(2):
+        for batch in train_loader:
+            loss = model.info_nce_loss(batch)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        scheduler.step()
+    finals = {"simclr": model.convnet[-1][-1].weight, "simclr.bn": model.convnet[1].running_mean}
+
+    def img_to_patch(x, patch_size, flatten_channels=True):
+        B, C, H, W = x.shape
+        x = x.reshape(B, C, H // patch_size, patch_size, W // patch_size, patch_size)
+        x = x.permute(0, 2, 4, 1, 3, 5)
+        x = x.flatten(1, 2)
+        if flatten_channels:
+            x = x.flatten(2, 4)
+        return x
+
+    imgs = torch.stack([unlabeled_data.base[i][0] for i in range(4)], dim=0)
+    img_patches = img_to_patch(imgs, patch_size=4, flatten_channels=False)
+    print(img_patches.shape)
+
+    class AttentionBlock(nn.Module):
+        def __init__(self, embed_dim, hidden_dim, num_heads, dropout=0.0):
+            super().__init__()
+            self.layer_norm_1 = nn.LayerNorm(embed_dim)
+            self.attn = nn.MultiheadAttention(embed_dim, num_heads)
+            self.layer_norm_2 = nn.LayerNorm(embed_dim)
+            self.linear = nn.Sequential(
+                nn.Linear(embed_dim, hidden_dim), nn.GELU(), nn.Dropout(dropout),
+                nn.Linear(hidden_dim, embed_dim), nn.Dropout(dropout))
+
+        def forward(self, x):
+            inp_x = self.layer_norm_1(x)
+            x = x + self.attn(inp_x, inp_x, inp_x)[0]
+            x = x + self.linear(self.layer_norm_2(x))
+            return x
+
+    class VisionTransformer(nn.Module):
+        def __init__(self, embed_dim, hidden_dim, num_channels, num_heads, num_layers, num_classes,
+                     patch_size, num_patches, dropout=0.0):
+            super().__init__()
+            self.patch_size = patch_size
+            self.input_layer = nn.Linear(num_channels * (patch_size ** 2), embed_dim)
+            self.transformer = nn.Sequential(
+                *(AttentionBlock(embed_dim, hidden_dim, num_heads, dropout=dropout) for _ in range(num_layers)))
+            self.mlp_head = nn.Sequential(nn.LayerNorm(embed_dim), nn.Linear(embed_dim, num_classes))
+            self.dropout = nn.Dropout(dropout)
+            self.cls_token = nn.Parameter(torch.randn(1, 1, embed_dim))
+            self.pos_embedding = nn.Parameter(torch.randn(1, 1 + num_patches, embed_dim))
+
+        def forward(self, x):
+            x = img_to_patch(x, self.patch_size)
+            B, T, _ = x.shape
+            x = self.input_layer(x)
+            cls_token = self.cls_token.repeat(B, 1, 1)
+            x = torch.cat([cls_token, x], dim=1)
+            x = x + self.pos_embedding[:, : T + 1]
+            x = self.dropout(x)
+            x = x.transpose(0, 1)
+            x = self.transformer(x)
+            cls = x[0]
+            out = self.mlp_head(cls)
+            return out
+
+    vit = VisionTransformer(embed_dim=32, hidden_dim=64, num_heads=4, num_layers=2, patch_size=4,
+                            num_channels=3, num_patches=16, num_classes=10, dropout=0.2)
+    optimizer = optim.AdamW(vit.parameters(), lr=3e-4)
+    lr_scheduler = optim.lr_scheduler.MultiStepLR(optimizer, milestones=[2, 4], gamma=0.1)
+    plain = data.DataLoader(unlabeled_data.base, batch_size=8, shuffle=True)
+    for step, (imgs, labels) in zip(range(4), plain):
+        preds = vit((imgs - 0.5) / 0.5)
+        loss = F.cross_entropy(preds, labels)
+        acc = (preds.argmax(dim=-1) == labels).float().mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        lr_scheduler.step()
+        print(f"train_loss {loss.item():.4f} train_acc {acc.item():.3f}")
+    vit.eval()
+    with torch.no_grad():
+        print(vit(imgs[:2]))
+    finals.update({"vit.cls": vit.cls_token, "vit.attn": vit.transformer[0].attn.in_proj_weight,
+                   "vit.pos.grad": vit.pos_embedding.grad})
+    return finals
+
+
+# ---- labmlai/annotated_deep_learning_paper_implementations: small modules ---------------
+
+def labml_transformer_modules(torch):
+    """labmlai/annotated_deep_learning_paper_implementations labml_nn/normalization/layer_norm/__init__.py
+    (LayerNorm by hand over ``torch.Size`` dims, with its ``_test``), labml_nn/transformers/mha.py
+    (PrepareForMultiHeadAttention and MultiHeadAttention overriding ``__call__`` with
+    keyword-only arguments, ``einsum('ibhd,jbhd->ijbh')``, ``scores *= self.scale``, softmax
+    over dim 1, ``attn.detach()`` kept), labml_nn/transformers/rope/__init__.py
+    (RotaryPositionalEmbeddings with its cos/sin cache built by ``einsum('n,d->nd')``,
+    ``_neg_half``, RotaryPEMultiHeadAttention and ``_test_rotary``), labml_nn/transformers/utils.py's
+    subsequent_mask, labml_nn/transformers/feed_forward.py's FeedForward with the GLU
+    variants of labml_nn/transformers/glu_variants/simple.py (ReLU, GELU, GLU, Bilinear,
+    ReGLU, GEGLU, SwiGLU) and labml_nn/lora/__init__.py (the LoRA Linear and Embedding on
+    frozen ``torch.empty`` weights, ``kaiming_uniform_(a=5 ** 0.5)`` under no_grad, ``result +=``);
+    labml's ``inspect`` is ``print`` here, and each module is trained a few Adam steps."""
+    nn, F = torch.nn, torch.nn.functional
+    Module = nn.Module
+    inspect = print
+
+    class LayerNorm(Module):
+        def __init__(self, normalized_shape, *, eps: float = 1e-5, elementwise_affine: bool = True):
+            super().__init__()
+            if isinstance(normalized_shape, int):
+                normalized_shape = torch.Size([normalized_shape])
+            elif isinstance(normalized_shape, list):
+                normalized_shape = torch.Size(normalized_shape)
+            assert isinstance(normalized_shape, torch.Size)
+            self.normalized_shape = normalized_shape
+            self.eps = eps
+            self.elementwise_affine = elementwise_affine
+            if self.elementwise_affine:
+                self.gain = nn.Parameter(torch.ones(normalized_shape))
+                self.bias = nn.Parameter(torch.zeros(normalized_shape))
+
+        def forward(self, x: torch.Tensor):
+            assert self.normalized_shape == x.shape[-len(self.normalized_shape):]
+            dims = [-(i + 1) for i in range(len(self.normalized_shape))]
+            mean = x.mean(dim=dims, keepdim=True)
+            mean_x2 = (x ** 2).mean(dim=dims, keepdim=True)
+            var = mean_x2 - mean ** 2
+            x_norm = (x - mean) / torch.sqrt(var + self.eps)
+            if self.elementwise_affine:
+                x_norm = self.gain * x_norm + self.bias
+            return x_norm
+
+    x = torch.zeros([2, 3, 2, 4])
+    inspect(x.shape)
+    ln = LayerNorm(x.shape[2:])
+    x = ln(x)
+    inspect(x.shape)
+    inspect(ln.gain.shape)
+    x_ln = torch.randn(2, 3, 2, 4, requires_grad=True)
+    mine = LayerNorm([2, 4])(x_ln)
+    theirs = F.layer_norm(x_ln, [2, 4])
+    print((mine - theirs).abs().max() < 1e-5, mine[0, 0])
+    mine.pow(3).sum().backward()
+
+    class PrepareForMultiHeadAttention(Module):
+        def __init__(self, d_model: int, heads: int, d_k: int, bias: bool):
+            super().__init__()
+            self.linear = nn.Linear(d_model, heads * d_k, bias=bias)
+            self.heads = heads
+            self.d_k = d_k
+
+        def __call__(self, x: torch.Tensor):
+            seq_len, batch_size, _ = x.shape
+            x = self.linear(x)
+            x = x.view(seq_len, batch_size, self.heads, self.d_k)
+            return x
+
+    class MultiHeadAttention(Module):
+        def __init__(self, heads: int, d_model: int, dropout_prob: float = 0.1, bias: bool = True):
+            super().__init__()
+            self.d_k = d_model // heads
+            self.heads = heads
+            self.query = PrepareForMultiHeadAttention(d_model, heads, self.d_k, bias)
+            self.key = PrepareForMultiHeadAttention(d_model, heads, self.d_k, bias)
+            self.value = PrepareForMultiHeadAttention(d_model, heads, self.d_k, bias)
+            self.output = nn.Linear(d_model, d_model)
+            self.dropout = nn.Dropout(dropout_prob)
+            self.scale = 1 / math.sqrt(self.d_k)
+            self.attn = None
+
+        def get_scores(self, query: torch.Tensor, key: torch.Tensor):
+            return torch.einsum('ibhd,jbhd->ijbh', query, key)
+
+        def __call__(self, *, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
+                     mask=None):
+            seq_len, batch_size, _ = query.shape
+            if mask is not None:
+                assert mask.shape[0] == 1 or mask.shape[0] == mask.shape[1]
+                mask = mask.unsqueeze(-1)
+            query = self.query(query)
+            key = self.key(key)
+            value = self.value(value)
+            scores = self.get_scores(query, key)
+            scores *= self.scale
+            if mask is not None:
+                scores = scores.masked_fill(mask == 0, -1e9)
+            attn = F.softmax(scores, dim=1)
+            attn = self.dropout(attn)
+            x = torch.einsum("ijbh,jbhd->ibhd", attn, value)
+            self.attn = attn.detach()
+            x = x.reshape(seq_len, batch_size, -1)
+            return self.output(x)
+
+    class RotaryPositionalEmbeddings(nn.Module):
+        def __init__(self, d: int, base: int = 10_000):
+            super().__init__()
+            self.base = base
+            self.d = d
+            self.cos_cached = None
+            self.sin_cached = None
+
+        def _build_cache(self, x: torch.Tensor):
+            if self.cos_cached is not None and x.shape[0] <= self.cos_cached.shape[0]:
+                return
+            seq_len = x.shape[0]
+            theta = 1. / (self.base ** (torch.arange(0, self.d, 2).float() / self.d)).to(x.device)
+            seq_idx = torch.arange(seq_len, device=x.device).float().to(x.device)
+            idx_theta = torch.einsum('n,d->nd', seq_idx, theta)
+            idx_theta2 = torch.cat([idx_theta, idx_theta], dim=1)
+            self.cos_cached = idx_theta2.cos()[:, None, None, :]
+            self.sin_cached = idx_theta2.sin()[:, None, None, :]
+
+        def _neg_half(self, x: torch.Tensor):
+            d_2 = self.d // 2
+            return torch.cat([-x[:, :, :, d_2:], x[:, :, :, :d_2]], dim=-1)
+
+        def forward(self, x: torch.Tensor):
+            self._build_cache(x)
+            x_rope, x_pass = x[..., :self.d], x[..., self.d:]
+            neg_half_x = self._neg_half(x_rope)
+            x_rope = (x_rope * self.cos_cached[:x.shape[0]]) + (neg_half_x * self.sin_cached[:x.shape[0]])
+            return torch.cat((x_rope, x_pass), dim=-1)
+
+    class RotaryPEMultiHeadAttention(MultiHeadAttention):
+        def __init__(self, heads: int, d_model: int, rope_percentage: float = 0.5, dropout_prob: float = 0.0):
+            super().__init__(heads, d_model, dropout_prob)
+            d_rope = int(self.d_k * rope_percentage)
+            self.query_rotary_pe = RotaryPositionalEmbeddings(d_rope)
+            self.key_rotary_pe = RotaryPositionalEmbeddings(d_rope)
+
+        def get_scores(self, query: torch.Tensor, key: torch.Tensor):
+            return torch.einsum('ibhd,jbhd->ijbh', self.query_rotary_pe(query), self.key_rotary_pe(key))
+
+    x = torch.tensor([[1, 2, 3, 4], [4, 5, 6, 7], [7, 8, 9, 10]], dtype=torch.float)
+    x = x[:, None, None, :]
+    inspect(x)
+    rotary_pe = RotaryPositionalEmbeddings(4)
+    inspect(rotary_pe(x))
+    inspect(RotaryPositionalEmbeddings(2)(x))
+
+    def subsequent_mask(seq_len):
+        mask = torch.tril(torch.ones(seq_len, seq_len)).to(torch.bool).unsqueeze(-1)
+        return mask
+
+    torch.manual_seed(1)
+    seq_len, batch_size, d_model = 6, 2, 16
+    mha = RotaryPEMultiHeadAttention(heads=4, d_model=d_model, rope_percentage=0.5)
+    plain = MultiHeadAttention(heads=4, d_model=d_model, dropout_prob=0.0)
+    print(mha)
+    h = torch.randn(seq_len, batch_size, d_model)
+    mask = subsequent_mask(seq_len)
+    out = mha(query=h, key=h, value=h, mask=mask)
+    print(out.shape, out.grad_fn, mha.attn[:, :, 0, 0])
+    print(plain(query=h, key=h, value=h)[0])
+    optimizer = torch.optim.Adam(list(mha.parameters()) + list(plain.parameters()), lr=1e-3)
+    for step in range(3):
+        target = torch.roll(h, shifts=1, dims=0)
+        loss = F.mse_loss(mha(query=h, key=h, value=h, mask=mask), target) + \
+            F.mse_loss(plain(query=h, key=h, value=h, mask=mask[:1]), target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(f"{step} {loss.item():.5f}")
+
+    class FeedForward(Module):
+        def __init__(self, d_model: int, d_ff: int, dropout: float = 0.1, activation=nn.ReLU(),
+                     is_gated: bool = False, bias1: bool = True, bias2: bool = True, bias_gate: bool = True):
+            super().__init__()
+            self.layer1 = nn.Linear(d_model, d_ff, bias=bias1)
+            self.layer2 = nn.Linear(d_ff, d_model, bias=bias2)
+            self.dropout = nn.Dropout(dropout)
+            self.activation = activation
+            self.is_gated = is_gated
+            if is_gated:
+                self.linear_v = nn.Linear(d_model, d_ff, bias=bias_gate)
+
+        def forward(self, x: torch.Tensor):
+            g = self.activation(self.layer1(x))
+            if self.is_gated:
+                x = g * self.linear_v(x)
+            else:
+                x = g
+            x = self.dropout(x)
+            return self.layer2(x)
+
+    def glu_variant(name, d_model, d_ff, dropout):
+        return {
+            'ReLU': lambda: FeedForward(d_model, d_ff, dropout, nn.ReLU()),
+            'GELU': lambda: FeedForward(d_model, d_ff, dropout, nn.GELU()),
+            'GLU': lambda: FeedForward(d_model, d_ff, dropout, nn.Sigmoid(), True, False, False, False),
+            'Bilinear': lambda: FeedForward(d_model, d_ff, dropout, nn.Identity(), True, False, False, False),
+            'ReGLU': lambda: FeedForward(d_model, d_ff, dropout, nn.ReLU(), True, False, False, False),
+            'GEGLU': lambda: FeedForward(d_model, d_ff, dropout, nn.GELU(), True, False, False, False),
+            'SwiGLU': lambda: FeedForward(d_model, d_ff, dropout, nn.SiLU(), True, False, False, False),
+        }[name]()
+
+    finals = {"ln.grad": x_ln.grad,
+              "rope_mha": mha.query.linear.weight, "mha": plain.output.weight}
+    xs = torch.randn(5, 2, d_model)
+    for name in ['ReLU', 'GELU', 'GLU', 'Bilinear', 'ReGLU', 'GEGLU', 'SwiGLU']:
+        ffn = glu_variant(name, d_model, 32, 0.1)
+        opt = torch.optim.AdamW(ffn.parameters(), lr=3e-3, weight_decay=0.1)
+        for step in range(3):
+            loss = (ffn(xs) - xs).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        print(name, sum(p.numel() for p in ffn.parameters()), f"{loss.item():.5f}")
+        finals[name] = ffn.layer2.weight
+
+    class Linear(nn.Module):
+        def __init__(self, in_features: int, out_features: int, bias: bool, r: int, alpha: int = None):
+            super().__init__()
+            if alpha is None:
+                alpha = r
+            self.weight = nn.Parameter(torch.empty((out_features, in_features)))
+            self.weight.requires_grad = False
+            if bias:
+                self.bias = nn.Parameter(torch.empty(out_features))
+                self.bias.requires_grad = False
+            else:
+                self.bias = None
+            self.scaling = alpha / r
+            self.lora_a = nn.Parameter(torch.empty((r, in_features)))
+            self.lora_b = nn.Parameter(torch.empty((out_features, r)))
+            with torch.no_grad():
+                nn.init.kaiming_uniform_(self.lora_a, a=5 ** 0.5)
+                nn.init.zeros_(self.lora_b)
+
+        def forward(self, x: torch.Tensor):
+            result = nn.functional.linear(x, self.weight, bias=self.bias)
+            result += (x @ self.lora_a.T @ self.lora_b.T) * self.scaling
+            return result
+
+    class Embedding(nn.Module):
+        def __init__(self, num_embeddings: int, embedding_dim: int, r: int, alpha: int = None):
+            super().__init__()
+            if alpha is None:
+                alpha = r
+            self.weight = nn.Parameter(torch.empty((num_embeddings, embedding_dim)))
+            self.weight.requires_grad = False
+            self.scaling = alpha / r
+            self.lora_a = nn.Parameter(torch.empty((r, num_embeddings)))
+            self.lora_b = nn.Parameter(torch.empty((embedding_dim, r)))
+            with torch.no_grad():
+                nn.init.normal_(self.lora_a)
+                nn.init.zeros_(self.lora_b)
+
+        def forward(self, x: torch.Tensor):
+            result = nn.functional.embedding(x, self.weight)
+            result += (nn.functional.embedding(x, self.lora_a.T) @ self.lora_b.T) * self.scaling
+            return result
+
+    pretrained_linear, pretrained_embedding = nn.Linear(8, 4), nn.Embedding(10, 8)
+    lora_linear = Linear(8, 4, bias=True, r=2, alpha=4)
+    lora_embedding = Embedding(10, 8, r=2)
+    lora_linear.load_state_dict(pretrained_linear.state_dict(), strict=False)
+    print(lora_embedding.load_state_dict(pretrained_embedding.state_dict(), strict=False))
+    print([(n, p.requires_grad) for n, p in lora_linear.named_parameters()])
+    tokens = torch.randint(0, 10, (3, 5))
+    labels = torch.randint(0, 4, (3, 5))
+    params = [p for p in itertools.chain(lora_linear.parameters(), lora_embedding.parameters())
+              if p.requires_grad]
+    optimizer = torch.optim.Adam(params, lr=1e-2)
+    for step in range(4):
+        logits = lora_linear(lora_embedding(tokens))
+        loss = F.cross_entropy(logits.view(-1, 4), labels.view(-1))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(f"lora {step} {loss.item():.5f} {logits.grad_fn}")
+    print(lora_linear.weight.grad, lora_embedding.weight.grad, lora_linear.weight.equal(pretrained_linear.weight))
+    finals.update({"lora_a": lora_linear.lora_a, "lora_b": lora_linear.lora_b,
+                   "emb_b": lora_embedding.lora_b, "emb_a.grad": lora_embedding.lora_a.grad})
+    return finals
+
+
+# ---- rasbt/stat453-deep-learning-ss21 (STAT 453, Spring 2021) -----------------------------
+
+def stat453_autograd_perceptron_adaline(torch):
+    """rasbt/stat453-deep-learning-ss21 L06/code/pytorch-autograd.ipynb (``grad(a, w,
+    retain_graph=True)`` on ``F.relu(x*w + b)``, a ``my_relu`` that branches on ``z > 0.``
+    and zeroes ``z[:]`` in place, the gradient at ReLU's kink, ``-0.``), L03/code/perceptron-pytorch.ipynb
+    (the Perceptron class: weights updated by ``+=`` without autograd, ``torch.where(linear >
+    0., self.ones, self.zeros)``, ``torch.sum(predictions == y).float()``) and
+    L06/code/adaline-with-autograd.ipynb (Adaline1 trained by ``torch.autograd.grad`` with
+    its weights rebound to new non-leaf tensors each step, ``torch.randperm`` and
+    ``torch.split`` minibatches; Adaline2 by ``loss.backward()`` and ``-=`` under no_grad;
+    Adaline3 as ``nn.Linear`` with ``F.mse_loss`` and SGD). The perceptron's toy data and
+    the Iris columns are stand-ins (standardised as the notebook does)."""
+    F, nn = torch.nn.functional, torch.nn
+    grad = torch.autograd.grad
+    x = torch.tensor([3.])
+    w = torch.tensor([2.], requires_grad=True)
+    b = torch.tensor([1.], requires_grad=True)
+    a = F.relu(x * w + b)
+    print(a)
+    print(grad(a, w, retain_graph=True))
+    print(grad(a, b))
+    x = torch.tensor([3.])
+    w = torch.tensor([2.], requires_grad=True)
+    b = torch.tensor([1.], requires_grad=True)
+
+    def my_relu(z):
+        if z > 0.:
+            return z
+        else:
+            z[:] = 0.
+            return z
+
+    a = my_relu(x * w + b)
+    print(grad(a, w))
+    x = torch.tensor([-1.])
+    w = torch.tensor([1.], requires_grad=True)
+    b = torch.tensor([1.], requires_grad=True)
+    a = F.relu(x * w + b)
+    print(grad(a, w, retain_graph=False))
+    x = torch.tensor([-3.])
+    a = my_relu(x * w + b)
+    print(a, a.grad_fn, grad(a, w))
+
+    device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+    rng = np.random.RandomState(1)
+    data = np.vstack([rng.normal([-1.0, -1.0], 0.8, (50, 2)), rng.normal([1.5, 1.5], 0.8, (50, 2))])
+    X, y = data, np.repeat([0, 1], 50)
+    print('Class label counts:', np.bincount(y))
+    print('X.shape:', X.shape)
+    print('y.shape:', y.shape)
+    shuffle_idx = np.arange(y.shape[0])
+    shuffle_rng = np.random.RandomState(123)
+    shuffle_rng.shuffle(shuffle_idx)
+    X, y = X[shuffle_idx], y[shuffle_idx]
+    X_train, X_test = X[shuffle_idx[:70]], X[shuffle_idx[70:]]
+    y_train, y_test = y[shuffle_idx[:70]], y[shuffle_idx[70:]]
+    mu, sigma = X_train.mean(axis=0), X_train.std(axis=0)
+    X_train = (X_train - mu) / sigma
+    X_test = (X_test - mu) / sigma
+
+    class Perceptron():
+        def __init__(self, num_features):
+            self.num_features = num_features
+            self.weights = torch.zeros(num_features, 1, dtype=torch.float32, device=device)
+            self.bias = torch.zeros(1, dtype=torch.float32, device=device)
+            self.ones = torch.ones(1)
+            self.zeros = torch.zeros(1)
+
+        def forward(self, x):
+            linear = torch.mm(x, self.weights) + self.bias
+            predictions = torch.where(linear > 0., self.ones, self.zeros)
+            return predictions
+
+        def backward(self, x, y):
+            predictions = self.forward(x)
+            errors = y - predictions
+            return errors
+
+        def train(self, x, y, epochs):
+            for e in range(epochs):
+                for i in range(y.shape[0]):
+                    errors = self.backward(x[i].reshape(1, self.num_features), y[i]).reshape(-1)
+                    self.weights += (errors * x[i]).reshape(self.num_features, 1)
+                    self.bias += errors
+
+        def evaluate(self, x, y):
+            predictions = self.forward(x).reshape(-1)
+            accuracy = torch.sum(predictions == y).float() / y.shape[0]
+            return accuracy
+
+    ppn = Perceptron(num_features=2)
+    X_train_tensor = torch.tensor(X_train, dtype=torch.float32, device=device)
+    y_train_tensor = torch.tensor(y_train, dtype=torch.float32, device=device)
+    ppn.train(X_train_tensor, y_train_tensor, epochs=5)
+    print('Model parameters:')
+    print('  Weights: %s' % ppn.weights)
+    print('  Bias: %s' % ppn.bias)
+    X_test_tensor = torch.tensor(X_test, dtype=torch.float32, device=device)
+    y_test_tensor = torch.tensor(y_test, dtype=torch.float32, device=device)
+    test_acc = ppn.evaluate(X_test_tensor, y_test_tensor)
+    print('Test set accuracy: %.2f%%' % (test_acc * 100))
+    w, b = ppn.weights, ppn.bias
+    x0_min = -2
+    x1_min = ((-(w[0] * x0_min) - b[0]) / w[1])
+    print(x0_min, x1_min)
+
+    iris = iris_stand_in()
+    X = torch.tensor(iris["data"][50:, [0, 1]], dtype=torch.float)
+    y = torch.tensor(iris["target"][50:] - 1, dtype=torch.float)
+    torch.manual_seed(123)
+    shuffle_idx = torch.randperm(y.size(0), dtype=torch.long)
+    X, y = X[shuffle_idx], y[shuffle_idx]
+    percent70 = int(shuffle_idx.size(0) * 0.7)
+    X_train, X_test = X[shuffle_idx[:percent70]], X[shuffle_idx[percent70:]]
+    y_train, y_test = y[shuffle_idx[:percent70]], y[shuffle_idx[percent70:]]
+    mu, sigma = X_train.mean(dim=0), X_train.std(dim=0)
+    X_train = (X_train - mu) / sigma
+    X_test = (X_test - mu) / sigma
+
+    class Adaline1():
+        def __init__(self, num_features):
+            self.num_features = num_features
+            self.weights = torch.zeros(num_features, 1, dtype=torch.float, requires_grad=True)
+            self.bias = torch.zeros(1, dtype=torch.float, requires_grad=True)
+
+        def forward(self, x):
+            netinputs = torch.add(torch.mm(x, self.weights), self.bias)
+            activations = netinputs
+            return activations.view(-1)
+
+    def loss_func(yhat, y):
+        return torch.mean((yhat - y) ** 2)
+
+    def train(model, x, y, num_epochs, learning_rate=0.01, seed=123, minibatch_size=10):
+        cost = []
+        torch.manual_seed(seed)
+        for e in range(num_epochs):
+            shuffle_idx = torch.randperm(y.size(0), dtype=torch.long)
+            minibatches = torch.split(shuffle_idx, minibatch_size)
+            for minibatch_idx in minibatches:
+                yhat = model.forward(x[minibatch_idx])
+                loss = loss_func(yhat, y[minibatch_idx])
+                negative_grad_w = grad(loss, model.weights, retain_graph=True)[0] * (-1)
+                negative_grad_b = grad(loss, model.bias)[0] * (-1)
+                model.weights = model.weights + learning_rate * negative_grad_w
+                model.bias = model.bias + learning_rate * negative_grad_b
+            with torch.no_grad():
+                yhat = model.forward(x)
+                curr_loss = loss_func(yhat, y)
+                print('Epoch: %03d' % (e + 1), end="")
+                print(' | MSE: %.5f' % curr_loss)
+                cost.append(curr_loss)
+        return cost
+
+    model = Adaline1(num_features=X_train.size(1))
+    cost = train(model, X_train, y_train.float(), num_epochs=20, learning_rate=0.1, seed=123,
+                 minibatch_size=10)
+    ones = torch.ones(y_train.size())
+    zeros = torch.zeros(y_train.size())
+    train_pred = model.forward(X_train)
+    train_acc = torch.mean((torch.where(train_pred > 0.5, ones, zeros).int() == y_train).float())
+    ones = torch.ones(y_test.size())
+    zeros = torch.zeros(y_test.size())
+    test_pred = model.forward(X_test)
+    test_acc = torch.mean((torch.where(test_pred > 0.5, ones, zeros).int() == y_test).float())
+    print('Training Accuracy: %.2f' % (train_acc * 100))
+    print('Test Accuracy: %.2f' % (test_acc * 100))
+    print('Weights', model.weights)
+    print('Bias', model.bias)
+    finals = {"perceptron": ppn.weights, "adaline1": model.weights}
+
+    class Adaline2():
+        def __init__(self, num_features):
+            self.num_features = num_features
+            self.weights = torch.zeros(num_features, 1, dtype=torch.float, requires_grad=True)
+            self.bias = torch.zeros(1, dtype=torch.float, requires_grad=True)
+
+        def forward(self, x):
+            netinputs = torch.add(torch.mm(x, self.weights), self.bias)
+            activations = netinputs
+            return activations.view(-1)
+
+    def train2(model, x, y, num_epochs, learning_rate=0.01, seed=123, minibatch_size=10):
+        cost = []
+        torch.manual_seed(seed)
+        for e in range(num_epochs):
+            shuffle_idx = torch.randperm(y.size(0), dtype=torch.long)
+            minibatches = torch.split(shuffle_idx, minibatch_size)
+            for minibatch_idx in minibatches:
+                yhat = model.forward(x[minibatch_idx])
+                loss = loss_func(yhat, y[minibatch_idx])
+                loss.backward()
+                with torch.no_grad():
+                    model.weights -= learning_rate * model.weights.grad
+                    model.bias -= learning_rate * model.bias.grad
+                    model.weights.grad.zero_()
+                    model.bias.grad.zero_()
+            with torch.no_grad():
+                curr_loss = loss_func(model.forward(x), y)
+                print('Epoch: %03d' % (e + 1), end="")
+                print(' | MSE: %.5f' % curr_loss)
+                cost.append(curr_loss)
+        return cost
+
+    model2 = Adaline2(num_features=X_train.size(1))
+    train2(model2, X_train, y_train.float(), num_epochs=20, learning_rate=0.1)
+    print('Weights', model2.weights)
+
+    class Adaline3(torch.nn.Module):
+        def __init__(self, num_features):
+            super(Adaline3, self).__init__()
+            self.linear = torch.nn.Linear(num_features, 1)
+            self.linear.weight.detach().zero_()
+            self.linear.bias.detach().zero_()
+
+        def forward(self, x):
+            netinputs = self.linear(x)
+            activations = netinputs
+            return activations.view(-1)
+
+    def train3(model, x, y, num_epochs, learning_rate=0.01, seed=123, minibatch_size=10):
+        cost = []
+        torch.manual_seed(seed)
+        optimizer = torch.optim.SGD(model.parameters(), lr=learning_rate)
+        for e in range(num_epochs):
+            shuffle_idx = torch.randperm(y.size(0), dtype=torch.long)
+            minibatches = torch.split(shuffle_idx, minibatch_size)
+            for minibatch_idx in minibatches:
+                yhat = model.forward(x[minibatch_idx])
+                loss = torch.nn.functional.mse_loss(yhat, y[minibatch_idx])
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            with torch.no_grad():
+                yhat = model.forward(x)
+                curr_loss = loss_func(yhat, y)
+                print('Epoch: %03d' % (e + 1), end="")
+                print(' | MSE: %.5f' % curr_loss)
+                cost.append(curr_loss)
+        return cost
+
+    model3 = Adaline3(num_features=X_train.size(1))
+    cost = train3(model3, X_train, y_train.float(), num_epochs=20, learning_rate=0.1)
+    print('Weights', model3.linear.weight)
+    print('Bias', model3.linear.bias)
+    finals.update({"adaline2": model2.weights, "adaline3": model3.linear.weight,
+                   "cost": torch.stack(cost)})
+    return finals
+
+
+def stat453_cross_entropy_and_softmax_regression(torch):
+    """rasbt/stat453-deep-learning-ss21 L08/code/cross-entropy-pytorch.ipynb (to_onehot by
+    ``scatter_``, softmax as ``(torch.exp(z.t()) / torch.sum(torch.exp(z), dim=1)).t()``,
+    cross entropy by hand against ``F.nll_loss(torch.log(...))`` and ``F.cross_entropy``
+    with ``reduction='none'``), L08/code/softmax-regression_scratch.ipynb (SoftmaxRegression1
+    with a hand-written backward, ``-=`` updates, ``torch.argmax``; SoftmaxRegression2 as an
+    nn.Module with ``F.softmax(logits, dim=1)``, weights zeroed through ``.detach().zero_()``,
+    SGD on ``F.cross_entropy``) and L08/code/logistic-regression.ipynb (LogisticRegression1
+    by hand with ``torch.sigmoid`` and a custom_where, LogisticRegression2 as an nn.Module with
+    ``F.binary_cross_entropy``). The Iris rows and the toy data are stand-ins."""
+    F = torch.nn.functional
+    device = torch.device("cpu")
+    y = torch.tensor([0, 1, 2, 2])
+
+    def to_onehot(y, num_classes):
+        y_onehot = torch.zeros(y.size(0), num_classes)
+        y_onehot.scatter_(1, y.view(-1, 1).long(), 1).float()
+        return y_onehot
+
+    y_enc = to_onehot(y, 3)
+    print('one-hot encoding:\n', y_enc)
+    Z = torch.tensor([[-0.3, -0.5, -0.5],
+                      [-0.4, -0.1, -0.5],
+                      [-0.3, -0.94, -0.5],
+                      [-0.99, -0.88, -0.5]])
+
+    def softmax(z):
+        return (torch.exp(z.t()) / torch.sum(torch.exp(z), dim=1)).t()
+
+    smax = softmax(Z)
+    print('softmax:\n', smax)
+
+    def to_classlabel(z):
+        return torch.argmax(z, dim=1)
+
+    print('predicted class labels: ', to_classlabel(smax))
+    print('true class labels: ', to_classlabel(y_enc))
+
+    def cross_entropy(softmax, y_target):
+        return - torch.sum(torch.log(softmax) * (y_target), dim=1)
+
+    xent = cross_entropy(smax, y_enc)
+    print('Cross Entropy:', xent)
+    print(F.nll_loss(torch.log(smax), y, reduction='none'))
+    print(F.cross_entropy(Z, y, reduction='none'))
+    print(F.cross_entropy(Z, y))
+    print(torch.mean(cross_entropy(smax, y_enc)))
+
+    iris = iris_stand_in()
+    X = torch.tensor(iris["data"][:, [2, 3]], dtype=torch.float32)
+    y = torch.tensor(iris["target"], dtype=torch.int64)
+    X = (X - X.mean(dim=0)) / X.std(dim=0)
+    torch.manual_seed(123)
+    shuffle_idx = torch.randperm(y.size(0), dtype=torch.long)
+    X_train, y_train = X[shuffle_idx[:100]], y[shuffle_idx[:100]]
+    X_test, y_test = X[shuffle_idx[100:]], y[shuffle_idx[100:]]
+
+    class SoftmaxRegression1():
+        def __init__(self, num_features, num_classes):
+            self.num_features = num_features
+            self.num_classes = num_classes
+            self.weights = torch.zeros(num_classes, num_features, dtype=torch.float32, device=device)
+            self.bias = torch.zeros(num_classes, dtype=torch.float32, device=device)
+
+        def forward(self, x):
+            logits = torch.add(torch.mm(x, self.weights.t()), self.bias)
+            probas = softmax(logits)
+            return logits, probas
+
+        def backward(self, x, y, probas):
+            grad_loss_wrt_w = -torch.mm(x.t(), y - probas).t()
+            grad_loss_wrt_b = -torch.sum(y - probas)
+            return grad_loss_wrt_w, grad_loss_wrt_b
+
+        def predict_labels(self, x):
+            logits, probas = self.forward(x)
+            labels = torch.argmax(probas, dim=1)
+            return labels
+
+        def evaluate(self, x, y):
+            labels = self.predict_labels(x).float()
+            accuracy = torch.sum(labels.view(-1) == y.float()).item() / y.size(0)
+            return accuracy
+
+        def train(self, x, y, num_epochs, learning_rate=0.01):
+            epoch_cost = []
+            for e in range(num_epochs):
+                y_onehot = to_onehot(y, num_classes=self.num_classes)
+                logits, probas = self.forward(x)
+                grad_w, grad_b = self.backward(x, y_onehot, probas)
+                self.weights -= learning_rate * grad_w
+                self.bias -= learning_rate * grad_b
+                logits, probas = self.forward(x)
+                cost = torch.mean(cross_entropy(probas, y_onehot))
+                print('Epoch: %03d | Train ACC: %.3f | Cost: %.3f' % (e + 1, self.evaluate(x, y), cost))
+                epoch_cost.append(cost)
+            return epoch_cost
+
+    model1 = SoftmaxRegression1(num_features=2, num_classes=3)
+    epoch_cost = model1.train(X_train, y_train, num_epochs=15, learning_rate=0.01)
+    print('\nModel parameters:')
+    print('  Weights: %s' % model1.weights)
+    print('  Bias: %s' % model1.bias)
+    print('Test set accuracy: %.2f%%' % (model1.evaluate(X_test, y_test) * 100))
+
+    class SoftmaxRegression2(torch.nn.Module):
+        def __init__(self, num_features, num_classes):
+            super(SoftmaxRegression2, self).__init__()
+            self.linear = torch.nn.Linear(num_features, num_classes)
+            self.linear.weight.detach().zero_()
+            self.linear.bias.detach().zero_()
+
+        def forward(self, x):
+            logits = self.linear(x)
+            probas = F.softmax(logits, dim=1)
+            return logits, probas
+
+    model2 = SoftmaxRegression2(num_features=2, num_classes=3).to(device)
+    optimizer = torch.optim.SGD(model2.parameters(), lr=0.5)
+
+    def comp_accuracy(true_labels, pred_labels):
+        accuracy = torch.sum(true_labels.view(-1).float() == pred_labels.float()).item() / true_labels.size(0)
+        return accuracy
+
+    for epoch in range(15):
+        logits, probas = model2(X_train)
+        cost = F.cross_entropy(logits, y_train.long())
+        optimizer.zero_grad()
+        cost.backward()
+        optimizer.step()
+        logits, probas = model2(X_train)
+        acc = comp_accuracy(y_train, torch.argmax(probas, dim=1))
+        print('Epoch: %03d' % (epoch + 1), end="")
+        print(' | Train ACC: %.3f' % acc, end="")
+        print(' | Cost: %.3f' % F.cross_entropy(logits, y_train))
+    print('\nModel parameters:')
+    print('  Weights: %s' % model2.linear.weight)
+    print('  Bias: %s' % model2.linear.bias)
+
+    X = torch.tensor(iris["data"][:100, [0, 1]], dtype=torch.float32)
+    y = torch.tensor(iris["target"][:100], dtype=torch.float32)
+    X = (X - X.mean(dim=0)) / X.std(dim=0)
+
+    def custom_where(cond, x_1, x_2):
+        return (cond * x_1) + ((1 - cond) * x_2)
+
+    class LogisticRegression1():
+        def __init__(self, num_features):
+            self.num_features = num_features
+            self.weights = torch.zeros(1, num_features, dtype=torch.float32, device=device)
+            self.bias = torch.zeros(1, dtype=torch.float32, device=device)
+
+        def forward(self, x):
+            linear = torch.add(torch.mm(x, self.weights.t()), self.bias).view(-1)
+            probas = self._sigmoid(linear)
+            return probas
+
+        def backward(self, x, y, probas):
+            grad_loss_wrt_z = probas.view(-1) - y
+            grad_loss_wrt_w = torch.mm(x.t(), grad_loss_wrt_z.view(-1, 1)).t()
+            grad_loss_wrt_b = torch.sum(grad_loss_wrt_z)
+            return grad_loss_wrt_w, grad_loss_wrt_b
+
+        def predict_labels(self, x):
+            probas = self.forward(x)
+            labels = torch.where(probas >= .5, 1, 0)
+            return labels
+
+        def evaluate(self, x, y):
+            labels = self.predict_labels(x).float()
+            accuracy = torch.sum(labels.view(-1) == y.float()).item() / y.size(0)
+            return accuracy
+
+        def _sigmoid(self, z):
+            return 1. / (1. + torch.exp(-z))
+
+        def _logit_cost(self, y, proba):
+            tmp1 = torch.mm(-y.view(1, -1), torch.log(proba.view(-1, 1)))
+            tmp2 = torch.mm((1 - y).view(1, -1), torch.log(1 - proba.view(-1, 1)))
+            return tmp1 - tmp2
+
+        def train(self, x, y, num_epochs, learning_rate=0.01):
+            epoch_cost = []
+            for e in range(num_epochs):
+                probas = self.forward(x)
+                grad_w, grad_b = self.backward(x, y, probas)
+                self.weights -= learning_rate * grad_w
+                self.bias -= learning_rate * grad_b
+                cost = self._logit_cost(y, self.forward(x)) / x.size(0)
+                print('Epoch: %03d' % (e + 1), end="")
+                print(' | Train ACC: %.3f' % self.evaluate(x, y), end="")
+                print(' | Cost: %.3f' % cost)
+                epoch_cost.append(cost)
+            return epoch_cost
+
+    logr = LogisticRegression1(num_features=2)
+    logr.train(X, y, num_epochs=10, learning_rate=0.1)
+    print('  Weights: %s' % logr.weights)
+    print(custom_where(torch.tensor([1., 0.]), torch.tensor([2., 3.]), torch.tensor([4., 5.])))
+
+    class LogisticRegression2(torch.nn.Module):
+        def __init__(self, num_features):
+            super(LogisticRegression2, self).__init__()
+            self.linear = torch.nn.Linear(num_features, 1)
+            self.linear.weight.detach().zero_()
+            self.linear.bias.detach().zero_()
+
+        def forward(self, x):
+            logits = self.linear(x)
+            probas = torch.sigmoid(logits)
+            return probas
+
+    model = LogisticRegression2(num_features=2).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for epoch in range(10):
+        out = model(X)
+        cost = F.binary_cross_entropy(out, y.view(-1, 1), reduction='sum')
+        optimizer.zero_grad()
+        cost.backward()
+        optimizer.step()
+        pred_probas = model(X)
+        acc = comp_accuracy(y, torch.where(pred_probas > 0.5, 1, 0).view(-1))
+        print('Epoch: %03d | Train ACC: %.3f | Cost: %.3f' % (epoch + 1, acc, cost / X.size(0)))
+    print('  Weights: %s' % model.linear.weight)
+    return {"softmax1": model1.weights, "softmax2": model2.linear.weight, "logr1": logr.weights,
+            "logr2": model.linear.weight, "logr2.grad": model.linear.bias.grad}
+
+
+# ---- mrdbourke/pytorch-deep-learning (Zero to Mastery Learn PyTorch) ---------------------
+
+def make_circles(n_samples, noise, random_state):
+    """sklearn.datasets.make_circles offline: an outer and an inner circle (factor 0.8)
+    of float64 points with seeded normal noise, labels 0 (outer) and 1 (inner), shuffled."""
+    rng = np.random.RandomState(random_state)
+    n_out = n_samples // 2
+    n_in = n_samples - n_out
+    angle_out = np.linspace(0, 2 * np.pi, n_out, endpoint=False)
+    angle_in = np.linspace(0, 2 * np.pi, n_in, endpoint=False)
+    X = np.vstack([np.stack([np.cos(angle_out), np.sin(angle_out)], 1),
+                   0.8 * np.stack([np.cos(angle_in), np.sin(angle_in)], 1)])
+    y = np.hstack([np.zeros(n_out, dtype=np.int64), np.ones(n_in, dtype=np.int64)])
+    order = rng.permutation(n_samples)
+    X, y = X[order], y[order]
+    return X + rng.normal(scale=noise, size=X.shape), y
+
+
+def make_blobs(n_samples, n_features, centers, cluster_std, random_state):
+    """sklearn.datasets.make_blobs offline: ``centers`` seeded centres in [-10, 10] and
+    normal points around them (float64), int64 labels, shuffled."""
+    rng = np.random.RandomState(random_state)
+    middles = rng.uniform(-10, 10, size=(centers, n_features))
+    y = np.arange(n_samples) % centers
+    X = middles[y] + rng.normal(scale=cluster_std, size=(n_samples, n_features))
+    order = rng.permutation(n_samples)
+    return X[order], y[order]
+
+
+def zero_to_mastery_fundamentals_and_workflow(torch):
+    """mrdbourke/pytorch-deep-learning 00_pytorch_fundamentals.ipynb (scalar, vector, MATRIX
+    and TENSOR with ndim, shape and item(); rand of an image's size, zeros, ones,
+    ``arange(start=0, end=10, step=1)``, ``zeros_like(input=...)``, float16 tensors and mixed
+    products, the matmul shape errors and ``.T``, ``nn.Linear`` on them, min/max/mean with
+    ``type(torch.float32)``, argmax, reshape, view sharing memory, stack, squeeze, unsqueeze,
+    permute, indexing, NumPy both ways, reproducible ``manual_seed``) and
+    01_pytorch_workflow.ipynb (a straight line's data, LinearRegressionModel with two
+    ``nn.Parameter(torch.randn(1, dtype=torch.float), requires_grad=True)``, predictions under
+    ``torch.inference_mode()``, L1Loss and SGD for 100 epochs with the losses printed as
+    tensors, the state_dict saved with ``pathlib`` and loaded, LinearRegressionModelV2 on
+    ``nn.Linear``). Plots and the device checks print what they would show."""
+    nn = torch.nn
+    scalar = torch.tensor(7)
+    print(scalar, scalar.ndim, scalar.item())
+    vector = torch.tensor([7, 7])
+    print(vector, vector.ndim, vector.shape)
+    MATRIX = torch.tensor([[7, 8], [9, 10]])
+    print(MATRIX, MATRIX.ndim, MATRIX.shape)
+    TENSOR = torch.tensor([[[1, 2, 3], [3, 6, 9], [2, 4, 5]]])
+    print(TENSOR, TENSOR.ndim, TENSOR.shape)
+    random_tensor = torch.rand(size=(3, 4))
+    print(random_tensor, random_tensor.dtype)
+    random_image_size_tensor = torch.rand(size=(224, 224, 3))
+    print(random_image_size_tensor.shape, random_image_size_tensor.ndim)
+    zeros = torch.zeros(size=(3, 4))
+    ones = torch.ones(size=(3, 4))
+    print(zeros, zeros.dtype, ones, ones.dtype)
+    zero_to_ten = torch.arange(start=0, end=10, step=1)
+    print(zero_to_ten)
+    ten_zeros = torch.zeros_like(input=zero_to_ten)
+    print(ten_zeros)
+    float_32_tensor = torch.tensor([3.0, 6.0, 9.0], dtype=None, device=None, requires_grad=False)
+    print(float_32_tensor.shape, float_32_tensor.dtype, float_32_tensor.device)
+    float_16_tensor = torch.tensor([3.0, 6.0, 9.0], dtype=torch.float16)
+    print(float_16_tensor.dtype, float_16_tensor * float_32_tensor)
+    some_tensor = torch.rand(3, 4)
+    print(some_tensor)
+    print(f"Shape of tensor: {some_tensor.shape}")
+    print(f"Datatype of tensor: {some_tensor.dtype}")
+    print(f"Device tensor is stored on: {some_tensor.device}")
+    tensor = torch.tensor([1, 2, 3])
+    print(tensor + 10, tensor * 10, tensor, tensor - 10, torch.multiply(tensor, 10), torch.mul(tensor, 10))
+    print(tensor, "*", tensor)
+    print("Equals:", tensor * tensor)
+    print(torch.matmul(tensor, tensor), tensor @ tensor)
+    value = 0
+    for i in range(len(tensor)):
+        value += tensor[i] * tensor[i]
+    print(value)
+    tensor_A = torch.tensor([[1, 2], [3, 4], [5, 6]], dtype=torch.float32)
+    tensor_B = torch.tensor([[7, 10], [8, 11], [9, 12]], dtype=torch.float32)
+    try:
+        torch.matmul(tensor_A, tensor_B)
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+    print(tensor_A, tensor_B.T)
+    print(f"Original shapes: tensor_A = {tensor_A.shape}, tensor_B = {tensor_B.shape}\n")
+    print(f"New shapes: tensor_A = {tensor_A.shape} (same as above), tensor_B.T = {tensor_B.T.shape}\n")
+    print(f"Multiplying: {tensor_A.shape} * {tensor_B.T.shape} <- inner dimensions match\n")
+    print("Output:\n")
+    output = torch.matmul(tensor_A, tensor_B.T)
+    print(output)
+    print(f"\nOutput shape: {output.shape}")
+    print(torch.mm(tensor_A, tensor_B.T))
+    torch.manual_seed(42)
+    linear = torch.nn.Linear(in_features=2, out_features=6)
+    x = tensor_A
+    output = linear(x)
+    print(f"Input shape: {x.shape}\n")
+    print(f"Output:\n{output}\n\nOutput shape: {output.shape}")
+    x = torch.arange(0, 100, 10)
+    print(x)
+    print(f"Minimum: {x.min()}")
+    print(f"Maximum: {x.max()}")
+    print(f"Mean: {x.type(torch.float32).mean()}")
+    print(f"Sum: {x.sum()}")
+    print(torch.max(x), torch.min(x), torch.mean(x.type(torch.float32)), torch.sum(x))
+    tensor = torch.arange(10, 100, 10)
+    print(f"Tensor: {tensor}")
+    print(f"Index where max value occurs: {tensor.argmax()}")
+    print(f"Index where min value occurs: {tensor.argmin()}")
+    tensor = torch.tensor([1.0, 2.0, 3.0])
+    print(tensor.dtype)
+    tensor_float16 = tensor.type(torch.float16)
+    tensor_int8 = tensor.type(torch.int8)
+    print(tensor_float16, tensor_int8)
+    x = torch.arange(1., 8.)
+    print(x, x.shape)
+    x_reshaped = x.reshape(1, 7)
+    print(x_reshaped, x_reshaped.shape)
+    z = x.view(1, 7)
+    print(z, z.shape)
+    z[:, 0] = 5
+    print(z, x)
+    x_stacked = torch.stack([x, x, x, x], dim=0)
+    print(x_stacked)
+    print(f"Previous tensor: {x_reshaped}")
+    print(f"Previous shape: {x_reshaped.shape}")
+    x_squeezed = x_reshaped.squeeze()
+    print(f"\nNew tensor: {x_squeezed}")
+    print(f"New shape: {x_squeezed.shape}")
+    x_unsqueezed = x_squeezed.unsqueeze(dim=0)
+    print(f"\nNew tensor: {x_unsqueezed}")
+    print(f"New shape: {x_unsqueezed.shape}")
+    x_original = torch.rand(size=(224, 224, 3))
+    x_permuted = x_original.permute(2, 0, 1)
+    print(f"Previous shape: {x_original.shape}")
+    print(f"New shape: {x_permuted.shape}")
+    x = torch.arange(1, 10).reshape(1, 3, 3)
+    print(x, x.shape)
+    print(f"First square bracket:\n{x[0]}")
+    print(f"Second square bracket: {x[0][0]}")
+    print(f"Third square bracket: {x[0][0][0]}")
+    print(x[:, 0], x[:, :, 1], x[:, 1, 1], x[0, 0, :])
+    array = np.arange(1.0, 8.0)
+    tensor = torch.from_numpy(array)
+    print(array, tensor)
+    array = array + 1
+    print(array, tensor)
+    tensor = torch.ones(7)
+    numpy_tensor = tensor.numpy()
+    print(tensor, numpy_tensor)
+    tensor = tensor + 1
+    print(tensor, numpy_tensor)
+    random_tensor_A = torch.rand(3, 4)
+    random_tensor_B = torch.rand(3, 4)
+    print(f"Tensor A:\n{random_tensor_A}\n")
+    print(f"Tensor B:\n{random_tensor_B}\n")
+    print(f"Does Tensor A equal Tensor B? (anywhere)")
+    print(random_tensor_A == random_tensor_B)
+    RANDOM_SEED = 42
+    torch.manual_seed(seed=RANDOM_SEED)
+    random_tensor_C = torch.rand(3, 4)
+    torch.random.manual_seed(seed=RANDOM_SEED)
+    random_tensor_D = torch.rand(3, 4)
+    print(random_tensor_C == random_tensor_D)
+    print(torch.cuda.is_available(), torch.cuda.device_count())
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    tensor = torch.tensor([1, 2, 3])
+    print(tensor, tensor.device)
+    tensor_on_gpu = tensor.to(device)
+    print(tensor_on_gpu.cpu().numpy())
+
+    weight = 0.7
+    bias = 0.3
+    start = 0
+    end = 1
+    step = 0.02
+    X = torch.arange(start, end, step).unsqueeze(dim=1)
+    y = weight * X + bias
+    print(X[:10], y[:10])
+    train_split = int(0.8 * len(X))
+    X_train, y_train = X[:train_split], y[:train_split]
+    X_test, y_test = X[train_split:], y[train_split:]
+    print(len(X_train), len(y_train), len(X_test), len(y_test))
+
+    class LinearRegressionModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weights = nn.Parameter(torch.randn(1, dtype=torch.float), requires_grad=True)
+            self.bias = nn.Parameter(torch.randn(1, dtype=torch.float), requires_grad=True)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.weights * x + self.bias
+
+    torch.manual_seed(42)
+    model_0 = LinearRegressionModel()
+    print(list(model_0.parameters()))
+    print(model_0.state_dict())
+    with torch.inference_mode():
+        y_preds = model_0(X_test)
+    print(f"Number of testing samples: {len(X_test)}")
+    print(f"Number of predictions made: {len(y_preds)}")
+    print(f"Predicted values:\n{y_preds}")
+    print(y_test - y_preds)
+    loss_fn = nn.L1Loss()
+    optimizer = torch.optim.SGD(params=model_0.parameters(), lr=0.01)
+    torch.manual_seed(42)
+    epochs = 100
+    train_loss_values = []
+    test_loss_values = []
+    epoch_count = []
+    for epoch in range(epochs):
+        model_0.train()
+        y_pred = model_0(X_train)
+        loss = loss_fn(y_pred, y_train)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        model_0.eval()
+        with torch.inference_mode():
+            test_pred = model_0(X_test)
+            test_loss = loss_fn(test_pred, y_test.type(torch.float))
+            if epoch % 10 == 0:
+                epoch_count.append(epoch)
+                train_loss_values.append(loss.detach().numpy())
+                test_loss_values.append(test_loss.detach().numpy())
+                print(f"Epoch: {epoch} | MAE Train Loss: {loss} | MAE Test Loss: {test_loss} ")
+    print(train_loss_values, test_loss_values)
+    print("The model learned the following values for weights and bias:")
+    print(model_0.state_dict())
+    print("\nAnd the original values for weights and bias are:")
+    print(f"weights: {weight}, bias: {bias}")
+    model_0.eval()
+    with torch.inference_mode():
+        y_preds = model_0(X_test)
+    print(y_preds, y_preds.requires_grad, torch.is_inference_mode_enabled())
+    with in_temporary_directory():
+        MODEL_PATH = pathlib.Path("models")
+        MODEL_PATH.mkdir(parents=True, exist_ok=True)
+        MODEL_NAME = "01_pytorch_workflow_model_0.pth"
+        MODEL_SAVE_PATH = MODEL_PATH / MODEL_NAME
+        print(f"Saving model to: {MODEL_SAVE_PATH}")
+        torch.save(obj=model_0.state_dict(), f=MODEL_SAVE_PATH)
+        loaded_model_0 = LinearRegressionModel()
+        print(loaded_model_0.load_state_dict(torch.load(f=MODEL_SAVE_PATH)))
+    loaded_model_0.eval()
+    with torch.inference_mode():
+        loaded_model_preds = loaded_model_0(X_test)
+    print(y_preds == loaded_model_preds)
+
+    class LinearRegressionModelV2(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear_layer = nn.Linear(in_features=1, out_features=1)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.linear_layer(x)
+
+    torch.manual_seed(42)
+    model_1 = LinearRegressionModelV2()
+    print(model_1, model_1.state_dict())
+    print(next(model_1.parameters()).device)
+    model_1.to(device)
+    loss_fn = nn.L1Loss()
+    optimizer = torch.optim.SGD(params=model_1.parameters(), lr=0.01)
+    torch.manual_seed(42)
+    epochs = 1000
+    X_train, X_test, y_train, y_test = X_train.to(device), X_test.to(device), y_train.to(device), y_test.to(device)
+    for epoch in range(epochs):
+        model_1.train()
+        y_pred = model_1(X_train)
+        loss = loss_fn(y_pred, y_train)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        model_1.eval()
+        with torch.inference_mode():
+            test_pred = model_1(X_test)
+            test_loss = loss_fn(test_pred, y_test)
+        if epoch % 100 == 0:
+            print(f"Epoch: {epoch} | Train loss: {loss} | Test loss: {test_loss}")
+    print("The model learned the following values for weights and bias:")
+    pprint(model_1.state_dict())
+    return {"model_0": model_0.weights, "model_1": model_1.linear_layer.weight,
+            "model_1.grad": model_1.linear_layer.bias.grad}
+
+
+def zero_to_mastery_classification(torch):
+    """mrdbourke/pytorch-deep-learning 02_pytorch_classification.ipynb: make_circles (a
+    stand-in) as ``torch.from_numpy(X).type(torch.float)``, train_test_split, CircleModelV0
+    and its ``nn.Sequential`` twin, BCEWithLogitsLoss, accuracy_fn with ``torch.eq(...)
+    .sum().item()``, logits to probabilities with ``torch.sigmoid`` and ``torch.round``,
+    the training loops printing ``{loss:.5f}`` of tensors, CircleModelV1 (more layers) and
+    V2 (ReLU), ``torch.maximum(torch.tensor(0), x)`` as relu and sigmoid by hand, the
+    straight-line check, then the multi-class blobs (a make_blobs stand-in) with BlobModel,
+    CrossEntropyLoss, ``torch.softmax(..., dim=1)`` and ``argmax``; epochs shortened. Left
+    out: ``torch.sum(y_pred_probs[0])``, which prints 1.0000 in PyTorch and 1. here (the
+    first layer's 2-term products on 1,000 rows: PyTorch's BLAS adds them term after term,
+    NumPy's with a fused multiply-add, so the probabilities differ in their last bit)."""
+    nn = torch.nn
+    n_samples = 1000
+    X, y = make_circles(n_samples, noise=0.03, random_state=42)
+    print(f"First 5 X features:\n{X[:5]}")
+    print(f"\nFirst 5 y labels:\n{y[:5]}")
+    print(X.shape, y.shape)
+    X_sample = X[0]
+    y_sample = y[0]
+    print(f"Values for one sample of X: {X_sample} and the same for y: {y_sample}")
+    print(f"Shapes for one sample of X: {X_sample.shape} and the same for y: {y_sample.shape}")
+    X = torch.from_numpy(X).type(torch.float)
+    y = torch.from_numpy(y).type(torch.float)
+    print(X[:5], y[:5])
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=42)
+    print(len(X_train), len(X_test), len(y_train), len(y_test))
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
+    class CircleModelV0(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer_1 = nn.Linear(in_features=2, out_features=5)
+            self.layer_2 = nn.Linear(in_features=5, out_features=1)
+
+        def forward(self, x):
+            return self.layer_2(self.layer_1(x))
+
+    torch.manual_seed(42)
+    model_0 = CircleModelV0().to(device)
+    print(model_0)
+    model_0 = nn.Sequential(
+        nn.Linear(in_features=2, out_features=5),
+        nn.Linear(in_features=5, out_features=1)
+    ).to(device)
+    print(model_0)
+    untrained_preds = model_0(X_test.to(device))
+    print(f"Length of predictions: {len(untrained_preds)}, Shape: {untrained_preds.shape}")
+    print(f"Length of test samples: {len(y_test)}, Shape: {y_test.shape}")
+    print(f"\nFirst 10 predictions:\n{untrained_preds[:10]}")
+    print(f"\nFirst 10 test labels:\n{y_test[:10]}")
+    loss_fn = nn.BCEWithLogitsLoss()
+    optimizer = torch.optim.SGD(params=model_0.parameters(), lr=0.1)
+
+    def accuracy_fn(y_true, y_pred):
+        correct = torch.eq(y_true, y_pred).sum().item()
+        acc = (correct / len(y_pred)) * 100
+        return acc
+
+    y_logits = model_0(X_test.to(device))[:5]
+    print(y_logits)
+    y_pred_probs = torch.sigmoid(y_logits)
+    print(y_pred_probs, torch.round(y_pred_probs))
+    y_preds = torch.round(y_pred_probs)
+    y_pred_labels = torch.round(torch.sigmoid(model_0(X_test.to(device))[:5]))
+    print(torch.eq(y_preds.squeeze(), y_pred_labels.squeeze()))
+    print(y_preds.squeeze())
+
+    def fit(model, epochs, lr, every):
+        torch.manual_seed(42)
+        loss_fn = nn.BCEWithLogitsLoss()
+        optimizer = torch.optim.SGD(params=model.parameters(), lr=lr)
+        for epoch in range(epochs):
+            model.train()
+            y_logits = model(X_train).squeeze()
+            y_pred = torch.round(torch.sigmoid(y_logits))
+            loss = loss_fn(y_logits, y_train)
+            acc = accuracy_fn(y_true=y_train, y_pred=y_pred)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            model.eval()
+            with torch.inference_mode():
+                test_logits = model(X_test).squeeze()
+                test_pred = torch.round(torch.sigmoid(test_logits))
+                test_loss = loss_fn(test_logits, y_test)
+                test_acc = accuracy_fn(y_true=y_test, y_pred=test_pred)
+            if epoch % every == 0:
+                print(f"Epoch: {epoch} | Loss: {loss:.5f}, Accuracy: {acc:.2f}% | Test loss: {test_loss:.5f}, Test acc: {test_acc:.2f}%")
+        return model
+
+    fit(model_0, 100, 0.1, 10)
+
+    class CircleModelV1(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer_1 = nn.Linear(in_features=2, out_features=10)
+            self.layer_2 = nn.Linear(in_features=10, out_features=10)
+            self.layer_3 = nn.Linear(in_features=10, out_features=1)
+
+        def forward(self, x):
+            return self.layer_3(self.layer_2(self.layer_1(x)))
+
+    model_1 = CircleModelV1().to(device)
+    print(model_1)
+    fit(model_1, 200, 0.1, 50)
+    weight, bias, start, end, step = 0.7, 0.3, 0, 1, 0.01
+    X_regression = torch.arange(start, end, step).unsqueeze(dim=1)
+    y_regression = weight * X_regression + bias
+    train_split = int(0.8 * len(X_regression))
+    X_train_regression, y_train_regression = X_regression[:train_split], y_regression[:train_split]
+    X_test_regression, y_test_regression = X_regression[train_split:], y_regression[train_split:]
+    model_2 = nn.Sequential(
+        nn.Linear(in_features=1, out_features=10),
+        nn.Linear(in_features=10, out_features=10),
+        nn.Linear(in_features=10, out_features=1)
+    ).to(device)
+    loss_fn = nn.L1Loss()
+    optimizer = torch.optim.SGD(model_2.parameters(), lr=0.1)
+    torch.manual_seed(42)
+    for epoch in range(300):
+        y_pred = model_2(X_train_regression)
+        loss = loss_fn(y_pred, y_train_regression)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        model_2.eval()
+        with torch.inference_mode():
+            test_pred = model_2(X_test_regression)
+            test_loss = loss_fn(test_pred, y_test_regression)
+        if epoch % 100 == 0:
+            print(f"Epoch: {epoch} | Train loss: {loss:.5f}, Test loss: {test_loss:.5f}")
+
+    class CircleModelV2(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer_1 = nn.Linear(in_features=2, out_features=10)
+            self.layer_2 = nn.Linear(in_features=10, out_features=10)
+            self.layer_3 = nn.Linear(in_features=10, out_features=1)
+            self.relu = nn.ReLU()
+
+        def forward(self, x):
+            return self.layer_3(self.relu(self.layer_2(self.relu(self.layer_1(x)))))
+
+    model_3 = CircleModelV2().to(device)
+    print(model_3)
+    fit(model_3, 300, 0.1, 100)
+    model_3.eval()
+    with torch.inference_mode():
+        y_preds = torch.round(torch.sigmoid(model_3(X_test))).squeeze()
+    print(y_preds[:10], y[:10])
+    A = torch.arange(-10, 10, 1, dtype=torch.float32)
+    print(A)
+
+    def relu(x):
+        return torch.maximum(torch.tensor(0), x)
+
+    print(relu(A), torch.relu(A))
+
+    def sigmoid(x):
+        return 1 / (1 + torch.exp(-x))
+
+    print(sigmoid(A), torch.sigmoid(A))
+    NUM_CLASSES = 4
+    NUM_FEATURES = 2
+    RANDOM_SEED = 42
+    X_blob, y_blob = make_blobs(n_samples=1000, n_features=NUM_FEATURES, centers=NUM_CLASSES,
+                                cluster_std=1.5, random_state=RANDOM_SEED)
+    X_blob = torch.from_numpy(X_blob).type(torch.float)
+    y_blob = torch.from_numpy(y_blob).type(torch.LongTensor)
+    print(X_blob[:5], y_blob[:5])
+    X_blob_train, X_blob_test, y_blob_train, y_blob_test = train_test_split(
+        X_blob, y_blob, test_size=0.2, random_state=RANDOM_SEED)
+
+    class BlobModel(nn.Module):
+        def __init__(self, input_features, output_features, hidden_units=8):
+            super().__init__()
+            self.linear_layer_stack = nn.Sequential(
+                nn.Linear(in_features=input_features, out_features=hidden_units),
+                nn.Linear(in_features=hidden_units, out_features=hidden_units),
+                nn.Linear(in_features=hidden_units, out_features=output_features),
+            )
+
+        def forward(self, x):
+            return self.linear_layer_stack(x)
+
+    model_4 = BlobModel(input_features=NUM_FEATURES, output_features=NUM_CLASSES, hidden_units=8).to(device)
+    print(model_4)
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model_4.parameters(), lr=0.1)
+    print(model_4(X_blob_train.to(device))[:5])
+    print(model_4(X_blob_train.to(device))[0].shape, NUM_CLASSES)
+    y_logits = model_4(X_blob_test.to(device))
+    y_pred_probs = torch.softmax(y_logits, dim=1)
+    print(y_logits[:5])
+    print(y_pred_probs[:5])
+    print(y_pred_probs[0])
+    print(torch.argmax(y_pred_probs[0]))
+    torch.manual_seed(42)
+    epochs = 100
+    for epoch in range(epochs):
+        model_4.train()
+        y_logits = model_4(X_blob_train)
+        y_pred = torch.softmax(y_logits, dim=1).argmax(dim=1)
+        loss = loss_fn(y_logits, y_blob_train)
+        acc = accuracy_fn(y_true=y_blob_train, y_pred=y_pred)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        model_4.eval()
+        with torch.inference_mode():
+            test_logits = model_4(X_blob_test)
+            test_pred = torch.softmax(test_logits, dim=1).argmax(dim=1)
+            test_loss = loss_fn(test_logits, y_blob_test)
+            test_acc = accuracy_fn(y_true=y_blob_test, y_pred=test_pred)
+        if epoch % 10 == 0:
+            print(f"Epoch: {epoch} | Loss: {loss:.5f}, Acc: {acc:.2f}% | Test Loss: {test_loss:.5f}, Test Acc: {test_acc:.2f}%")
+    model_4.eval()
+    with torch.inference_mode():
+        y_logits = model_4(X_blob_test)
+    print(y_logits[:10])
+    y_pred_probs = torch.softmax(y_logits, dim=1)
+    y_preds = y_pred_probs.argmax(dim=1)
+    print(f"Predictions: {y_preds[:10]}\nLabels: {y_blob_test[:10]}")
+    print(f"Test accuracy: {accuracy_fn(y_true=y_blob_test, y_pred=y_preds)}%")
+    return {"model_0": model_0[0].weight, "model_1": model_1.layer_3.weight,
+            "model_2": model_2[2].weight, "model_3": model_3.layer_1.weight,
+            "model_4": model_4.linear_layer_stack[2].weight}
+
+
+def neural_style_transfer(torch):
+    """pytorch/tutorials advanced_source/neural_style_tutorial.py: ContentLoss and StyleLoss
+    as transparent layers keeping ``self.loss`` (the target ``detach()``-ed), gram_matrix by
+    ``view`` and ``torch.mm``, Normalization built with ``torch.tensor(mean).view(-1, 1, 1)``
+    from a tensor (PyTorch's copy-construct warning), the VGG features walked with
+    ``children()``, renamed and re-added with ``add_module`` (``ReLU(inplace=False)``
+    replacing the in-place ones), trimmed with ``model[:(i + 1)]``, and the input image
+    optimised by ``optim.LBFGS([input_img])`` with a closure that clamps the image under
+    no_grad, after ``model.eval()`` and ``model.requires_grad_(False)``. vgg19's pretrained
+    features are a small seeded stand-in of the same layer kinds, the images seeded 32x32
+    ones, and the transfer runs 30 closures, printing every 10. It runs in float64
+    (``set_default_dtype``): in float32 the first closure's style loss (1e6 times five Gram
+    matrices' errors) already differs from PyTorch's by 4e-7 relative, the convolutions' sums
+    rounded in another order, and L-BFGS's steps amplify that about 400-fold per closure
+    (1.6e-4 at the third, measured), where in float64 all 30 print PyTorch's digits."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    torch.set_default_device(device)
+    torch.set_default_dtype(torch.float64)
+    imsize = 32
+    style_img = torch.rand(1, 3, imsize, imsize)
+    content_img = torch.rand(1, 3, imsize, imsize)
+    assert style_img.size() == content_img.size(), \
+        "we need to import style and content images of the same size"
+
+    class ContentLoss(nn.Module):
+        def __init__(self, target,):
+            super(ContentLoss, self).__init__()
+            self.target = target.detach()
+
+        def forward(self, input):
+            self.loss = F.mse_loss(input, self.target)
+            return input
+
+    def gram_matrix(input):
+        a, b, c, d = input.size()
+        features = input.view(a * b, c * d)
+        G = torch.mm(features, features.t())
+        return G.div(a * b * c * d)
+
+    class StyleLoss(nn.Module):
+        def __init__(self, target_feature):
+            super(StyleLoss, self).__init__()
+            self.target = gram_matrix(target_feature).detach()
+
+        def forward(self, input):
+            G = gram_matrix(input)
+            self.loss = F.mse_loss(G, self.target)
+            return input
+
+    cnn = nn.Sequential(
+        nn.Conv2d(3, 8, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+        nn.Conv2d(8, 8, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+        nn.MaxPool2d(kernel_size=2, stride=2),
+        nn.Conv2d(8, 16, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+        nn.Conv2d(16, 16, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+        nn.MaxPool2d(kernel_size=2, stride=2),
+        nn.Conv2d(16, 16, kernel_size=3, padding=1), nn.ReLU(inplace=True)).eval()
+    cnn_normalization_mean = torch.tensor([0.485, 0.456, 0.406])
+    cnn_normalization_std = torch.tensor([0.229, 0.224, 0.225])
+
+    class Normalization(nn.Module):
+        def __init__(self, mean, std):
+            super(Normalization, self).__init__()
+            self.mean = torch.tensor(mean).view(-1, 1, 1)
+            self.std = torch.tensor(std).view(-1, 1, 1)
+
+        def forward(self, img):
+            return (img - self.mean) / self.std
+
+    content_layers_default = ['conv_4']
+    style_layers_default = ['conv_1', 'conv_2', 'conv_3', 'conv_4', 'conv_5']
+
+    def get_style_model_and_losses(cnn, normalization_mean, normalization_std, style_img,
+                                   content_img, content_layers=content_layers_default,
+                                   style_layers=style_layers_default):
+        normalization = Normalization(normalization_mean, normalization_std)
+        content_losses = []
+        style_losses = []
+        model = nn.Sequential(normalization)
+        i = 0
+        for layer in cnn.children():
+            if isinstance(layer, nn.Conv2d):
+                i += 1
+                name = 'conv_{}'.format(i)
+            elif isinstance(layer, nn.ReLU):
+                name = 'relu_{}'.format(i)
+                layer = nn.ReLU(inplace=False)
+            elif isinstance(layer, nn.MaxPool2d):
+                name = 'pool_{}'.format(i)
+            elif isinstance(layer, nn.BatchNorm2d):
+                name = 'bn_{}'.format(i)
+            else:
+                raise RuntimeError('Unrecognized layer: {}'.format(layer.__class__.__name__))
+            model.add_module(name, layer)
+            if name in content_layers:
+                target = model(content_img).detach()
+                content_loss = ContentLoss(target)
+                model.add_module("content_loss_{}".format(i), content_loss)
+                content_losses.append(content_loss)
+            if name in style_layers:
+                target_feature = model(style_img).detach()
+                style_loss = StyleLoss(target_feature)
+                model.add_module("style_loss_{}".format(i), style_loss)
+                style_losses.append(style_loss)
+        for i in range(len(model) - 1, -1, -1):
+            if isinstance(model[i], ContentLoss) or isinstance(model[i], StyleLoss):
+                break
+        model = model[:(i + 1)]
+        return model, style_losses, content_losses
+
+    input_img = content_img.clone()
+
+    def get_input_optimizer(input_img):
+        optimizer = optim.LBFGS([input_img])
+        return optimizer
+
+    def run_style_transfer(cnn, normalization_mean, normalization_std, content_img, style_img,
+                           input_img, num_steps=300, style_weight=1000000, content_weight=1):
+        print('Building the style transfer model..')
+        model, style_losses, content_losses = get_style_model_and_losses(
+            cnn, normalization_mean, normalization_std, style_img, content_img)
+        print(model)
+        input_img.requires_grad_(True)
+        model.eval()
+        model.requires_grad_(False)
+        optimizer = get_input_optimizer(input_img)
+        print('Optimizing..')
+        run = [0]
+        while run[0] <= num_steps:
+            def closure():
+                with torch.no_grad():
+                    input_img.clamp_(0, 1)
+                optimizer.zero_grad()
+                model(input_img)
+                style_score = 0
+                content_score = 0
+                for sl in style_losses:
+                    style_score += sl.loss
+                for cl in content_losses:
+                    content_score += cl.loss
+                style_score *= style_weight
+                content_score *= content_weight
+                loss = style_score + content_score
+                loss.backward()
+                run[0] += 1
+                if run[0] % 10 == 0:
+                    print("run {}:".format(run))
+                    print('Style Loss : {:4f} Content Loss: {:4f}'.format(
+                        style_score.item(), content_score.item()))
+                    print()
+                return style_score + content_score
+            optimizer.step(closure)
+        with torch.no_grad():
+            input_img.clamp_(0, 1)
+        return input_img, model
+
+    output, model = run_style_transfer(cnn, cnn_normalization_mean, cnn_normalization_std,
+                                       content_img, style_img, input_img, num_steps=30)
+    print(output.requires_grad, output.grad_fn, [p.requires_grad for p in model.parameters()][:2])
+    return {"output": output, "grad": output.grad, "conv1.grad": torch.zeros(1) if
+            model.conv_1.weight.grad is None else model.conv_1.weight.grad}
+
+
+def reinforcement_q_learning(torch):
+    """pytorch/tutorials intermediate_source/reinforcement_q_learning.py as it reads since
+    gymnasium: the ``Transition`` namedtuple and ReplayMemory on a ``deque`` with
+    ``random.sample``, the three-layer DQN, select_action (epsilon by ``math.exp``,
+    ``policy_net(state).max(1).indices.view(1, 1)`` under no_grad, else
+    ``torch.tensor([[env.action_space.sample()]], dtype=torch.long)``), optimize_model
+    (``non_final_mask`` from a tuple of bools, ``torch.cat`` of the batch, ``gather``,
+    ``next_state_values[non_final_mask] = target_net(...).max(1).values``, SmoothL1Loss,
+    ``clip_grad_value_(..., 100)``, AdamW with ``amsgrad=True``) and the soft update of
+    the target net through its state_dict; the durations plotted as
+    ``torch.tensor(episode_durations, dtype=torch.float)`` with the 100-episode means by
+    ``unfold`` (shortened to 5). gymnasium's CartPole-v1 is a deterministic stand-in with
+    its reset/step signature; 12 episodes, a batch of 16."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+    Transition = collections.namedtuple('Transition', ('state', 'action', 'next_state', 'reward'))
+
+    class CartPoleV1:  # stands for gym.make("CartPole-v1")
+        action_space = SimpleNamespace(n=2, sample=lambda: random.randrange(2))
+
+        def reset(self):
+            self.state, self.steps = np.array([0.01, -0.02, 0.03, 0.01], dtype=np.float32), 0
+            return self.state, {}
+
+        def step(self, action):
+            self.steps += 1
+            push = 0.05 * (action * 2 - 1)
+            x, x_dot, theta, theta_dot = self.state
+            self.state = np.array([x + 0.02 * x_dot, x_dot + push, theta + 0.05 * theta_dot,
+                                   theta_dot - 1.5 * push + 0.4 * theta], dtype=np.float32)
+            terminated = bool(abs(self.state[2]) > 0.21)
+            truncated = self.steps >= 25
+            return self.state, 1.0, terminated, truncated, {}
+
+    env = CartPoleV1()
+    device = torch.device("cuda" if torch.cuda.is_available() else
+                          "mps" if torch.backends.mps.is_available() else "cpu")
+    seed = 42
+    random.seed(seed)
+    torch.manual_seed(seed)
+
+    class ReplayMemory(object):
+        def __init__(self, capacity):
+            self.memory = collections.deque([], maxlen=capacity)
+
+        def push(self, *args):
+            """Save a transition"""
+            self.memory.append(Transition(*args))
+
+        def sample(self, batch_size):
+            return random.sample(self.memory, batch_size)
+
+        def __len__(self):
+            return len(self.memory)
+
+    class DQN(nn.Module):
+        def __init__(self, n_observations, n_actions):
+            super(DQN, self).__init__()
+            self.layer1 = nn.Linear(n_observations, 128)
+            self.layer2 = nn.Linear(128, 128)
+            self.layer3 = nn.Linear(128, n_actions)
+
+        def forward(self, x):
+            x = F.relu(self.layer1(x))
+            x = F.relu(self.layer2(x))
+            return self.layer3(x)
+
+    BATCH_SIZE = 16
+    GAMMA = 0.99
+    EPS_START = 0.9
+    EPS_END = 0.01
+    EPS_DECAY = 2500
+    TAU = 0.005
+    LR = 3e-4
+    n_actions = env.action_space.n
+    state, info = env.reset()
+    n_observations = len(state)
+    policy_net = DQN(n_observations, n_actions).to(device)
+    target_net = DQN(n_observations, n_actions).to(device)
+    target_net.load_state_dict(policy_net.state_dict())
+    optimizer = optim.AdamW(policy_net.parameters(), lr=LR, amsgrad=True)
+    memory = ReplayMemory(10000)
+    steps_done = 0
+
+    def select_action(state):
+        nonlocal steps_done
+        sample = random.random()
+        eps_threshold = EPS_END + (EPS_START - EPS_END) * math.exp(-1. * steps_done / EPS_DECAY)
+        steps_done += 1
+        if sample > eps_threshold:
+            with torch.no_grad():
+                return policy_net(state).max(1).indices.view(1, 1)
+        else:
+            return torch.tensor([[env.action_space.sample()]], device=device, dtype=torch.long)
+
+    episode_durations = []
+
+    def plot_durations(show_result=False):
+        durations_t = torch.tensor(episode_durations, dtype=torch.float)
+        if len(durations_t) >= 5:
+            means = durations_t.unfold(0, 5, 1).mean(1).view(-1)
+            means = torch.cat((torch.zeros(4), means))
+            print('Result' if show_result else 'Training...', means.numpy())
+
+    def optimize_model():
+        if len(memory) < BATCH_SIZE:
+            return
+        transitions = memory.sample(BATCH_SIZE)
+        batch = Transition(*zip(*transitions))
+        non_final_mask = torch.tensor(tuple(map(lambda s: s is not None, batch.next_state)),
+                                      device=device, dtype=torch.bool)
+        non_final_next_states = torch.cat([s for s in batch.next_state if s is not None])
+        state_batch = torch.cat(batch.state)
+        action_batch = torch.cat(batch.action)
+        reward_batch = torch.cat(batch.reward)
+        state_action_values = policy_net(state_batch).gather(1, action_batch)
+        next_state_values = torch.zeros(BATCH_SIZE, device=device)
+        with torch.no_grad():
+            next_state_values[non_final_mask] = target_net(non_final_next_states).max(1).values
+        expected_state_action_values = (next_state_values * GAMMA) + reward_batch
+        criterion = nn.SmoothL1Loss()
+        loss = criterion(state_action_values, expected_state_action_values.unsqueeze(1))
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_value_(policy_net.parameters(), 100)
+        optimizer.step()
+        return loss
+
+    num_episodes = 12
+    for i_episode in range(num_episodes):
+        state, info = env.reset()
+        state = torch.tensor(state, dtype=torch.float32, device=device).unsqueeze(0)
+        for t in itertools.count():
+            action = select_action(state)
+            observation, reward, terminated, truncated, _ = env.step(action.item())
+            reward = torch.tensor([reward], device=device)
+            done = terminated or truncated
+            if terminated:
+                next_state = None
+            else:
+                next_state = torch.tensor(observation, dtype=torch.float32, device=device).unsqueeze(0)
+            memory.push(state, action, next_state, reward)
+            state = next_state
+            loss = optimize_model()
+            target_net_state_dict = target_net.state_dict()
+            policy_net_state_dict = policy_net.state_dict()
+            for key in policy_net_state_dict:
+                target_net_state_dict[key] = policy_net_state_dict[key] * TAU + target_net_state_dict[key] * (1 - TAU)
+            target_net.load_state_dict(target_net_state_dict)
+            if done:
+                episode_durations.append(t + 1)
+                plot_durations()
+                break
+        print(i_episode, t + 1, None if loss is None else round(loss.item(), 6), steps_done)
+    print('Complete')
+    plot_durations(show_result=True)
+    return {"policy": policy_net.layer3.weight, "target": target_net.layer1.weight,
+            "policy.grad": policy_net.layer2.weight.grad,
+            "exp_avg_sq_max": optimizer.state[policy_net.layer3.weight]["max_exp_avg_sq"]}
+
+
+def uvadlc_pixelcnn(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial12/Autoregressive_Image_Modeling.ipynb:
+    MaskedConvolution (a mask buffer ``mask[None, None]``, the weights masked in place by
+    ``self.conv.weight.data *= self.mask`` at each call, padding from the dilation),
+    the vertical and horizontal stack convolutions, the receptive field of the centre
+    pixel read from an input's gradient (``out[0, :, 5, 5].sum().backward(retain_graph=True)``,
+    ``img.grad.abs()``, ``img.grad.fill_(0)``) for one layer, both stacks and five stacked
+    layers, GatedMaskedConv (``chunk``, tanh times sigmoid, dilations 2 and 4), the PixelCNN
+    with its 5-d output and ``F.cross_entropy(pred, x, reduction='none')`` in bits per
+    dimension, Adam with StepLR, and ``sample`` pixel by pixel with ``torch.multinomial``
+    under no_grad (also completing half images), and, added here, which input pixels a
+    trained model's prediction at one pixel depends on (its gradient). MNIST is a stand-in
+    of 0-255 ints; the
+    images are 12x12 for sampling, the network 16 channels wide, 6 steps of training."""
+    nn, F, optim, data = torch.nn, torch.nn.functional, torch.optim, torch.utils.data
+    seed_everything(torch, 42)
+    device = torch.device("cpu")
+
+    class MaskedConvolution(nn.Module):
+        def __init__(self, c_in, c_out, mask, **kwargs):
+            super().__init__()
+            kernel_size = (mask.shape[0], mask.shape[1])
+            dilation = 1 if "dilation" not in kwargs else kwargs["dilation"]
+            padding = tuple([dilation * (kernel_size[i] - 1) // 2 for i in range(2)])
+            self.conv = nn.Conv2d(c_in, c_out, kernel_size, padding=padding, **kwargs)
+            self.register_buffer('mask', mask[None, None])
+
+        def forward(self, x):
+            self.conv.weight.data *= self.mask
+            return self.conv(x)
+
+    class VerticalStackConvolution(MaskedConvolution):
+        def __init__(self, c_in, c_out, kernel_size=3, mask_center=False, **kwargs):
+            mask = torch.ones(kernel_size, kernel_size)
+            mask[kernel_size // 2 + 1:, :] = 0
+            if mask_center:
+                mask[kernel_size // 2, :] = 0
+            super().__init__(c_in, c_out, mask, **kwargs)
+
+    class HorizontalStackConvolution(MaskedConvolution):
+        def __init__(self, c_in, c_out, kernel_size=3, mask_center=False, **kwargs):
+            mask = torch.ones(1, kernel_size)
+            mask[0, kernel_size // 2 + 1:] = 0
+            if mask_center:
+                mask[0, kernel_size // 2] = 0
+            super().__init__(c_in, c_out, mask, **kwargs)
+
+    inp_img = torch.zeros(1, 1, 11, 11)
+    inp_img.requires_grad_()
+
+    def show_center_recep_field(img, out):
+        loss = out[0, :, img.shape[2] // 2, img.shape[3] // 2].sum()
+        loss.backward(retain_graph=True)
+        img_grads = img.grad.abs()
+        img.grad.fill_(0)
+        img = img_grads.squeeze().cpu().numpy()
+        print((img > 0).astype(int), img.sum())   # (two plots: the gradients, and > 0)
+
+    horiz_conv = HorizontalStackConvolution(c_in=1, c_out=1, kernel_size=3, mask_center=True)
+    horiz_conv.conv.weight.data.fill_(1)
+    horiz_conv.conv.bias.data.fill_(0)
+    horiz_img = horiz_conv(inp_img)
+    show_center_recep_field(inp_img, horiz_img)
+    vert_conv = VerticalStackConvolution(c_in=1, c_out=1, kernel_size=3, mask_center=True)
+    vert_conv.conv.weight.data.fill_(1)
+    vert_conv.conv.bias.data.fill_(0)
+    vert_img = vert_conv(inp_img)
+    show_center_recep_field(inp_img, vert_img)
+    horiz_img = vert_img + horiz_img
+    show_center_recep_field(inp_img, horiz_img)
+    horiz_conv = HorizontalStackConvolution(c_in=1, c_out=1, kernel_size=3, mask_center=False)
+    horiz_conv.conv.weight.data.fill_(1)
+    horiz_conv.conv.bias.data.fill_(0)
+    vert_conv = VerticalStackConvolution(c_in=1, c_out=1, kernel_size=3, mask_center=False)
+    vert_conv.conv.weight.data.fill_(1)
+    vert_conv.conv.bias.data.fill_(0)
+    for l_idx in range(4):
+        vert_img = vert_conv(vert_img)
+        horiz_img = horiz_conv(horiz_img) + vert_img
+        print(f"Layer {l_idx+2}")
+        show_center_recep_field(inp_img, horiz_img)
+    print(horiz_img.grad_fn, vert_conv.mask.shape, horiz_conv.conv.weight)
+
+    class GatedMaskedConv(nn.Module):
+        def __init__(self, c_in, **kwargs):
+            super().__init__()
+            self.conv_vert = VerticalStackConvolution(c_in, c_out=2 * c_in, **kwargs)
+            self.conv_horiz = HorizontalStackConvolution(c_in, c_out=2 * c_in, **kwargs)
+            self.conv_vert_to_horiz = nn.Conv2d(2 * c_in, 2 * c_in, kernel_size=1, padding=0)
+            self.conv_horiz_1x1 = nn.Conv2d(c_in, c_in, kernel_size=1, padding=0)
+
+        def forward(self, v_stack, h_stack):
+            v_stack_feat = self.conv_vert(v_stack)
+            v_val, v_gate = v_stack_feat.chunk(2, dim=1)
+            v_stack_out = torch.tanh(v_val) * torch.sigmoid(v_gate)
+            h_stack_feat = self.conv_horiz(h_stack)
+            h_stack_feat = h_stack_feat + self.conv_vert_to_horiz(v_stack_feat)
+            h_val, h_gate = h_stack_feat.chunk(2, dim=1)
+            h_stack_feat = torch.tanh(h_val) * torch.sigmoid(h_gate)
+            h_stack_out = self.conv_horiz_1x1(h_stack_feat)
+            h_stack_out = h_stack_out + h_stack
+            return v_stack_out, h_stack_out
+
+    images = (torch.rand(24, 1, 12, 12) * 256).to(torch.long).clamp(max=255)
+    labels = torch.randint(0, 10, (24,))
+    train_set = data.TensorDataset(images, labels)
+    train_loader = data.DataLoader(train_set, batch_size=8, shuffle=True, drop_last=True)
+
+    class PixelCNN(nn.Module):
+        def __init__(self, c_in, c_hidden):
+            super().__init__()
+            self.hparams = SimpleNamespace(c_in=c_in, c_hidden=c_hidden)
+            self.conv_vstack = VerticalStackConvolution(c_in, c_hidden, mask_center=True)
+            self.conv_hstack = HorizontalStackConvolution(c_in, c_hidden, mask_center=True)
+            self.conv_layers = nn.ModuleList([
+                GatedMaskedConv(c_hidden),
+                GatedMaskedConv(c_hidden, dilation=2),
+                GatedMaskedConv(c_hidden),
+                GatedMaskedConv(c_hidden, dilation=4),
+                GatedMaskedConv(c_hidden),
+                GatedMaskedConv(c_hidden, dilation=2),
+                GatedMaskedConv(c_hidden)
+            ])
+            self.conv_out = nn.Conv2d(c_hidden, c_in * 256, kernel_size=1, padding=0)
+            self.example_input_array = train_set[0][0][None]
+
+        def forward(self, x):
+            x = (x.float() / 255.0) * 2 - 1
+            v_stack = self.conv_vstack(x)
+            h_stack = self.conv_hstack(x)
+            for layer in self.conv_layers:
+                v_stack, h_stack = layer(v_stack, h_stack)
+            out = self.conv_out(F.elu(h_stack))
+            out = out.reshape(out.shape[0], 256, out.shape[1] // 256, out.shape[2], out.shape[3])
+            return out
+
+        def calc_likelihood(self, x):
+            pred = self.forward(x)
+            nll = F.cross_entropy(pred, x, reduction='none')
+            bpd = nll.mean(dim=[1, 2, 3]) * np.log2(np.exp(1))
+            return bpd.mean()
+
+        @torch.no_grad()
+        def sample(self, img_shape, img=None):
+            if img is None:
+                img = torch.zeros(img_shape, dtype=torch.long).to(device) - 1
+            for h in range(img_shape[2]):
+                for w in range(img_shape[3]):
+                    for c in range(img_shape[1]):
+                        if (img[:, c, h, w] != -1).all().item():
+                            continue
+                        pred = self.forward(img[:, :, :h + 1, :])
+                        probs = F.softmax(pred[:, :, c, h, w], dim=-1)
+                        img[:, c, h, w] = torch.multinomial(probs, num_samples=1).squeeze(dim=-1)
+            return img
+
+        def configure_optimizers(self):
+            optimizer = optim.Adam(self.parameters(), lr=1e-3)
+            scheduler = optim.lr_scheduler.StepLR(optimizer, 1, gamma=0.99)
+            return [optimizer], [scheduler]
+
+    model = PixelCNN(c_in=1, c_hidden=16)
+    print(model(model.example_input_array).shape)
+    print(sum(p.numel() for p in model.parameters()))
+    [optimizer], [scheduler] = model.configure_optimizers()
+    for epoch in range(2):
+        for imgs, _ in train_loader:
+            loss = model.calc_likelihood(imgs)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            print(f"train_bpd {loss.item():.5f}")
+        scheduler.step()
+    with torch.no_grad():
+        print(f"test_bpd {model.calc_likelihood(images[:8]).item():.5f}")
+    seed_everything(torch, 1)
+    samples = model.sample(img_shape=(2, 1, 6, 6))
+    print(samples)
+    img = images[:2].clone()
+    img[:, :, 6:, :] = -1
+    img = model.sample(img_shape=(2, 1, 8, 12), img=img[:, :, :8, :])
+    print(img[:, 0, 6:8, :6])
+    inp_img = images[:1].float().requires_grad_()
+    model.eval()
+    pred = model(inp_img)
+    pred[0, :, 0, 6, 6].logsumexp(dim=0).backward()
+    print((inp_img.grad.squeeze().abs() > 0).int())
+    return {"out": model.conv_out.weight, "gated.grad": model.conv_layers[3].conv_vert.conv.weight.grad,
+            "masked": model.conv_hstack.conv.weight, "samples": samples}
+
+
+def uvadlc_adversarial_attacks(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial10/Adversarial_Attacks.ipynb:
+    a frozen pretrained classifier (``p.requires_grad = False``), eval_model with top-1
+    and top-5 errors (``topk(5, dim=-1)[1] == labels[..., None]``), the fast gradient sign
+    method (``-torch.gather`` of log_softmax, ``torch.sign`` of the input's gradient,
+    ``fake_imgs.detach_()``), and the adversarial patch: ``nn.Parameter`` of zeros mapped
+    by tanh into the normalised range (``TENSOR_MEANS[:, None, None]``), written into each
+    image in place at NumPy-random offsets (``img[i, :, h:h+ph, w:w+pw] = patch_forward(patch)``
+    on a tensor that needs no grad, so the patch's gradient flows through the copy), SGD
+    with momentum on ``CrossEntropyLoss`` toward a target class, and eval_patch with
+    ``torch.logical_and``. The pretrained ResNet-34 is a small seeded CNN, ImageNet's
+    images seeded 32x32 ones of 10 classes; the patch is 8x8 and trains 2 epochs."""
+    nn, F, data = torch.nn, torch.nn.functional, torch.utils.data
+    seed_everything(torch, 42)
+    device = torch.device("cpu")
+    NORM_MEAN = np.array([0.485, 0.456, 0.406])
+    NORM_STD = np.array([0.229, 0.224, 0.225])
+    images = image_dataset(torch, 96, shape=(3, 32, 32), seed=12)
+
+    class Normalized(data.Dataset):
+        def __len__(self):
+            return len(images)
+
+        def __getitem__(self, i):
+            img, label = images[i]
+            mean = torch.tensor(NORM_MEAN, dtype=torch.float32)[:, None, None]
+            std = torch.tensor(NORM_STD, dtype=torch.float32)[:, None, None]
+            return (img - mean) / std, label
+
+    dataset = Normalized()
+    data_loader = data.DataLoader(dataset, batch_size=32, shuffle=False, drop_last=False)
+    pretrained_model = nn.Sequential(
+        nn.Conv2d(3, 16, 3, stride=2, padding=1), nn.ReLU(), nn.Conv2d(16, 32, 3, stride=2, padding=1),
+        nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(32, 10))
+    pretrained_model = pretrained_model.to(device)
+    pretrained_model.eval()
+    for p in pretrained_model.parameters():
+        p.requires_grad = False
+
+    def eval_model(dataset_loader, img_func=None):
+        tp, tp_5, counter = 0., 0., 0.
+        for imgs, labels in dataset_loader:
+            imgs = imgs.to(device)
+            labels = labels.to(device)
+            if img_func is not None:
+                imgs = img_func(imgs, labels)
+            with torch.no_grad():
+                preds = pretrained_model(imgs)
+            tp += (preds.argmax(dim=-1) == labels).sum()
+            tp_5 += (preds.topk(5, dim=-1)[1] == labels[..., None]).any(dim=-1).sum()
+            counter += preds.shape[0]
+        acc = tp.float().item() / counter
+        top5 = 1 - (tp_5.float().item() / counter)
+        print(f"Top-1 error: {(100.0 * (1 - acc)):4.2f}%")
+        print(f"Top-5 error: {(100.0 * top5):4.2f}%")
+        return acc, top5
+
+    _ = eval_model(data_loader)
+
+    def fast_gradient_sign_method(model, imgs, labels, epsilon=0.02):
+        inp_imgs = imgs.clone().requires_grad_()
+        preds = model(inp_imgs.to(device))
+        preds = F.log_softmax(preds, dim=-1)
+        loss = -torch.gather(preds, 1, labels.to(device).unsqueeze(dim=-1))
+        loss.sum().backward()
+        noise_grad = torch.sign(inp_imgs.grad.to(imgs.device))
+        fake_imgs = imgs + epsilon * noise_grad
+        fake_imgs.detach_()
+        return fake_imgs, noise_grad
+
+    exmp_batch, label_batch = next(iter(data_loader))
+    adv_imgs, noise_grad = fast_gradient_sign_method(pretrained_model, exmp_batch, label_batch, epsilon=0.02)
+    with torch.no_grad():
+        adv_preds = pretrained_model(adv_imgs.to(device))
+    print(noise_grad[0, :, :2, :4], adv_preds.softmax(dim=-1)[:2])
+    _ = eval_model(data_loader, img_func=lambda x, y: fast_gradient_sign_method(pretrained_model, x, y, epsilon=0.02)[0])
+    TENSOR_MEANS, TENSOR_STD = torch.FloatTensor(NORM_MEAN)[:, None, None], torch.FloatTensor(NORM_STD)[:, None, None]
+
+    def patch_forward(patch):
+        patch = (torch.tanh(patch) + 1 - 2 * TENSOR_MEANS) / (2 * TENSOR_STD)
+        return patch
+
+    def place_patch(img, patch):
+        for i in range(img.shape[0]):
+            h_offset = np.random.randint(0, img.shape[2] - patch.shape[1] - 1)
+            w_offset = np.random.randint(0, img.shape[3] - patch.shape[2] - 1)
+            img[i, :, h_offset:h_offset + patch.shape[1], w_offset:w_offset + patch.shape[2]] = patch_forward(patch)
+        return img
+
+    def eval_patch(model, patch, val_loader, target_class):
+        model.eval()
+        tp, tp_5, counter = 0., 0., 0.
+        with torch.no_grad():
+            for img, img_labels in val_loader:
+                for _ in range(4):
+                    patch_img = place_patch(img, patch)
+                    patch_img = patch_img.to(device)
+                    img_labels = img_labels.to(device)
+                    pred = model(patch_img)
+                    tp += torch.logical_and(pred.argmax(dim=-1) == target_class, img_labels != target_class).sum()
+                    tp_5 += torch.logical_and((pred.topk(5, dim=-1)[1] == target_class).any(dim=-1),
+                                              img_labels != target_class).sum()
+                    counter += (img_labels != target_class).sum()
+        acc = tp / counter
+        top5 = tp_5 / counter
+        return acc, top5
+
+    def patch_attack(model, target_class, patch_size=64, num_epochs=5):
+        train_set, val_set = torch.utils.data.random_split(dataset, [64, 32])
+        train_loader = data.DataLoader(train_set, batch_size=16, shuffle=True, drop_last=True)
+        val_loader = data.DataLoader(val_set, batch_size=16, shuffle=False, drop_last=False)
+        if not isinstance(patch_size, tuple):
+            patch_size = (patch_size, patch_size)
+        patch = nn.Parameter(torch.zeros(3, patch_size[0], patch_size[1]), requires_grad=True)
+        optimizer = torch.optim.SGD([patch], lr=1e-1, momentum=0.8)
+        loss_module = nn.CrossEntropyLoss()
+        for epoch in range(num_epochs):
+            for img, _ in train_loader:
+                img = place_patch(img, patch)
+                img = img.to(device)
+                pred = model(img)
+                labels = torch.zeros(img.shape[0], device=pred.device, dtype=torch.long).fill_(target_class)
+                loss = loss_module(pred, labels)
+                optimizer.zero_grad()
+                loss.mean().backward()
+                optimizer.step()
+                print(f"Epoch {epoch}, Loss: {loss.item():4.2f}", img.grad_fn)
+        acc, top5 = eval_patch(model, patch, val_loader, target_class)
+        return patch.data, {"acc": acc.item(), "top5": top5.item()}
+
+    patch, val_results = patch_attack(pretrained_model, target_class=3, patch_size=8, num_epochs=2)
+    print(f"Validation results for 3 and 8: {val_results}")
+    print(patch_forward(patch)[0, :2])
+    return {"patch": patch, "noise": noise_grad, "adv": adv_imgs}
+
+
+def chatbot_tutorial(torch):
+    """pytorch/tutorials beginner_source/chatbot_tutorial.py: Voc, normalizeString,
+    indexesFromSentence, zeroPadding with ``itertools.zip_longest``, binaryMatrix to
+    ``torch.BoolTensor``, ``torch.LongTensor`` of the padded lists, batch2TrainData sorted
+    by length; the EncoderRNN (an embedding, a bidirectional GRU over
+    ``pack_padded_sequence``/``pad_packed_sequence``, the two directions summed), Luong's Attn
+    (dot, general and concat scores, ``.t()`` and a softmax), LuongAttnDecoderRNN
+    (``attn_weights.bmm(encoder_outputs.transpose(0, 1))``, softmax outputs), maskNLLLoss
+    (``-torch.log(torch.gather(...))`` and ``masked_select``), train with teacher forcing and
+    without (``torch.LongTensor([[topi[i][0] ...]])`` of 0-dim tensors), ``clip_grad_norm_``
+    on both, two Adams, and GreedySearchDecoder (``torch.max`` over the outputs, tokens
+    ``torch.cat`` onto ``torch.zeros([0], dtype=torch.long)``). The Cornell movie lines are
+    a few made-up pairs; 16 hidden units, 10 iterations of a batch of 4."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    device = torch.device("cpu")
+    PAD_token, SOS_token, EOS_token = 0, 1, 2
+    MAX_LENGTH = 10
+
+    class Voc:
+        def __init__(self, name):
+            self.name = name
+            self.trimmed = False
+            self.word2index = {}
+            self.word2count = {}
+            self.index2word = {PAD_token: "PAD", SOS_token: "SOS", EOS_token: "EOS"}
+            self.num_words = 3
+
+        def addSentence(self, sentence):
+            for word in sentence.split(' '):
+                self.addWord(word)
+
+        def addWord(self, word):
+            if word not in self.word2index:
+                self.word2index[word] = self.num_words
+                self.word2count[word] = 1
+                self.index2word[self.num_words] = word
+                self.num_words += 1
+            else:
+                self.word2count[word] += 1
+
+    def unicodeToAscii(s):
+        return ''.join(c for c in unicodedata.normalize('NFD', s) if unicodedata.category(c) != 'Mn')
+
+    def normalizeString(s):
+        s = unicodeToAscii(s.lower().strip())
+        s = re.sub(r"([.!?])", r" \1", s)
+        s = re.sub(r"[^a-zA-Z.!?]+", r" ", s)
+        s = re.sub(r"\s+", r" ", s).strip()
+        return s
+
+    lines = [("Hello there!", "Hi, how are you?"), ("How are you doing today?", "I'm fine, thanks."),
+             ("What is your name?", "My name is Bot."), ("Where are you going?", "To the café, of course."),
+             ("Do you like movies?", "Yes, I like them a lot!"), ("Good night.", "Good night to you too."),
+             ("Are you coming?", "No."), ("What time is it?", "It is late, go home.")]
+    voc = Voc("cornell movie-dialogs corpus")
+    pairs = [[normalizeString(a), normalizeString(b)] for a, b in lines]
+    for pair in pairs:
+        voc.addSentence(pair[0])
+        voc.addSentence(pair[1])
+    print("Counted words:", voc.num_words)
+    for pair in pairs[:3]:
+        print(pair)
+
+    def indexesFromSentence(voc, sentence):
+        return [voc.word2index[word] for word in sentence.split(' ')] + [EOS_token]
+
+    def zeroPadding(l, fillvalue=PAD_token):
+        return list(itertools.zip_longest(*l, fillvalue=fillvalue))
+
+    def binaryMatrix(l, value=PAD_token):
+        m = []
+        for i, seq in enumerate(l):
+            m.append([])
+            for token in seq:
+                if token == PAD_token:
+                    m[i].append(0)
+                else:
+                    m[i].append(1)
+        return m
+
+    def inputVar(l, voc):
+        indexes_batch = [indexesFromSentence(voc, sentence) for sentence in l]
+        lengths = torch.tensor([len(indexes) for indexes in indexes_batch])
+        padList = zeroPadding(indexes_batch)
+        padVar = torch.LongTensor(padList)
+        return padVar, lengths
+
+    def outputVar(l, voc):
+        indexes_batch = [indexesFromSentence(voc, sentence) for sentence in l]
+        max_target_len = max([len(indexes) for indexes in indexes_batch])
+        padList = zeroPadding(indexes_batch)
+        mask = binaryMatrix(padList)
+        mask = torch.BoolTensor(mask)
+        padVar = torch.LongTensor(padList)
+        return padVar, mask, max_target_len
+
+    def batch2TrainData(voc, pair_batch):
+        pair_batch.sort(key=lambda x: len(x[0].split(" ")), reverse=True)
+        input_batch, output_batch = [], []
+        for pair in pair_batch:
+            input_batch.append(pair[0])
+            output_batch.append(pair[1])
+        inp, lengths = inputVar(input_batch, voc)
+        output, mask, max_target_len = outputVar(output_batch, voc)
+        return inp, lengths, output, mask, max_target_len
+
+    small_batch_size = 5
+    batches = batch2TrainData(voc, [random.choice(pairs) for _ in range(small_batch_size)])
+    input_variable, lengths, target_variable, mask, max_target_len = batches
+    print("input_variable:", input_variable)
+    print("lengths:", lengths)
+    print("target_variable:", target_variable)
+    print("mask:", mask)
+    print("max_target_len:", max_target_len)
+
+    class EncoderRNN(nn.Module):
+        def __init__(self, hidden_size, embedding, n_layers=1, dropout=0):
+            super(EncoderRNN, self).__init__()
+            self.n_layers = n_layers
+            self.hidden_size = hidden_size
+            self.embedding = embedding
+            self.gru = nn.GRU(hidden_size, hidden_size, n_layers,
+                              dropout=(0 if n_layers == 1 else dropout), bidirectional=True)
+
+        def forward(self, input_seq, input_lengths, hidden=None):
+            embedded = self.embedding(input_seq)
+            packed = nn.utils.rnn.pack_padded_sequence(embedded, input_lengths)
+            outputs, hidden = self.gru(packed, hidden)
+            outputs, _ = nn.utils.rnn.pad_packed_sequence(outputs)
+            outputs = outputs[:, :, :self.hidden_size] + outputs[:, :, self.hidden_size:]
+            return outputs, hidden
+
+    class Attn(nn.Module):
+        def __init__(self, method, hidden_size):
+            super(Attn, self).__init__()
+            self.method = method
+            if self.method not in ['dot', 'general', 'concat']:
+                raise ValueError(self.method, "is not an appropriate attention method.")
+            self.hidden_size = hidden_size
+            if self.method == 'general':
+                self.attn = nn.Linear(self.hidden_size, hidden_size)
+            elif self.method == 'concat':
+                self.attn = nn.Linear(self.hidden_size * 2, hidden_size)
+                self.v = nn.Parameter(torch.FloatTensor(hidden_size).normal_())
+
+        def dot_score(self, hidden, encoder_output):
+            return torch.sum(hidden * encoder_output, dim=2)
+
+        def general_score(self, hidden, encoder_output):
+            energy = self.attn(encoder_output)
+            return torch.sum(hidden * energy, dim=2)
+
+        def concat_score(self, hidden, encoder_output):
+            energy = self.attn(torch.cat((hidden.expand(encoder_output.size(0), -1, -1), encoder_output), 2)).tanh()
+            return torch.sum(self.v * energy, dim=2)
+
+        def forward(self, hidden, encoder_outputs):
+            if self.method == 'general':
+                attn_energies = self.general_score(hidden, encoder_outputs)
+            elif self.method == 'concat':
+                attn_energies = self.concat_score(hidden, encoder_outputs)
+            elif self.method == 'dot':
+                attn_energies = self.dot_score(hidden, encoder_outputs)
+            attn_energies = attn_energies.t()
+            return F.softmax(attn_energies, dim=1).unsqueeze(1)
+
+    class LuongAttnDecoderRNN(nn.Module):
+        def __init__(self, attn_model, embedding, hidden_size, output_size, n_layers=1, dropout=0.1):
+            super(LuongAttnDecoderRNN, self).__init__()
+            self.attn_model = attn_model
+            self.hidden_size = hidden_size
+            self.output_size = output_size
+            self.n_layers = n_layers
+            self.dropout = dropout
+            self.embedding = embedding
+            self.embedding_dropout = nn.Dropout(dropout)
+            self.gru = nn.GRU(hidden_size, hidden_size, n_layers, dropout=(0 if n_layers == 1 else dropout))
+            self.concat = nn.Linear(hidden_size * 2, hidden_size)
+            self.out = nn.Linear(hidden_size, output_size)
+            self.attn = Attn(attn_model, hidden_size)
+
+        def forward(self, input_step, last_hidden, encoder_outputs):
+            embedded = self.embedding(input_step)
+            embedded = self.embedding_dropout(embedded)
+            rnn_output, hidden = self.gru(embedded, last_hidden)
+            attn_weights = self.attn(rnn_output, encoder_outputs)
+            context = attn_weights.bmm(encoder_outputs.transpose(0, 1))
+            rnn_output = rnn_output.squeeze(0)
+            context = context.squeeze(1)
+            concat_input = torch.cat((rnn_output, context), 1)
+            concat_output = torch.tanh(self.concat(concat_input))
+            output = self.out(concat_output)
+            output = F.softmax(output, dim=1)
+            return output, hidden
+
+    def maskNLLLoss(inp, target, mask):
+        nTotal = mask.sum()
+        crossEntropy = -torch.log(torch.gather(inp, 1, target.view(-1, 1)).squeeze(1))
+        loss = crossEntropy.masked_select(mask).mean()
+        loss = loss.to(device)
+        return loss, nTotal.item()
+
+    def train(input_variable, lengths, target_variable, mask, max_target_len, encoder, decoder,
+              embedding, encoder_optimizer, decoder_optimizer, batch_size, clip, max_length=MAX_LENGTH):
+        encoder_optimizer.zero_grad()
+        decoder_optimizer.zero_grad()
+        input_variable = input_variable.to(device)
+        target_variable = target_variable.to(device)
+        mask = mask.to(device)
+        lengths = lengths.to("cpu")
+        loss = 0
+        print_losses = []
+        n_totals = 0
+        encoder_outputs, encoder_hidden = encoder(input_variable, lengths)
+        decoder_input = torch.LongTensor([[SOS_token for _ in range(batch_size)]])
+        decoder_input = decoder_input.to(device)
+        decoder_hidden = encoder_hidden[:decoder.n_layers]
+        use_teacher_forcing = True if random.random() < teacher_forcing_ratio else False
+        if use_teacher_forcing:
+            for t in range(max_target_len):
+                decoder_output, decoder_hidden = decoder(decoder_input, decoder_hidden, encoder_outputs)
+                decoder_input = target_variable[t].view(1, -1)
+                mask_loss, nTotal = maskNLLLoss(decoder_output, target_variable[t], mask[t])
+                loss += mask_loss
+                print_losses.append(mask_loss.item() * nTotal)
+                n_totals += nTotal
+        else:
+            for t in range(max_target_len):
+                decoder_output, decoder_hidden = decoder(decoder_input, decoder_hidden, encoder_outputs)
+                _, topi = decoder_output.topk(1)
+                decoder_input = torch.LongTensor([[topi[i][0] for i in range(batch_size)]])
+                decoder_input = decoder_input.to(device)
+                mask_loss, nTotal = maskNLLLoss(decoder_output, target_variable[t], mask[t])
+                loss += mask_loss
+                print_losses.append(mask_loss.item() * nTotal)
+                n_totals += nTotal
+        loss.backward()
+        _ = nn.utils.clip_grad_norm_(encoder.parameters(), clip)
+        _ = nn.utils.clip_grad_norm_(decoder.parameters(), clip)
+        encoder_optimizer.step()
+        decoder_optimizer.step()
+        return sum(print_losses) / n_totals
+
+    hidden_size = 16
+    encoder_n_layers = 2
+    decoder_n_layers = 2
+    dropout = 0.1
+    batch_size = 4
+    finals = {}
+    for attn_model in ['dot', 'general', 'concat']:
+        print('Building encoder and decoder ...')
+        embedding = nn.Embedding(voc.num_words, hidden_size)
+        encoder = EncoderRNN(hidden_size, embedding, encoder_n_layers, dropout)
+        decoder = LuongAttnDecoderRNN(attn_model, embedding, hidden_size, voc.num_words, decoder_n_layers, dropout)
+        encoder = encoder.to(device)
+        decoder = decoder.to(device)
+        print('Models built and ready to go!')
+        clip = 50.0
+        teacher_forcing_ratio = 0.5
+        learning_rate = 0.0001 * 10
+        decoder_learning_ratio = 5.0
+        n_iteration = 10
+        encoder.train()
+        decoder.train()
+        encoder_optimizer = optim.Adam(encoder.parameters(), lr=learning_rate)
+        decoder_optimizer = optim.Adam(decoder.parameters(), lr=learning_rate * decoder_learning_ratio)
+        training_batches = [batch2TrainData(voc, [random.choice(pairs) for _ in range(batch_size)])
+                            for _ in range(n_iteration)]
+        print("Training...")
+        for iteration in range(1, n_iteration + 1):
+            training_batch = training_batches[iteration - 1]
+            input_variable, lengths, target_variable, mask, max_target_len = training_batch
+            loss = train(input_variable, lengths, target_variable, mask, max_target_len, encoder,
+                         decoder, embedding, encoder_optimizer, decoder_optimizer, batch_size, clip)
+            if iteration % 2 == 0:
+                print("Iteration: {}; Percent complete: {:.1f}%; Average loss: {:.4f}".format(
+                    iteration, iteration / n_iteration * 100, loss))
+        finals[attn_model] = decoder.concat.weight
+        finals[attn_model + ".emb"] = embedding.weight
+
+    class GreedySearchDecoder(nn.Module):
+        def __init__(self, encoder, decoder):
+            super(GreedySearchDecoder, self).__init__()
+            self.encoder = encoder
+            self.decoder = decoder
+
+        def forward(self, input_seq, input_length, max_length):
+            encoder_outputs, encoder_hidden = self.encoder(input_seq, input_length)
+            decoder_hidden = encoder_hidden[:self.decoder.n_layers]
+            decoder_input = torch.ones(1, 1, device=device, dtype=torch.long) * SOS_token
+            all_tokens = torch.zeros([0], device=device, dtype=torch.long)
+            all_scores = torch.zeros([0], device=device)
+            for _ in range(max_length):
+                decoder_output, decoder_hidden = self.decoder(decoder_input, decoder_hidden, encoder_outputs)
+                decoder_scores, decoder_input = torch.max(decoder_output, dim=1)
+                all_tokens = torch.cat((all_tokens, decoder_input), dim=0)
+                all_scores = torch.cat((all_scores, decoder_scores), dim=0)
+                decoder_input = torch.unsqueeze(decoder_input, 0)
+            return all_tokens, all_scores
+
+    def evaluate(encoder, decoder, searcher, voc, sentence, max_length=MAX_LENGTH):
+        indexes_batch = [indexesFromSentence(voc, sentence)]
+        lengths = torch.tensor([len(indexes) for indexes in indexes_batch])
+        input_batch = torch.LongTensor(indexes_batch).transpose(0, 1)
+        input_batch = input_batch.to(device)
+        lengths = lengths.to("cpu")
+        tokens, scores = searcher(input_batch, lengths, max_length)
+        decoded_words = [voc.index2word[token.item()] for token in tokens]
+        return decoded_words, scores
+
+    encoder.eval()
+    decoder.eval()
+    searcher = GreedySearchDecoder(encoder, decoder)
+    for input_sentence in ["hello there !", "what is your name ?"]:
+        input_sentence = normalizeString(input_sentence)
+        output_words, scores = evaluate(encoder, decoder, searcher, voc, input_sentence)
+        output_words[:] = [x for x in output_words if not (x == 'EOS' or x == 'PAD')]
+        print('Bot:', ' '.join(output_words), scores)
+    return finals
+
+
+def labml_normalization(torch):
+    """labmlai/annotated_deep_learning_paper_implementations labml_nn/normalization/batch_norm/__init__.py,
+    group_norm/__init__.py, instance_norm/__init__.py and weight_standardization/__init__.py
+    (with its conv.py): batch, group and instance norm written over ``x.view(batch_size,
+    channels, -1)`` with ``mean_x2 - mean ** 2``, the batch norm's running statistics
+    re-bound as new tensors (``self.exp_mean = (1 - m) * self.exp_mean + m * mean``, so the
+    buffer keeps a graph), each module's ``_test`` on zeros, and weight standardisation
+    (``torch.var_mean(weight, dim=1, keepdim=True)``) in a subclass of ``nn.Conv2d`` calling
+    ``F.conv2d`` with its own stride, padding, dilation and groups; each compared with
+    PyTorch's module and trained a few SGD steps."""
+    nn, F = torch.nn, torch.nn.functional
+    Module = nn.Module
+    inspect = print
+
+    class BatchNorm(Module):
+        def __init__(self, channels: int, *, eps: float = 1e-5, momentum: float = 0.1,
+                     affine: bool = True, track_running_stats: bool = True):
+            super().__init__()
+            self.channels = channels
+            self.eps = eps
+            self.momentum = momentum
+            self.affine = affine
+            self.track_running_stats = track_running_stats
+            if self.affine:
+                self.scale = nn.Parameter(torch.ones(channels))
+                self.shift = nn.Parameter(torch.zeros(channels))
+            if self.track_running_stats:
+                self.register_buffer('exp_mean', torch.zeros(channels))
+                self.register_buffer('exp_var', torch.ones(channels))
+
+        def forward(self, x: torch.Tensor):
+            x_shape = x.shape
+            batch_size = x_shape[0]
+            assert self.channels == x.shape[1]
+            x = x.view(batch_size, self.channels, -1)
+            if self.training or not self.track_running_stats:
+                mean = x.mean(dim=[0, 2])
+                mean_x2 = (x ** 2).mean(dim=[0, 2])
+                var = mean_x2 - mean ** 2
+                if self.training and self.track_running_stats:
+                    self.exp_mean = (1 - self.momentum) * self.exp_mean + self.momentum * mean
+                    self.exp_var = (1 - self.momentum) * self.exp_var + self.momentum * var
+            else:
+                mean = self.exp_mean
+                var = self.exp_var
+            x_norm = (x - mean.view(1, -1, 1)) / torch.sqrt(var + self.eps).view(1, -1, 1)
+            if self.affine:
+                x_norm = self.scale.view(1, -1, 1) * x_norm + self.shift.view(1, -1, 1)
+            return x_norm.view(x_shape)
+
+    class GroupNorm(Module):
+        def __init__(self, groups: int, channels: int, *, eps: float = 1e-5, affine: bool = True):
+            super().__init__()
+            assert channels % groups == 0, "Number of channels should be evenly divisible by the number of groups"
+            self.groups = groups
+            self.channels = channels
+            self.eps = eps
+            self.affine = affine
+            if self.affine:
+                self.scale = nn.Parameter(torch.ones(channels))
+                self.shift = nn.Parameter(torch.zeros(channels))
+
+        def forward(self, x: torch.Tensor):
+            x_shape = x.shape
+            batch_size = x_shape[0]
+            assert self.channels == x.shape[1]
+            x = x.view(batch_size, self.groups, -1)
+            mean = x.mean(dim=[-1], keepdim=True)
+            mean_x2 = (x ** 2).mean(dim=[-1], keepdim=True)
+            var = mean_x2 - mean ** 2
+            x_norm = (x - mean) / torch.sqrt(var + self.eps)
+            if self.affine:
+                x_norm = x_norm.view(batch_size, self.channels, -1)
+                x_norm = self.scale.view(1, -1, 1) * x_norm + self.shift.view(1, -1, 1)
+            return x_norm.view(x_shape)
+
+    class InstanceNorm(Module):
+        def __init__(self, channels: int, *, eps: float = 1e-5, affine: bool = True):
+            super().__init__()
+            self.channels = channels
+            self.eps = eps
+            self.affine = affine
+            if self.affine:
+                self.scale = nn.Parameter(torch.ones(channels))
+                self.shift = nn.Parameter(torch.zeros(channels))
+
+        def forward(self, x: torch.Tensor):
+            x_shape = x.shape
+            batch_size = x_shape[0]
+            assert self.channels == x.shape[1]
+            x = x.view(batch_size, self.channels, -1)
+            mean = x.mean(dim=[-1], keepdim=True)
+            mean_x2 = (x ** 2).mean(dim=[-1], keepdim=True)
+            var = mean_x2 - mean ** 2
+            x_norm = (x - mean) / torch.sqrt(var + self.eps)
+            x_norm = x_norm.view(batch_size, self.channels, -1)
+            if self.affine:
+                x_norm = self.scale.view(1, -1, 1) * x_norm + self.shift.view(1, -1, 1)
+            return x_norm.view(x_shape)
+
+    def weight_standardization(weight: torch.Tensor, eps: float):
+        c_out, c_in, *kernel_shape = weight.shape
+        weight = weight.view(c_out, -1)
+        var, mean = torch.var_mean(weight, dim=1, keepdim=True)
+        weight = (weight - mean) / (torch.sqrt(var + eps))
+        return weight.view(c_out, c_in, *kernel_shape)
+
+    class Conv2d(nn.Conv2d):
+        def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                     groups: int = 1, bias: bool = True, padding_mode: str = 'zeros', eps: float = 1e-5):
+            super(Conv2d, self).__init__(in_channels, out_channels, kernel_size, stride=stride,
+                                         padding=padding, dilation=dilation, groups=groups,
+                                         bias=bias, padding_mode=padding_mode)
+            self.eps = eps
+
+        def forward(self, x: torch.Tensor):
+            return F.conv2d(x, weight_standardization(self.weight, self.eps), self.bias, self.stride,
+                            self.padding, self.dilation, self.groups)
+
+    for make in (lambda: BatchNorm(3), lambda: GroupNorm(2, 6), lambda: InstanceNorm(6)):
+        x = torch.zeros([2, 6 if not isinstance(make(), BatchNorm) else 3, 2, 4])
+        inspect(x.shape)
+        norm = make()
+        x = norm(x)
+        inspect(x.shape)
+        inspect(norm.scale.shape)
+    conv = Conv2d(10, 20, 5)
+    inspect(conv(torch.zeros(10, 10, 32, 32)).shape)   # (the file: 100 x 100)
+    torch.manual_seed(3)
+    x = torch.randn(4, 6, 5, 5)
+    ours = [BatchNorm(6), GroupNorm(3, 6), InstanceNorm(6)]
+    theirs = [nn.BatchNorm2d(6), nn.GroupNorm(3, 6), nn.InstanceNorm2d(6, affine=True)]
+    for a, b in zip(ours, theirs):
+        print(type(a).__name__, (a(x) - b(x)).abs().max() < 1e-4)
+    print(ours[0].exp_mean, ours[0].exp_var.grad_fn, list(ours[0].state_dict()))
+    print(theirs[0].running_mean)
+    ours[0].eval()
+    print((ours[0](x) - theirs[0].eval()(x)).abs().max() < 1e-4)
+    ws = Conv2d(6, 8, 3, stride=2, padding=1, groups=2)
+    print(ws, ws(x).shape, weight_standardization(ws.weight, 1e-5).view(8, -1).std(dim=1, unbiased=False))
+    model = nn.Sequential(Conv2d(6, 8, 3, padding=1), GroupNorm(4, 8), nn.ReLU(),
+                          Conv2d(8, 8, 3, padding=1, bias=False), BatchNorm(8), nn.ReLU(),
+                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(8, 3))
+    y = torch.randint(0, 3, (4,))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    for step in range(5):
+        loss = F.cross_entropy(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(step, f"{loss.item():.5f}")
+    print(model[4].exp_mean.requires_grad, model[4].exp_mean.grad_fn)
+    return {"conv0": model[0].weight, "gn.scale": model[1].scale, "bn.mean": model[4].exp_mean,
+            "bn.var": model[4].exp_var, "fc.grad": model[-1].weight.grad}
+
+
+def makemore_bigrams_lecture(torch):
+    """karpathy/nn-zero-to-hero lectures/makemore/makemore_part1_bigrams.ipynb as lectured:
+    bigram counts in a dict, then in ``torch.zeros((27, 27), dtype=torch.int32)`` with
+    ``N[ix1, ix2] += 1``, sampling with ``torch.Generator().manual_seed(2147483647)`` and
+    ``torch.multinomial(..., replacement=True, generator=g)``, ``P = (N+1).float()`` and
+    ``P /= P.sum(1, keepdims=True)``, the log likelihood summed tensor by tensor (printed
+    with ``f'{log_likelihood=}'``), the first word's bigrams one-hot encoded
+    (``F.one_hot(xs, num_classes=27).float()``) through ``xenc @ W`` with every example's
+    probability and nll printed, then the network trained on all bigrams (``probs[torch.arange(num),
+    ys].log().mean() + 0.01*(W**2).mean()``, ``W.grad = None``, ``W.data += -50 * W.grad``)
+    and sampled. names.txt is the module's made-up names; 20 steps of the notebook's 100
+    (the lecture's loop prints every loss)."""
+    F = torch.nn.functional
+    words = names()
+    print(words[:10], len(words), min(len(w) for w in words), max(len(w) for w in words))
+    b = {}
+    for w in words:
+        chs = ['<S>'] + list(w) + ['<E>']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            bigram = (ch1, ch2)
+            b[bigram] = b.get(bigram, 0) + 1
+    print(sorted(b.items(), key=lambda kv: -kv[1])[:10])
+    N = torch.zeros((27, 27), dtype=torch.int32)
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s: i + 1 for i, s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i: s for s, i in stoi.items()}
+    for w in words:
+        chs = ['.'] + list(w) + ['.']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            ix1 = stoi[ch1]
+            ix2 = stoi[ch2]
+            N[ix1, ix2] += 1
+    print(N[0])
+    p = N[0].float()
+    p = p / p.sum()
+    print(p)
+    g = torch.Generator().manual_seed(2147483647)
+    ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+    print(itos.get(ix, ix))
+    g = torch.Generator().manual_seed(2147483647)
+    p = torch.rand(3, generator=g)
+    p = p / p.sum()
+    print(p, torch.multinomial(p, num_samples=100, replacement=True, generator=g))
+    P = (N + 1).float()
+    P /= P.sum(1, keepdims=True)
+    g = torch.Generator().manual_seed(2147483647)
+    for i in range(5):
+        out = []
+        ix = 0
+        while True:
+            p = P[ix]
+            ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+            out.append(itos.get(ix, '?'))
+            if ix == 0:
+                break
+        print(''.join(out))
+    log_likelihood = 0.0
+    n = 0
+    for w in words:
+        chs = ['.'] + list(w) + ['.']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            ix1 = stoi[ch1]
+            ix2 = stoi[ch2]
+            prob = P[ix1, ix2]
+            logprob = torch.log(prob)
+            log_likelihood += logprob
+            n += 1
+    print(f'{log_likelihood=}')
+    nll = -log_likelihood
+    print(f'{nll=}')
+    print(f'{nll/n}')
+    xs, ys = [], []
+    for w in words[:1]:
+        chs = ['.'] + list(w) + ['.']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            ix1 = stoi[ch1]
+            ix2 = stoi[ch2]
+            print(ch1, ch2)
+            xs.append(ix1)
+            ys.append(ix2)
+    xs = torch.tensor(xs)
+    ys = torch.tensor(ys)
+    xenc = F.one_hot(xs, num_classes=27).float()
+    print(xenc.shape, xenc.dtype)
+    W = torch.randn((27, 1))
+    print((xenc @ W).shape)
+    g = torch.Generator().manual_seed(2147483647)
+    W = torch.randn((27, 27), generator=g)
+    xenc = F.one_hot(xs, num_classes=27).float()
+    logits = xenc @ W
+    counts = logits.exp()
+    probs = counts / counts.sum(1, keepdims=True)
+    print(probs.shape)
+    nlls = torch.zeros(len(xs))
+    for i in range(len(xs)):
+        x = xs[i].item()
+        y = ys[i].item()
+        print('--------')
+        print(f'bigram example {i+1}: {itos[x]}{itos[y]} (indexes {x},{y})')
+        print('input to the neural net:', x)
+        print('output probabilities from the neural net:', probs[i])
+        print('label (actual next character):', y)
+        p = probs[i, y]
+        print('probability assigned by the net to the the correct character:', p.item())
+        logp = torch.log(p)
+        print('log likelihood:', logp.item())
+        nll = -logp
+        print('negative log likelihood:', nll.item())
+        nlls[i] = nll
+    print('=========')
+    print('average negative log likelihood, i.e. loss =', nlls.mean().item())
+    xs, ys = [], []
+    for w in words:
+        chs = ['.'] + list(w) + ['.']
+        for ch1, ch2 in zip(chs, chs[1:]):
+            ix1 = stoi[ch1]
+            ix2 = stoi[ch2]
+            xs.append(ix1)
+            ys.append(ix2)
+    xs = torch.tensor(xs)
+    ys = torch.tensor(ys)
+    num = xs.nelement()
+    print('number of examples: ', num)
+    g = torch.Generator().manual_seed(2147483647)
+    W = torch.randn((27, 27), generator=g, requires_grad=True)
+    for k in range(20):
+        xenc = F.one_hot(xs, num_classes=27).float()
+        logits = xenc @ W
+        counts = logits.exp()
+        probs = counts / counts.sum(1, keepdims=True)
+        loss = -probs[torch.arange(num), ys].log().mean() + 0.01 * (W ** 2).mean()
+        print(loss.item())
+        W.grad = None
+        loss.backward()
+        W.data += -50 * W.grad
+    g = torch.Generator().manual_seed(2147483647)
+    for i in range(5):
+        out = []
+        ix = 0
+        while True:
+            xenc = F.one_hot(torch.tensor([ix]), num_classes=27).float()
+            logits = xenc @ W
+            counts = logits.exp()
+            p = counts / counts.sum(1, keepdims=True)
+            ix = torch.multinomial(p, num_samples=1, replacement=True, generator=g).item()
+            out.append(itos.get(ix, '?'))
+            if ix == 0:
+                break
+        print(''.join(out))
+    return {"W": W, "W.grad": W.grad, "P": P, "N": N}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -23142,4 +28185,14 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             makemore_wavenet, build_nanogpt_train_gpt2, makemore_activations_and_gradients,
             makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model, d2l_gans,
             d2l_nlp_applications, course22p2_activations, course22p2_initializing,
-            course22p2_convolutions, course22p2_autoencoder, course22p2_meanshift]
+            course22p2_convolutions, course22p2_autoencoder, course22p2_meanshift,
+            course22p2_accel_sgd,
+            uvadlc_intro_to_pytorch, uvadlc_activation_functions,
+            uvadlc_initialization_and_optimization, uvadlc_transformers, uvadlc_gnn,
+            uvadlc_energy_models, uvadlc_autoencoder, uvadlc_normalizing_flows,
+            uvadlc_inception_resnet_densenet, uvadlc_simclr_and_vit, labml_transformer_modules,
+            stat453_autograd_perceptron_adaline, stat453_cross_entropy_and_softmax_regression,
+            zero_to_mastery_fundamentals_and_workflow, zero_to_mastery_classification,
+            reinforcement_q_learning, neural_style_transfer, uvadlc_pixelcnn,
+            uvadlc_adversarial_attacks, chatbot_tutorial, labml_normalization,
+            makemore_bigrams_lecture]
