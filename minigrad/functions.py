@@ -29,6 +29,7 @@ from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
+from .rules.indexing import check_put_arguments as _check_put_arguments
 from .rules.arguments import check_polygamma_arguments as _check_polygamma_arguments
 from .rules.arguments import check_scatter_reduce_arguments as _check_scatter_reduce_arguments
 from .rules.arguments import check_index_put_arguments as _check_index_put_arguments
@@ -1958,6 +1959,13 @@ def fmax(input, other, *, out=None):
 def fmin(input, other, *, out=None):
     """The smaller of two tensors, elementwise, NaN ignored where the other is a number."""
     return _out("fmin", ops.fmin(input, other), out, input, other)
+
+
+def put(input, index, source, accumulate=False):
+    """``input`` read as one dim with ``source``'s elements written at ``index`` (added
+    there with ``accumulate``)."""
+    _check_put_arguments(index, source, "put", 2)
+    return ops.put(input, index, source, accumulate)
 
 
 def take(input, index, *, out=None):

@@ -25,6 +25,7 @@ from .ops import random as random_ops
 from .rules import arguments, math_dtypes
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
+from .rules.indexing import check_put_arguments
 from .size import Size
 from .autograd import fast, inference
 from .autograd.grad_mode import is_grad_enabled
@@ -983,6 +984,16 @@ class Tensor(TensorBase):
 
     def take(self, index):
         return ops.take(self, index)
+
+    def put(self, index, source, accumulate=False):
+        check_put_arguments(index, source, "put")
+        return ops.put(self, index, source, accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        """Write ``source``'s elements at ``index`` of this tensor read as one dim, in
+        place (added there with ``accumulate``)."""
+        check_put_arguments(index, source, "put_")
+        return ops.inplace(self, ops.put, index, source, accumulate)
 
     def isnan(self):
         return ops.isnan(self)
