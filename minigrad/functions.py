@@ -30,6 +30,7 @@ from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
 from .rules.indexing import check_put_arguments as _check_put_arguments
+from .rules.arguments import check_where_arguments as _check_where_arguments
 from .rules.arguments import check_polygamma_arguments as _check_polygamma_arguments
 from .rules.arguments import check_scatter_reduce_arguments as _check_scatter_reduce_arguments
 from .rules.arguments import check_index_put_arguments as _check_index_put_arguments
@@ -599,8 +600,13 @@ def minimum(input, other, *, out=None):
     return _out("minimum", ops.minimum(input, other), out, input, other)
 
 
-def where(condition, input, other, *, out=None):
-    """``input`` where ``condition`` is True, ``other`` elsewhere."""
+def where(condition, input=ops.NOT_GIVEN, other=ops.NOT_GIVEN, *, out=None):
+    """``input`` where ``condition`` is True, ``other`` elsewhere; ``where(condition)``
+    alone is ``nonzero(condition, as_tuple=True)``."""
+    given = tuple(a for a in (condition, input, other) if a is not ops.NOT_GIVEN)
+    _check_where_arguments(given, {} if out is None else {"out": out})
+    if len(given) == 1:
+        return ops.nonzero(condition, as_tuple=True)
     if out is not None:  # (the overload with out= takes tensors only)
         for name, position, value in (("input", 2, input), ("other", 3, other)):
             if not isinstance(value, _Tensor):
@@ -1961,11 +1967,11 @@ def fmin(input, other, *, out=None):
     return _out("fmin", ops.fmin(input, other), out, input, other)
 
 
-def put(input, index, source, accumulate=False):
+def put(input, index, source, accumulate=False, *, out=None):
     """``input`` read as one dim with ``source``'s elements written at ``index`` (added
     there with ``accumulate``)."""
     _check_put_arguments(index, source, "put", 2)
-    return ops.put(input, index, source, accumulate)
+    return _out("put", ops.put(input, index, source, accumulate), out, input, source)
 
 
 def take(input, index, *, out=None):

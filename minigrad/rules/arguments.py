@@ -103,6 +103,34 @@ def invalid_combination(function: str, args: tuple, kwargs: dict, notes=None) ->
     return TypeError("\n".join(lines) + "\n")
 
 
+def _marked_against(kinds: tuple, args: tuple, keywords: tuple = ()) -> str:
+    """The parser's note for an overload of ``kinds`` ("Tensor" or "Number" per argument):
+    "some of the arguments have invalid types: (Tensor, !int!, !str!)", each argument that
+    does not fit marked (PyTorch's parser marks whatever meets a Number, numbers too)."""
+    labels = [""] * (len(args) - len(keywords)) + [f"{k}=" for k in keywords]
+    parts = [label + type_name(a) if k == "Tensor" and is_tensor(a) else f"!{label}{described(a)}!"
+             for k, a, label in zip(kinds, args, labels)]
+    return f"some of the arguments have invalid types: ({', '.join(parts)})"
+
+
+WHERE_KINDS = {2: ("Tensor", "Number", "Tensor"), 3: ("Tensor", "Tensor", "Number"),
+               4: ("Tensor", "Number", "Number")}
+
+
+def check_where_arguments(args: tuple, kwargs: dict) -> None:
+    """``torch.where(condition)`` or ``torch.where(condition, input, other)``: tensors or
+    numbers, else PyTorch's text naming its five overloads (and why the three of
+    three arguments without ``out`` failed)."""
+    given = len(args) + len(kwargs)
+    if given == 3 and not kwargs:
+        if all(is_tensor(a) or is_number(a) for a in args[1:]):
+            return
+        notes = {k: _marked_against(kinds, args) for k, kinds in WHERE_KINDS.items()}
+        raise invalid_combination("where", args, kwargs, notes)
+    if given == 2 or (given == 1 and "out" in kwargs):
+        raise invalid_combination("where", args, kwargs)
+
+
 def check_operand_method(function: str, args: tuple, kwargs: dict) -> None:
     """``x.pow(exponent)``, ``x.eq(other)``...: one positional tensor or number (else
     PyTorch's error naming both overloads, (Tensor other) and (Number other))."""
@@ -161,6 +189,11 @@ OVERLOADS["Tensor.to"] = tuple(
     "memory_format = None" for first in ("torch.device device = None, torch.dtype dtype = None",
                                          "torch.dtype dtype", "Tensor tensor"))
 TO_KEYWORDS = {"device", "dtype", "non_blocking", "copy", "memory_format"}
+OVERLOADS["where"] = ("Tensor condition",
+                      "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
+                      "Tensor condition, Number self, Tensor other",
+                      "Tensor condition, Tensor input, Number other",
+                      "Tensor condition, Number self, Number other")
 OVERLOADS["lerp"] = ("Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
                      "Tensor input, Tensor end, Number weight, *, Tensor out = None")
 OVERLOADS["Tensor.lerp"] = OVERLOADS["Tensor.lerp_"] = ("Tensor end, Tensor weight",
@@ -176,7 +209,12 @@ def check_lerp_arguments(function: str, args: tuple, kwargs: dict) -> None:
         return  # (missing arguments: Python's own error)
     if not (is_tensor(given["end"]) and (is_tensor(given["weight"]) or is_number(given["weight"]))
             and is_tensor(given.get("input", given["end"]))):
-        raise invalid_combination(function, args, kwargs)
+        # (the method's notes: its overloads take as many arguments as given)
+        keywords = tuple(name for name in names if name in kwargs)
+        notes = {k: _marked_against(kinds, tuple(given[name] for name in names), keywords)
+                 for k, kinds in enumerate((("Tensor", "Tensor"), ("Tensor", "Number")))} \
+            if len(names) == 2 else None
+        raise invalid_combination(function, args, kwargs, notes)
 
 
 def check_lerp_method(function: str, args: tuple, kwargs: dict) -> None:

@@ -92,8 +92,8 @@ def transcript(src: str, lib) -> list:
     env = {"torch": lib, "F": lib.nn.functional, "show": show, "gfn": chain, "math": math}
     lib.set_grad_enabled(True)
     lib.set_printoptions(profile="default")
-    warned_always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
+    warned_always = lib.is_warn_always_enabled()
+    lib.set_warn_always(True)  # (PyTorch's warnings given once a process: every time here)
     try:
         for line in src.strip().split("\n"):
             with warnings.catch_warnings(record=True) as caught:
@@ -106,7 +106,7 @@ def transcript(src: str, lib) -> list:
             if given:
                 out.append(("warned", tuple(given)))
     finally:
-        torch.set_warn_always(warned_always)
+        lib.set_warn_always(warned_always)
         lib.set_printoptions(profile="default")
         lib.set_grad_enabled(True)
     return out
