@@ -31,6 +31,7 @@ from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
 from .rules.indexing import check_put_arguments as _check_put_arguments
 from .rules.arguments import check_where_arguments as _check_where_arguments
+from .rules.arguments import check_sort_function as _check_sort_function
 from .rules.arguments import check_polygamma_arguments as _check_polygamma_arguments
 from .rules.arguments import check_scatter_reduce_arguments as _check_scatter_reduce_arguments
 from .rules.arguments import check_index_put_arguments as _check_index_put_arguments
@@ -1093,6 +1094,7 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
     return _out("aminmax", ops.aminmax(input, dim, keepdim), out, input, exact_dtype=True)
 
 
+@_checks_arguments(_check_sort_function)
 def sort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
     """``(values, indices)``: ``input`` sorted along ``dim``.
 
@@ -1103,6 +1105,7 @@ def sort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
     return _out("sort", ops.sort(input, dim, descending, stable), out, input)
 
 
+@_checks_arguments(_check_sort_function)
 def argsort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
     """The indices that sort ``input`` along ``dim``."""
     return _out("argsort", ops.argsort(input, dim, descending, stable), out, input,

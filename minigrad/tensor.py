@@ -1406,10 +1406,12 @@ class Tensor(TensorBase):
         """``(min, max)`` in one pass (see ``torch.aminmax``)."""
         return ops.aminmax(self, dim, keepdim)
 
+    @arguments.checks_method_arguments(arguments.check_sort_method)
     def sort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
         """``(values, indices)``: sorted along ``dim`` (see ``torch.sort``)."""
         return ops.sort(self, dim, descending, stable)
 
+    @arguments.checks_method_arguments(arguments.check_sort_method)
     def argsort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
         return ops.argsort(self, dim, descending, stable)
 

@@ -131,6 +131,42 @@ def check_where_arguments(args: tuple, kwargs: dict) -> None:
         raise invalid_combination("where", args, kwargs)
 
 
+for _name in ("sort", "argsort"):
+    OVERLOADS[f"Tensor.{_name}"] = ("*, bool stable, int dim = -1, bool descending = False",
+                                   "int dim = -1, bool descending = False")
+OVERLOADS["sort"] = (
+    "Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+    "tuple of Tensors out = None",
+    "Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None")
+OVERLOADS["argsort"] = (
+    "Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = None",
+    "Tensor input, int dim = -1, bool descending = False")
+
+
+def check_sort_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``x.sort(...)``, ``x.argsort(...)``: PyTorch's two overloads, one with ``stable``
+    (its dim and descending then keyword-only), one without; a keyword neither takes, or
+    ``stable`` after a positional dim, fails both."""
+    given = len(args) + len(kwargs)
+    wrong = [k for k in kwargs if k not in ("dim", "descending", "stable")]
+    if (not wrong and "stable" not in kwargs or not args and not wrong) and len(args) <= 2:
+        return
+    if given >= 3:  # (only the overload with stable takes three: PyTorch's text)
+        raise TypeError(f"{function}() takes from 1 to 0 positional arguments but {len(args)} "
+                        "were given")
+    wrong = wrong or ["stable"]
+    raise invalid_combination(f"Tensor.{function}", args, kwargs,
+                              {1: "some of the keywords were incorrect: " + ", ".join(wrong)})
+
+
+def check_sort_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``torch.sort(input, dim, stable=...)``: as the method's, ``stable`` with a dim given
+    by position fits neither overload."""
+    if "stable" in kwargs and len(args) == 2 and len(kwargs) == 1:
+        raise invalid_combination(function, args, kwargs, {
+            1: "some of the keywords were incorrect: stable"} if function == "argsort" else None)
+
+
 def check_operand_method(function: str, args: tuple, kwargs: dict) -> None:
     """``x.pow(exponent)``, ``x.eq(other)``...: one positional tensor or number (else
     PyTorch's error naming both overloads, (Tensor other) and (Number other))."""
