@@ -164,10 +164,6 @@ INDEX_PUT_SHAPE_MISMATCH = (
     "shape mismatch: value tensor of shape {value} cannot be broadcast to indexing result "
     "of shape {target}"
 )
-VIEW_AS_DTYPE = (
-    "x.view(dtype) reads a tensor's bytes as another dtype, which minigrad does not do; "
-    "to convert the values, use x.to({dtype})"
-)
 VIEW_NOT_COMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one "
     "dimension spans across two contiguous subspaces). Use .reshape(...) instead."

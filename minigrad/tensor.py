@@ -1579,7 +1579,7 @@ class Tensor(TensorBase):
     def view(self, *size):
         """The same data seen with another shape: ``x.view(2, 3)``, ``x.view((2, -1))``."""
         if len(size) == 1 and isinstance(size[0], dtypes.dtype):
-            raise RuntimeError(errors.VIEW_AS_DTYPE.format(dtype=size[0]))
+            return ops.view_dtype(self, size[0])
         return ops.view(self, size)
 
     def view_as(self, other):

@@ -144,5 +144,5 @@ from .split import (  # noqa: F401
 from .strided import as_strided, regenerate_grad_fn, storage_offset, stride  # noqa: F401
 from .shape import (  # noqa: F401
     cat, clone, contiguous, expand, flatten, flip, fliplr, flipud, narrow, permute, reshape, squeeze, squeeze_,
-    stack, t, t_, to_dtype, transpose, transpose_, unsqueeze, unsqueeze_, view,
+    stack, t, t_, to_dtype, transpose, transpose_, unsqueeze, unsqueeze_, view, view_dtype,
 )
