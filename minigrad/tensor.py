@@ -382,8 +382,9 @@ class Tensor(TensorBase):
 
     def data_ptr(self) -> int:
         """The address of the first element: equal for a tensor and the views that start
-        where it does (``x.view(12)``, ``x.t()``), as in PyTorch; 0 for a meta tensor."""
-        if type(self._data) is MetaArray:
+        where it does (``x.view(12)``, ``x.t()``), as in PyTorch; 0 for a meta tensor and
+        for an empty one (PyTorch gives no address for no elements)."""
+        if type(self._data) is MetaArray or self._data.size == 0:
             return 0
         return self._data.__array_interface__["data"][0]
 
@@ -465,6 +466,10 @@ class Tensor(TensorBase):
         PyTorch 2.13 warns is deprecated): shared with every view of it."""
         storages.warn_typed_storage_removal()
         return storages.TypedStorage(self)
+
+    def untyped_storage(self):
+        """The memory under this tensor, byte by byte: shared with every view of it."""
+        return storages.UntypedStorage(self)
 
     def storage_offset(self) -> int:
         """Where the first element sits in the memory, in elements."""

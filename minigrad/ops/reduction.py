@@ -977,7 +977,7 @@ def _mean_backward(grad, x, dim, keepdim):
 def _spread_and_mean_arrays(x, dim, correction, keepdim, std: bool) -> list:
     """var (or std) and mean of the array ``x``, both accumulated in float64 (for float16
     and float32) and rounded once, as PyTorch's CPU kernel computes them."""
-    _degrees_of_freedom_warning("std" if std else "var", x, dim, correction)
+    _degrees_of_freedom_warning("std_mean" if std else "var_mean", x, dim, correction)
     ordered = spread_axes(x, dim, correction, keepdim, std, with_mean=True)
     if ordered is not None:
         return ordered

@@ -319,8 +319,8 @@ def index_add(x, dim, index, source, alpha=1):
                            f"specified dimension. Got self.shape = {list(x.shape)} "
                            f"source.shape = {list(source.shape)}")
     bad = _first_outside(values, 0, size)
-    if bad is not None and x.ndim <= 1:  # (ATen's 1-d path checks as index_select does)
-        raise IndexError("index out of range in self")
+    if bad is not None and (x.ndim <= 1 or alpha != 1):  # (ATen's 1-d path, and its path for
+        raise IndexError("index out of range in self")  # an alpha, check as index_select)
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
     return IndexAddBackward0.apply(x, source, cast_to=x.dtype, dim=dim, index=values,
