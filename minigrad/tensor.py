@@ -595,10 +595,10 @@ class Tensor(TensorBase):
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:
+        if self._requires_grad and is_grad_enabled():  # (torch: only with grad mode on, and
+            errors.warn_once(errors.SCALAR_REQUIRES_GRAD)  # before the size check)
         if self._data.size != 1:
             raise ValueError(errors.ONLY_ONE_ELEMENT_TO_SCALAR)
-        if self._requires_grad and is_grad_enabled():  # (torch: only with grad mode on)
-            errors.warn_once(errors.SCALAR_REQUIRES_GRAD)
         return float(self.item())
 
     def __int__(self) -> int:

@@ -320,6 +320,16 @@ _ELEMENTWISE = {f"minigrad.ops.{name}" for name in
                 ("arithmetic", "pointwise", "rounding", "compare", "trig", "special", "aliases")}
 
 
+def _check_result_casts(x, result_dtype, by_number: bool = False) -> None:
+    """torch's canCast: a result of a higher kind (float into int, int into bool) is
+    refused, with the C++ type's name where a clamp's number bounds decided it."""
+    if result_dtype.category > x.dtype.category:
+        names = _CPP_NAMES if by_number else dtypes.SCALAR_NAMES
+        raise RuntimeError(
+            f"result type {dtypes.SCALAR_NAMES[result_dtype]} can't be cast to the desired "
+            f"output type {names[x.dtype]}")
+
+
 def _check_broadcast_fits(x, args) -> None:
     """torch's error for an in-place op whose tensor operands broadcast past ``x``'s shape."""
     try:
@@ -355,9 +365,10 @@ def inplace(x, op, *args, where=None):
         or (op is copy and args[0] is x) or where is not None
     try:
         result = op(source, *args)
-    except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape)
-        if getattr(op, "__module__", None) in _ELEMENTWISE:
+    except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape
+        if getattr(op, "__module__", None) in _ELEMENTWISE:  # and the cast back into x)
             _check_broadcast_fits(x, args)
+            _check_result_casts(x, dtypes.result_type(x, *args))
         raise
     except RuntimeError as error:  # (torch's iterator checks x's memory, then the broadcast
         # shape, then runs the kernel (an integer division by zero); the ops' own argument
@@ -381,13 +392,7 @@ def inplace(x, op, *args, where=None):
             f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
             f"broadcast shape [{', '.join(map(str, result.shape))}]"
         )
-    if result.dtype.category > x.dtype.category:  # torch's canCast: float -> int is refused
-        # (clamp_ with number bounds names the output's C++ type: 'long int')
-        by_number = op in _CLAMPS and not any(map(is_tensor, args))
-        names = _CPP_NAMES if by_number else dtypes.SCALAR_NAMES
-        raise RuntimeError(
-            f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
-            f"output type {names[x.dtype]}"
-        )
+    # (clamp_ with number bounds names the output's C++ type: 'long int')
+    _check_result_casts(x, result.dtype, op in _CLAMPS and not any(map(is_tensor, args)))
     rebase(x, result, overlap_ok=True, where=True if where is None else where)  # (checked)
     return x

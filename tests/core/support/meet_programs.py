@@ -571,7 +571,7 @@ def prog_print(r) -> list:
         f = r.choice(["repr(%s)", "str(%s)", "%s.tolist()", "%s.item()", "int(%s)", "float(%s)",
                       "format(%s)", "'{:.3f}'.format(%s)", "'%%s' %% (%s,)", "bool(%s)", "%s.__format__('')",
                       "repr(%s.grad_fn)[:20]", "%s.numpy().tolist()"])
-        L.append("show(%s)" % (f % e))
+        L.append("show(%s)" % (f % ("(%s)" % e)))
     return L
 
 
