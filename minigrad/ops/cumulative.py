@@ -27,6 +27,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from . import fn
 from ..rules.arguments import normalize_dim
+from ..rules.math_dtypes import check_differentiable_dtype
 from ._saved import as_shown
 from ..rules.layout import with_contiguous_layout, with_reduction_layout
 from . import indexing, inplace, reduction
@@ -212,6 +213,7 @@ def _cumulative_dtype(x, dtype, name: str):
     if dtype is dtypes.bool and x.numel() and x.ndim:
         raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if dtype is not None:
+        check_differentiable_dtype(x, dtype)
         return dtype
     return x.dtype if x.dtype.is_floating_point else dtypes.int64
 

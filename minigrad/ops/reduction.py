@@ -25,6 +25,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.layout import with_reduction_layout
+from ..rules.math_dtypes import check_differentiable_dtype
 from ..rules.promotion import float_dtype_for
 from . import arithmetic, fn, pointwise
 from ..rules.arguments import check_sub, normalize_dim, normalize_dims
@@ -635,6 +636,7 @@ class LogSoftmaxBackwardDataBackward0(Node):
 def _accumulate_dtype(x, dtype):
     """sum/prod of integers and bools give int64, as in PyTorch."""
     if dtype is not None:
+        check_differentiable_dtype(x, dtype)
         return dtype
     return x.dtype if x.dtype.is_floating_point else dtypes.int64
 
@@ -689,9 +691,8 @@ def mean(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
     cast = dtype or x.dtype
     if not cast.is_floating_point:
         raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {dtypes.SCALAR_NAMES[cast]}"
-        )
+            f"mean(): could not infer output dtype. {'Optional' if dtype else 'Input'} dtype "
+            f"must be either a floating point or complex dtype. Got: {dtypes.SCALAR_NAMES[cast]}")
     if dim is NOT_GIVEN:
         return MeanBackward0.apply(x, cast_to=cast)
     return with_reduction_layout(MeanBackward1.apply(x, cast_to=cast, dim=_given_dims(dim),
@@ -853,20 +854,22 @@ def logsumexp(x, dim, keepdim=False):
 def _integers_run_no_kernel(name, x, dim, dtype) -> bool:
     """torch's softmax kernels exist for floating point types only; an empty integer or
     bool tensor runs none and comes back as it is (True: return an empty copy)."""
-    if dtype is not None or x.dtype.is_floating_point:
+    target = dtype or x.dtype
+    if target.is_floating_point:
         return False
     if x.numel() == 0:
         return True
     kernel = "lastdim_kernel_impl" if dim == x.ndim - 1 or x.ndim == 0 else "kernel_impl"
     raise NotImplementedError(
-        f'"{name}_{kernel}" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
+        f'"{name}_{kernel}" not implemented for \'{dtypes.SCALAR_NAMES[target]}\'')
 
 
 def softmax(x, dim, dtype=None):
     """exp(x) normalised to sum to 1 along ``dim``."""
     given, dim = dim, normalize_dim(dim, x.ndim)
     if _integers_run_no_kernel("softmax", x, dim, dtype):
-        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape), x._data.dtype))
+        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape),
+                                         (dtype or x.dtype).numpy))
     if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
         x = shape_ops.to_dtype(x, dtype)
     return SoftmaxBackward0.apply(x, dim=dim, given=given)
@@ -881,7 +884,8 @@ def log_softmax(x, dim, dtype=None):
     """log(softmax(x)) along ``dim``, computed stably."""
     given, dim = dim, normalize_dim(dim, x.ndim)
     if _integers_run_no_kernel("log_softmax", x, dim, dtype):
-        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape), x._data.dtype))
+        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape),
+                                         (dtype or x.dtype).numpy))
     if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
         x = shape_ops.to_dtype(x, dtype)
     return LogSoftmaxBackward0.apply(x, dim=dim, given=given)
@@ -961,6 +965,10 @@ def nanmean(x, dim=None, keepdim=False, *, dtype=None):
     if not x.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {dtypes.SCALAR_NAMES[x.dtype]}")
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be "
+                           "either a floating point or complex dtype. Got: "
+                           f"{dtypes.SCALAR_NAMES[dtype]}")
     counted = make(np.asarray(x._data == x._data))
     count = sum(counted) if dim is None else sum(counted, dim, keepdim)
     return arithmetic.div(nansum(x, dim, keepdim, dtype=dtype), count)
