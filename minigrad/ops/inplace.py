@@ -366,8 +366,10 @@ def inplace(x, op, *args, where=None):
     try:
         result = op(source, *args)
     except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape
-        if getattr(op, "__module__", None) in _ELEMENTWISE:  # and the cast back into x)
+        module = getattr(op, "__module__", None)  # and, for the bitwise ops, which promote,
+        if module in _ELEMENTWISE:  # the cast back into x)
             _check_broadcast_fits(x, args)
+        if module == "minigrad.ops.compare":
             _check_result_casts(x, dtypes.result_type(x, *args))
         raise
     except RuntimeError as error:  # (torch's iterator checks x's memory, then the broadcast

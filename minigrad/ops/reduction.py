@@ -677,8 +677,15 @@ def _saved_dims(dim):
     return None if dim is None else tuple(d % 2**64 for d in dim)
 
 
+def _checked_dims(x, dim):
+    """``dim`` checked against x's dims (before a dtype= is: PyTorch's order)."""
+    if dim is not NOT_GIVEN and dim is not None:
+        normalize_dims(_given_dims(dim), x.ndim)
+
+
 def sum(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
+    _checked_dims(x, dim)
     cast = _accumulate_dtype(x, dtype)
     if dim is NOT_GIVEN:
         return SumBackward0.apply(x, cast_to=cast)
@@ -758,6 +765,7 @@ def _arg_reduce(node_cls, result_cls, x, dim, keepdim):
 
 
 def prod(x, dim=None, keepdim=False, *, dtype=None):
+    _checked_dims(x, dim)
     cast = _accumulate_dtype(x, dtype)
     if dim is None:
         return ProdBackward0.apply(x, cast_to=cast)
@@ -955,6 +963,7 @@ class NansumBackward0(Node):
 
 def nansum(x, dim=None, keepdim=False, *, dtype=None):
     """The sum with NaN counted as zero (all elements, or along ``dim``)."""
+    _checked_dims(x, dim)
     return with_reduction_layout(NansumBackward0.apply(
         x, cast_to=_accumulate_dtype(x, dtype), dim=_given_dims(dim), keepdim=keepdim))
 
