@@ -148,9 +148,20 @@ def as_arrays(inputs, cast_to) -> list:
     return arrays
 
 
+def converted(data, target):
+    """``data`` as the NumPy dtype ``target`` (itself when it is already): an integer past
+    float16's range becomes inf, as PyTorch converts it, without NumPy's warning."""
+    if target == np.float16 and data.dtype.kind in "iu":
+        with np.errstate(over="ignore"):
+            return data.astype(target)
+    return data.astype(target, copy=False)
+
+
 def _cast(data, target):
     """``data`` converted to the NumPy dtype ``target``. A wrapped Python number
     (a read-only 0-dim constant, as in ``x * 0.5``) is converted once, not per op."""
+    if target == np.float16 and data.dtype.kind in "iu":
+        return converted(data, target)
     if data.ndim or data.flags.writeable or data.base is not None:
         return data.astype(target)
     key = (id(data), target)
