@@ -745,10 +745,12 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return ops.unique_consecutive(input, return_inverse, return_counts, dim)
 
 
+@_checks_arguments(_check_tensor_function)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return ops.isclose(input, other, rtol, atol, equal_nan)
 
 
+@_checks_arguments(_check_tensor_function)
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return ops.allclose(input, other, rtol, atol, equal_nan)
 

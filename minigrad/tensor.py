@@ -1091,12 +1091,14 @@ class Tensor(TensorBase):
     def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
         return ops.inplace(self, ops.nan_to_num, nan, posinf, neginf)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
         return ops.allclose(self, other, rtol, atol, equal_nan)
 
     def equal(self, other) -> bool:
         return ops.equal(self, other, method=True)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         return ops.isclose(self, other, rtol, atol, equal_nan)
 

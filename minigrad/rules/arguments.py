@@ -394,6 +394,7 @@ def check_float_argument(function: str, name: str, position: int, value) -> None
 
 
 TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tensor",
+                     "isclose": "other", "allclose": "other",
                      "igamma": "other", "igammac": "other", "special_gammainc": "other",
                      "special_gammaincc": "other",
                      "bmm": "mat2", "maximum": "other", "minimum": "other",
