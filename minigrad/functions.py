@@ -1215,6 +1215,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
                 input, batch1, batch2, exact_dtype=True)
 
 
+@_checks_arguments(_check_tensor_function)
 def ldexp(input, other, *, out=None):
     """input * 2 ** other (a float result)."""
     return _out("ldexp", ops.ldexp(input, other), out, input, other)

@@ -1777,9 +1777,11 @@ class Tensor(TensorBase):
     def renorm_(self, p, dim, maxnorm):
         return ops.inplace(self, ops.renorm, p, dim, maxnorm)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def ldexp(self, other):
         return ops.ldexp(self, other)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def ldexp_(self, other):
         return ops.inplace(self, ops.ldexp, other)
 

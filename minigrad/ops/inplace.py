@@ -380,6 +380,7 @@ def inplace(x, op, *args, where=None):
                 raise RuntimeError(errors.INTERNAL_OVERLAP) from None
         if str(error) == "ZeroDivisionError" and getattr(op, "__module__", None) in _ELEMENTWISE:
             _check_broadcast_fits(x, args)
+            _check_result_casts(x, dtypes.result_type(x, *args))
         raise
     if not overlap_ok and has_internal_overlap(x._data):  # (before the shape and the dtype)
         raise RuntimeError(errors.INTERNAL_OVERLAP)

@@ -340,9 +340,13 @@ def _var_backward(grad, x, dim, correction, keepdim, counted=None):
 
 
 def _degrees_of_freedom_warning(name, x, dim, correction):
+    """PyTorch's count: the input's elements over the output's (0 when the output is
+    empty, so an empty result always warns)."""
     numel = x.size
     kept = numel if dim is None else int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
-    if kept - correction <= 0:
+    outputs = 1 if dim is None else int(np.prod([n for d, n in enumerate(x.shape)
+                                                 if d not in dim], dtype=np.int64))
+    if (kept if outputs else 0) - correction <= 0:
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
             "the reduction factor (input numel divided by output numel).", UserWarning,

@@ -394,7 +394,8 @@ def check_float_argument(function: str, name: str, position: int, value) -> None
 
 
 TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tensor",
-                     "isclose": "other", "allclose": "other",
+                     "isclose": "other", "allclose": "other", "ldexp": "other",
+                     "ldexp_": "other",
                      "igamma": "other", "igammac": "other", "special_gammainc": "other",
                      "special_gammaincc": "other",
                      "bmm": "mat2", "maximum": "other", "minimum": "other",
