@@ -320,6 +320,11 @@ _ELEMENTWISE = {f"minigrad.ops.{name}" for name in
                 ("arithmetic", "pointwise", "rounding", "compare", "trig", "special", "aliases")}
 
 
+def _operands(args) -> tuple:
+    """The tensors and numbers among an op's arguments (not a rounding mode's name)."""
+    return tuple(a for a in args if is_tensor(a) or isinstance(a, (bool, int, float)))
+
+
 def _check_result_casts(x, result_dtype, by_number: bool = False) -> None:
     """torch's canCast: a result of a higher kind (float into int, int into bool) is
     refused, with the C++ type's name where a clamp's number bounds decided it."""
@@ -370,7 +375,7 @@ def inplace(x, op, *args, where=None):
         if module in _ELEMENTWISE:  # the cast back into x)
             _check_broadcast_fits(x, args)
         if module == "minigrad.ops.compare":
-            _check_result_casts(x, dtypes.result_type(x, *args))
+            _check_result_casts(x, dtypes.result_type(x, *_operands(args)))
         raise
     except RuntimeError as error:  # (torch's iterator checks x's memory, then the broadcast
         # shape, then runs the kernel (an integer division by zero); the ops' own argument
@@ -380,7 +385,7 @@ def inplace(x, op, *args, where=None):
                 raise RuntimeError(errors.INTERNAL_OVERLAP) from None
         if str(error) == "ZeroDivisionError" and getattr(op, "__module__", None) in _ELEMENTWISE:
             _check_broadcast_fits(x, args)
-            _check_result_casts(x, dtypes.result_type(x, *args))
+            _check_result_casts(x, dtypes.result_type(x, *_operands(args)))
         raise
     if not overlap_ok and has_internal_overlap(x._data):  # (before the shape and the dtype)
         raise RuntimeError(errors.INTERNAL_OVERLAP)
