@@ -25,6 +25,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.layout import with_reduction_layout
+from ..rules.linalg import check_norm_identity
 from ..rules.math_dtypes import check_differentiable_dtype
 from ..rules.promotion import float_dtype_for
 from . import arithmetic, fn, pointwise
@@ -836,6 +837,8 @@ def norm(x, p="fro", dim=None, keepdim=False):
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
             f"Got {dtypes.SCALAR_NAMES[x.dtype]}"
         )
+    check_norm_identity(x, ord, None if dim is None else
+                        tuple(dim) if isinstance(dim, (tuple, list)) else (dim,))
     shown = (2 if p in ("fro", None) else p,
              None if dim is None else as_shown(dim if isinstance(dim, (tuple, list)) else (dim,)))
     return with_reduction_layout(LinalgVectorNormBackward0.apply(

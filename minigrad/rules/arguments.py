@@ -1329,7 +1329,10 @@ def refuse_meta(op: str, *tensors) -> None:
 
 def refuse_empty_slices(x, dim) -> int:
     """``dim`` of ``unique``/``unique_consecutive`` as a NumPy axis; torch's error when
-    ``x`` is empty but not along ``dim`` (its slices would have no elements)."""
+    ``x`` is empty but not along ``dim`` (its slices would have no elements); a 0-dim
+    ``x`` has no dim to take."""
+    if x.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     axis = normalize_dim(dim, x.ndim)
     if x._data.size == 0 and x.shape[axis] != 0:
         raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
