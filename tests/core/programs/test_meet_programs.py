@@ -6,13 +6,18 @@ where/masks/comparisons with NaN, printing at extremes), run as text under PyTor
 and minigrad, every line run also after one failed, and compared line by line: values,
 dtypes, shapes, strides, printed text, grad_fn names, warnings, error types and texts.
 
-Of the first 6,000 seeds, 265 parted at first; the fixes of session 15 (put/put_ and
+Of the first 6,000 seeds, 265 parted at first (and 165 of the next 10,000); the fixes of session 15 (put/put_ and
 take's PutBackward0, take_along_dim's negative indices, scatter's reduce=, where(cond)
 alone, view(dtype), untyped_storage, fmax/fmin ties, index_add's alpha errors, sort's
 and where's and lerp's argument errors, isclose/allclose/ldexp's TypeErrors, the
 cast-back and dtype= errors of in-place and reducing ops, cummax/cummin of empty and
 0-dim tensors, float(x)'s warning order, degrees-of-freedom warnings, float16 casts
-without NumPy's warning, data_ptr of empty tensors) leave the known differences below."""
+without NumPy's warning, data_ptr of empty tensors, norms without an identity of empty
+tensors, unique(dim=) of 0-dim ones, index_put's order of checks) leave the known
+differences below, and beyond seed 2,000 (150 of 10,000 still part): strides (empty
+results' size-0 dims, index_fill/index_put of transposed tensors, float16 leaves'
+gradients), float16 gradients an ulp off, ldexp of large exponents (PyTorch's exact
+scaling), a dtype's class name in Python's errors, missing arguments' texts."""
 
 from __future__ import annotations
 
@@ -40,7 +45,9 @@ FIXED = [5, 17, 29, 53, 125, 137, 150, 157, 165, 182, 197, 199, 220, 221, 247, 2
          3200, 3240, 3303, 3332, 3468, 3549, 3615, 3729, 3744, 3768, 3916, 3917, 3976, 3977,
          3999, 4077, 4087, 4132, 4192, 4232, 4313, 4373, 4456, 4469, 4496, 4600, 4648, 4685,
          4692, 4748, 4769, 4792, 4824, 4904, 4920, 5007, 5061, 5152, 5160, 5165, 5176, 5288,
-         5296, 5313, 5349, 5408, 5480, 5495, 5768, 5783, 5840, 5848, 5856, 5857, 5873, 5984]
+         5296, 5313, 5349, 5408, 5480, 5495, 5768, 5783, 5840, 5848, 5856, 5857, 5873, 5984,
+         6992, 7149, 7821, 8109, 8624, 8904, 11160, 12000, 12264, 12477, 13200, 13264, 13381,
+         14981, 15016]
 
 # Left, each checked to part still (strict): what differs and why it is not fixed.
 _STRIDES = "a result's strides (a layout PyTorch picks otherwise; the values agree)"
