@@ -41,6 +41,8 @@ def _compare(ufunc, a, b):
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
         if a.dtype.is_integer and isinstance(b, (int, np.integer)) and not isinstance(b, bool):
             b = np.asarray(b).astype(a._data.dtype)  # (torch casts it to x's type: wraps)
+        elif a.dtype.is_floating_point and isinstance(b, float):  # (past a float16's range:
+            b = converted(np.asarray(b), a._data.dtype)  # inf, as torch converts it)
         return with_number_layout(make(np.asarray(ufunc(a._data, b))), a._data)
     return NotImplemented
 
