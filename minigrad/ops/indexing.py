@@ -466,12 +466,12 @@ def _as_index_array(item, dim, x_shape, position=None, bounds: bool = True):
         raise IndexError(
             "tensors used as indices must be long, int, byte or bool tensors"
         )
+    size = x_shape[dim]
+    if array.size and size == 0:  # (refused first, bounds or not: PyTorch's order)
+        raise IndexError("index is out of bounds for dimension with size 0")
     if not bounds:
         return array
-    size = x_shape[dim]
     bad = array[(array >= size) | (array < -size)]
-    if bad.size and size == 0:
-        raise IndexError("index is out of bounds for dimension with size 0")
     if bad.size:
         raise IndexError(
             f"index {int(bad.flat[0])} is out of bounds for dimension "
