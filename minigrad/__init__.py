@@ -122,7 +122,7 @@ from .functions import (  # noqa: F401  (ops/compare.py)
     bitwise_and, bitwise_not, bitwise_or, bitwise_xor, gcd, isin, lcm, signbit,
     bitwise_left_shift, bitwise_right_shift,
 )
-from .functions import fmax, fmin, nanmean, nansum, std_mean, take, var_mean  # noqa: F401
+from .functions import fmax, fmin, nanmean, nansum, put, std_mean, take, var_mean  # noqa: F401
 from .creation import empty_strided, scalar_tensor  # noqa: F401
 from .creation import deprecated_range as range  # noqa: F401,A004  (torch.range, deprecated)
 from .functions import (  # noqa: F401  (shapes, dtypes and indices as data)

@@ -164,10 +164,6 @@ INDEX_PUT_SHAPE_MISMATCH = (
     "shape mismatch: value tensor of shape {value} cannot be broadcast to indexing result "
     "of shape {target}"
 )
-VIEW_AS_DTYPE = (
-    "x.view(dtype) reads a tensor's bytes as another dtype, which minigrad does not do; "
-    "to convert the values, use x.to({dtype})"
-)
 VIEW_NOT_COMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one "
     "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
@@ -295,8 +291,11 @@ _warn_always = [False]  # torch.set_warn_always(True): TORCH_WARN_ONCE warns eve
 
 def warn_once(message: str, stacklevel: int = 3) -> None:
     """A UserWarning the first time only, like PyTorch's TORCH_WARN_ONCE (every time
-    after ``torch.set_warn_always(True)``)."""
-    if message not in _warned_once or _warn_always[0]:
+    after ``torch.set_warn_always(True)``, which leaves the first time unspent, as
+    PyTorch's does)."""
+    if _warn_always[0]:
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)
+    elif message not in _warned_once:
         _warned_once.add(message)
         warnings.warn(message, UserWarning, stacklevel=stacklevel)
 

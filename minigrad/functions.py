@@ -29,6 +29,9 @@ from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
+from .rules.indexing import check_put_arguments as _check_put_arguments
+from .rules.arguments import check_where_arguments as _check_where_arguments
+from .rules.arguments import check_sort_function as _check_sort_function
 from .rules.arguments import check_polygamma_arguments as _check_polygamma_arguments
 from .rules.arguments import check_scatter_reduce_arguments as _check_scatter_reduce_arguments
 from .rules.arguments import check_index_put_arguments as _check_index_put_arguments
@@ -42,7 +45,6 @@ from .rules.arguments import check_aminmax_dim as _check_aminmax_dim
 from .rules.arguments import check_quantile_arguments as _check_quantile_arguments
 from .rules.arguments import check_nanmedian_dim as _check_nanmedian_dim
 from .rules.arguments import check_typed_arguments as _check_typed_arguments
-from .rules.arguments import check_where_arguments as _check_where_arguments
 from .rules.arguments import check_split_sections as _check_split_sections
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
 from .rules.arguments import described as _described
@@ -737,10 +739,12 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return ops.unique_consecutive(input, return_inverse, return_counts, dim)
 
 
+@_checks_arguments(_check_tensor_function)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return ops.isclose(input, other, rtol, atol, equal_nan)
 
 
+@_checks_arguments(_check_tensor_function)
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return ops.allclose(input, other, rtol, atol, equal_nan)
 
@@ -1086,6 +1090,7 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
     return _out("aminmax", ops.aminmax(input, dim, keepdim), out, input, exact_dtype=True)
 
 
+@_checks_arguments(_check_sort_function)
 def sort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
     """``(values, indices)``: ``input`` sorted along ``dim``.
 
@@ -1096,6 +1101,7 @@ def sort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
     return _out("sort", ops.sort(input, dim, descending, stable), out, input)
 
 
+@_checks_arguments(_check_sort_function)
 def argsort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
     """The indices that sort ``input`` along ``dim``."""
     return _out("argsort", ops.argsort(input, dim, descending, stable), out, input,
@@ -1203,6 +1209,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
                 input, batch1, batch2, exact_dtype=True)
 
 
+@_checks_arguments(_check_tensor_function)
 def ldexp(input, other, *, out=None):
     """input * 2 ** other (a float result)."""
     return _out("ldexp", ops.ldexp(input, other), out, input, other)
@@ -1958,6 +1965,13 @@ def fmax(input, other, *, out=None):
 def fmin(input, other, *, out=None):
     """The smaller of two tensors, elementwise, NaN ignored where the other is a number."""
     return _out("fmin", ops.fmin(input, other), out, input, other)
+
+
+def put(input, index, source, accumulate=False, *, out=None):
+    """``input`` read as one dim with ``source``'s elements written at ``index`` (added
+    there with ``accumulate``)."""
+    _check_put_arguments(index, source, "put", 2)
+    return _out("put", ops.put(input, index, source, accumulate), out, input, source)
 
 
 def take(input, index, *, out=None):

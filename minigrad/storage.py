@@ -1,5 +1,6 @@
 """torch.storage: ``x.storage()``, the memory under a tensor and its views, read and
-written element by element (Deep Learning with PyTorch's chapter 3 prints it).
+written element by element (Deep Learning with PyTorch's chapter 3 prints it);
+``x.untyped_storage()``, the same memory byte by byte.
 
 PyTorch 2.13 calls this TypedStorage deprecated and warns once a process; it prints
 each element on its own line, then ``[torch.storage.TypedStorage(dtype=..., device=cpu)
@@ -27,6 +28,8 @@ def warn_typed_storage_removal():
 
 class TypedStorage:
     """The elements of a tensor's memory, in memory order, whatever its view shows."""
+
+    _kind = "TypedStorage"
 
     def __init__(self, tensor):
         self._elements = memory.storage_elements(tensor._data)
@@ -60,8 +63,24 @@ class TypedStorage:
     def tolist(self) -> list:
         return self._elements.tolist()
 
+    def _described(self) -> str:
+        return f"dtype={self.dtype}, device={self.device}"
+
     def __repr__(self) -> str:
-        info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size {len(self)}]"
+        info = f"[torch.storage.{self._kind}({self._described()}) of size {len(self)}]"
         return " " + "\n ".join(str(self[i]) for i in range(len(self))) + "\n" + info
 
     __str__ = __repr__
+
+
+class UntypedStorage(TypedStorage):
+    """The bytes of a tensor's memory, in memory order (``x.untyped_storage()``)."""
+
+    _kind = "UntypedStorage"
+
+    def __init__(self, tensor):
+        self._elements = memory.storage_elements(tensor._data).view("uint8")
+        self.device = tensor.device
+
+    def _described(self) -> str:
+        return f"device={self.device}"

@@ -25,6 +25,7 @@ from .ops import random as random_ops
 from .rules import arguments, math_dtypes
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
+from .rules.indexing import check_put_arguments
 from .size import Size
 from .autograd import fast, inference
 from .autograd.grad_mode import is_grad_enabled
@@ -381,8 +382,9 @@ class Tensor(TensorBase):
 
     def data_ptr(self) -> int:
         """The address of the first element: equal for a tensor and the views that start
-        where it does (``x.view(12)``, ``x.t()``), as in PyTorch; 0 for a meta tensor."""
-        if type(self._data) is MetaArray:
+        where it does (``x.view(12)``, ``x.t()``), as in PyTorch; 0 for a meta tensor and
+        for an empty one (PyTorch gives no address for no elements)."""
+        if type(self._data) is MetaArray or self._data.size == 0:
             return 0
         return self._data.__array_interface__["data"][0]
 
@@ -470,6 +472,10 @@ class Tensor(TensorBase):
         PyTorch 2.13 warns is deprecated): shared with every view of it."""
         storages.warn_typed_storage_removal()
         return storages.TypedStorage(self)
+
+    def untyped_storage(self):
+        """The memory under this tensor, byte by byte: shared with every view of it."""
+        return storages.UntypedStorage(self)
 
     def storage_offset(self) -> int:
         """Where the first element sits in the memory, in elements."""
@@ -595,10 +601,10 @@ class Tensor(TensorBase):
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:
+        if self._requires_grad and is_grad_enabled():  # (torch: only with grad mode on, and
+            errors.warn_once(errors.SCALAR_REQUIRES_GRAD)  # before the size check)
         if self._data.size != 1:
             raise ValueError(errors.ONLY_ONE_ELEMENT_TO_SCALAR)
-        if self._requires_grad and is_grad_enabled():  # (torch: only with grad mode on)
-            errors.warn_once(errors.SCALAR_REQUIRES_GRAD)
         return float(self.item())
 
     def __int__(self) -> int:
@@ -990,6 +996,16 @@ class Tensor(TensorBase):
     def take(self, index):
         return ops.take(self, index)
 
+    def put(self, index, source, accumulate=False):
+        check_put_arguments(index, source, "put")
+        return ops.put(self, index, source, accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        """Write ``source``'s elements at ``index`` of this tensor read as one dim, in
+        place (added there with ``accumulate``)."""
+        check_put_arguments(index, source, "put_")
+        return ops.inplace(self, ops.put, index, source, accumulate)
+
     def isnan(self):
         return ops.isnan(self)
 
@@ -1081,12 +1097,14 @@ class Tensor(TensorBase):
     def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
         return ops.inplace(self, ops.nan_to_num, nan, posinf, neginf)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
         return ops.allclose(self, other, rtol, atol, equal_nan)
 
     def equal(self, other) -> bool:
         return ops.equal(self, other, method=True)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         return ops.isclose(self, other, rtol, atol, equal_nan)
 
@@ -1401,10 +1419,12 @@ class Tensor(TensorBase):
         """``(min, max)`` in one pass (see ``torch.aminmax``)."""
         return ops.aminmax(self, dim, keepdim)
 
+    @arguments.checks_method_arguments(arguments.check_sort_method)
     def sort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
         """``(values, indices)``: sorted along ``dim`` (see ``torch.sort``)."""
         return ops.sort(self, dim, descending, stable)
 
+    @arguments.checks_method_arguments(arguments.check_sort_method)
     def argsort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
         return ops.argsort(self, dim, descending, stable)
 
@@ -1572,7 +1592,7 @@ class Tensor(TensorBase):
     def view(self, *size):
         """The same data seen with another shape: ``x.view(2, 3)``, ``x.view((2, -1))``."""
         if len(size) == 1 and isinstance(size[0], dtypes.dtype):
-            raise RuntimeError(errors.VIEW_AS_DTYPE.format(dtype=size[0]))
+            return ops.view_dtype(self, size[0])
         return ops.view(self, size)
 
     def view_as(self, other):
@@ -1763,9 +1783,11 @@ class Tensor(TensorBase):
     def renorm_(self, p, dim, maxnorm):
         return ops.inplace(self, ops.renorm, p, dim, maxnorm)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def ldexp(self, other):
         return ops.ldexp(self, other)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def ldexp_(self, other):
         return ops.inplace(self, ops.ldexp, other)
 

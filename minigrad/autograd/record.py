@@ -148,9 +148,27 @@ def as_arrays(inputs, cast_to) -> list:
     return arrays
 
 
+def converted(data, target):
+    """``data`` as the NumPy dtype ``target`` (itself when it is already): a number past a
+    narrower float's range becomes inf, as PyTorch converts it, without NumPy's warning."""
+    if _narrowing(data.dtype, target):
+        with np.errstate(over="ignore"):
+            return data.astype(target)
+    return data.astype(target, copy=False)
+
+
+def _narrowing(source, target) -> bool:
+    """A conversion that may overflow to inf: into float16 from anything else, into
+    float32 from float64 or a 64-bit integer."""
+    return (target == np.float16 and source != np.float16) or (
+        target == np.float32 and source.itemsize == 8)
+
+
 def _cast(data, target):
     """``data`` converted to the NumPy dtype ``target``. A wrapped Python number
     (a read-only 0-dim constant, as in ``x * 0.5``) is converted once, not per op."""
+    if _narrowing(data.dtype, target):
+        return converted(data, target)
     if data.ndim or data.flags.writeable or data.base is not None:
         return data.astype(target)
     key = (id(data), target)

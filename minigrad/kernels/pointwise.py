@@ -184,6 +184,17 @@ def minimum(a, b):
     return np.asarray(np.where(a == b, a, np.minimum(a, b)))
 
 
+def fmax(a, b):
+    """torch's fmax: on a tie the first operand (fmax(-0., 0.) is -0.), a NaN loses to a
+    number. (NumPy's vectorised loop gives either zero.)"""
+    return np.asarray(np.where(a == b, a, np.fmax(a, b)))
+
+
+def fmin(a, b):
+    """torch's fmin: on a tie the first operand, a NaN loses to a number."""
+    return np.asarray(np.where(a == b, a, np.fmin(a, b)))
+
+
 def tanh(x):
     """tanh, an array: float32 below ``threads.BIG`` elements computed in float64 and
     rounded once (as ``exp``); a big array split across threads (same bits as one

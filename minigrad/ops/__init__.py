@@ -57,7 +57,7 @@ from ..rules.arguments import normalize_dim, normalize_dims
 from . import aliases  # noqa: F401 (movedim, unflatten, ravel, msort: aliases.movedim)
 from .reduction import nanmean, nansum, std_mean, var_mean  # noqa: F401
 from .pointwise import fmax, fmin  # noqa: F401
-from .gather import take  # noqa: F401
+from .gather import put, take  # noqa: F401
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
 from ..rules.conv import (check_dtype as check_pool_dtype, check_adaptive_empty,  # noqa: F401
@@ -144,5 +144,5 @@ from .split import (  # noqa: F401
 from .strided import as_strided, regenerate_grad_fn, storage_offset, stride  # noqa: F401
 from .shape import (  # noqa: F401
     cat, clone, contiguous, expand, flatten, flip, fliplr, flipud, narrow, permute, reshape, squeeze, squeeze_,
-    stack, t, t_, to_dtype, transpose, transpose_, unsqueeze, unsqueeze_, view,
+    stack, t, t_, to_dtype, transpose, transpose_, unsqueeze, unsqueeze_, view, view_dtype,
 )

@@ -11,7 +11,8 @@ the nodes of the ops they are made of, as PyTorch's does.
 - ``broadcast_to``/``broadcast_tensors``: ``expand`` (ExpandBackward0);
 - ``atleast_1d``/``2d``/``3d``: reshape and unsqueeze (``combine._at_least``);
 - ``hsplit``/``vsplit``/``dsplit``: ``tensor_split`` along dim 1, 0, 2 (SliceBackward0);
-- ``take_along_dim``: ``gather`` of ``x`` and the indices broadcast to each other;
+- ``take_along_dim``: ``gather`` of ``x`` and the indices broadcast to each other (the
+  indices modulo the size along ``dim``, as PyTorch 2.13);
 - ``diff``: slices subtracted, ``n`` times (SubBackward0 of SliceBackward0s);
 - ``sum_to_size``: the sum over the dims ``size`` broadcasts (SumBackward1, then a
   ViewBackward0 where leading dims go);
@@ -31,8 +32,8 @@ from .. import dtypes
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 from ..rules.arguments import normalize_dim, normalize_dim_strict
-from . import (arithmetic, combine, compare, diagonal, gather as gather_ops, reduction, shape,
-               sorting, split)
+from . import (arithmetic, combine, compare, diagonal, gather as gather_ops, reduction, rounding,
+               shape, sorting, split)
 
 __all__ = ["movedim", "unflatten", "ravel", "msort", "positive", "broadcast_to",
            "broadcast_tensors", "atleast", "hsplit", "vsplit", "dsplit", "take_along_dim",
@@ -168,7 +169,9 @@ def take_along_dim(x, indices, dim=None):
     common = list(broadcast_shapes(sizes, indices.shape))
     if x.shape[dim] == 0 and indices.shape[dim] != 0:  # (indices into nothing: torch's own text)
         raise RuntimeError("ZeroDivisionError")
-    indices = shape.expand(indices, tuple(common))
+    # (PyTorch 2.13 takes the indices modulo the size: -1 is the last, 5 of 3 reads 2)
+    indices = shape.expand(rounding.remainder(indices, x.shape[dim]) if x.shape[dim] else indices,
+                           tuple(common))
     common[dim] = x.shape[dim]
     return gather_ops.gather(shape.expand(x, tuple(common)), dim, indices)
 

@@ -17,6 +17,7 @@ from .. import dtypes
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from ..autograd.record import converted
 from ..rules.arguments import refuse_meta
 from . import fn
 from ..rules.promotion import is_number, python_number, wrapped_to
@@ -34,12 +35,14 @@ def _compare(ufunc, a, b):
         broadcast_shapes(a._data.shape, b._data.shape)
         dtype = dtypes.result_type(a, b)
         return with_iterator_layout(
-            make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False),
-                                          b._data.astype(dtype.numpy, copy=False)))),
+            make(np.asarray(ufunc(converted(a._data, dtype.numpy),
+                                  converted(b._data, dtype.numpy)))),
             a._data, b._data)
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
         if a.dtype.is_integer and isinstance(b, (int, np.integer)) and not isinstance(b, bool):
             b = np.asarray(b).astype(a._data.dtype)  # (torch casts it to x's type: wraps)
+        elif a.dtype.is_floating_point and isinstance(b, float):  # (past a float16's range:
+            b = converted(np.asarray(b), a._data.dtype)  # inf, as torch converts it)
         return with_number_layout(make(np.asarray(ufunc(a._data, b))), a._data)
     return NotImplemented
 
@@ -197,9 +200,9 @@ def _bitwise(ufunc, name, a, b, bools=True):
         raise NotImplementedError(
             f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
     # (a number cast to the result's dtype as C casts it: uint8's -2 is 254)
-    b = b._data.astype(dtype.numpy, copy=False) if is_tensor(b) \
+    b = converted(b._data, dtype.numpy) if is_tensor(b) \
         else np.asarray(b).astype(dtype.numpy)
-    return make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False), b),
+    return make(np.asarray(ufunc(converted(a._data, dtype.numpy), b),
                                    dtype=dtype.numpy))
 
 
@@ -301,7 +304,7 @@ def _integers(ufunc, name, a, b):
         raise NotImplementedError(
             f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
     broadcast_shapes(a._data.shape, b._data.shape)
-    result = ufunc(a._data.astype(dtype.numpy, copy=False), b._data.astype(dtype.numpy, copy=False))
+    result = ufunc(converted(a._data, dtype.numpy), converted(b._data, dtype.numpy))
     return with_iterator_layout(make(np.asarray(result, dtype.numpy)), a._data, b._data)
 
 

@@ -27,6 +27,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from . import fn
 from ..rules.arguments import normalize_dim
+from ..rules.math_dtypes import check_differentiable_dtype
 from ._saved import as_shown
 from ..rules.layout import with_contiguous_layout, with_reduction_layout
 from . import indexing, inplace, reduction
@@ -212,6 +213,7 @@ def _cumulative_dtype(x, dtype, name: str):
     if dtype is dtypes.bool and x.numel() and x.ndim:
         raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if dtype is not None:
+        check_differentiable_dtype(x, dtype)
         return dtype
     return x.dtype if x.dtype.is_floating_point else dtypes.int64
 
@@ -242,16 +244,21 @@ CummaxResult, CumminResult = _named_pair("cummax"), _named_pair("cummin")
 
 def cummax(x, dim):
     """``(values, indices)``: the running maximum along ``dim`` and where each came from."""
-    return _running(CummaxBackward0, CummaxResult, kernels.cummax_indices, x, dim)
+    return _running(CummaxBackward0, CummaxResult, kernels.cummax_indices, x, dim, "cummax")
 
 
 def cummin(x, dim):
     """``(values, indices)``: the running minimum along ``dim`` and where each came from."""
-    return _running(CumminBackward0, CumminResult, kernels.cummin_indices, x, dim)
+    return _running(CumminBackward0, CumminResult, kernels.cummin_indices, x, dim, "cummin")
 
 
-def _running(node_cls, result_cls, find, x, dim):
-    axis = normalize_dim(dim, x.ndim)
+def _running(node_cls, result_cls, find, x, dim, name):
+    # (PyTorch's checks: a 0-dim tensor's dim is -1 or 0; an empty tensor comes back
+    # empty before its dim is looked at)
+    if x.ndim == 0 and dim not in (-1, 0):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    inside = -max(x.ndim, 1) <= dim < max(x.ndim, 1)
+    axis = normalize_dim(dim, x.ndim) if inside or x.numel() else 0
     indices = find(x._data, axis)
     values = node_cls.apply(x, dim=axis, indices=indices, given=dim)
     return with_reduction_layout(result_cls(values, make(indices)))

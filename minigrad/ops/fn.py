@@ -441,6 +441,31 @@ def gather(x, dim, indices, given_dim=None):
     return gather_ops.gather_of(x, dim, indices)
 
 
+def take(x, index):
+    """``x`` read as one dim at ``index`` (TakeBackward0)."""
+    if is_tensor(x):
+        return gather_ops.TakeBackward0.apply(x, index=index)
+    return np.array(x.reshape(-1)[index])
+
+
+def put_into_zeros(grad, shape, index):
+    """Zeros of ``shape`` with ``grad`` added at ``index``, read as one dim (PutBackward0,
+    as PyTorch's ``zeros_like(self).put_(index, grad, true)``)."""
+    if is_tensor(grad):
+        return gather_ops.PutBackward0.apply(grad.new_zeros(tuple(shape)), grad, index=index,
+                                             accumulate=True)
+    return gather_ops.put_of(np.zeros(shape, grad.dtype), index, grad, True)
+
+
+def put_zeros(x, index):
+    """``x`` with 0 written at ``index``, read as one dim (PutBackward0, as PyTorch's
+    ``grad.put(index, zeros_like(source))``)."""
+    if is_tensor(x):
+        return gather_ops.PutBackward0.apply(x, x.new_zeros(index.shape), index=index,
+                                             accumulate=False)
+    return gather_ops.put_of(x, index, np.zeros(index.shape, x.dtype), False)
+
+
 def scatter_add(src, shape, dim, indices, given_dim=None):
     """Zeros of ``shape`` with ``src`` added at ``indices`` along ``dim``
     (ScatterAddBackward0)."""

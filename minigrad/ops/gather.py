@@ -1,5 +1,5 @@
 """``gather``: read ``x`` along one dim at the places an index tensor names, and
-its backward, ``scatter_add``.
+its backward, ``scatter_add``; ``take`` and ``put``, the same on ``x`` read as one dim.
 
 For dim 1 of a 2-D ``x``: y[i][j] = x[i][index[i][j]]. The index may be smaller
 than ``x`` in the other dims (only its part of ``x`` is read) and larger along
@@ -20,9 +20,10 @@ from . import fn
 from ..autograd.tensor_base import is_tensor
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
+from ..rules.indexing import check_put
 from ..rules.layout import with_contiguous_layout
 
-__all__ = ["gather", "GatherBackward0", "ScatterAddBackward0", "take"]
+__all__ = ["gather", "GatherBackward0", "ScatterAddBackward0", "take", "put", "PutBackward0"]
 
 
 def _along(index: np.ndarray, dim: int) -> tuple:
@@ -146,9 +147,7 @@ class TakeBackward0(Node):
         return np.array(x.reshape(-1)[index])  # (a new array, of index's shape)
 
     def backward(self, saved, grad):
-        shape = saved.self.shape
-        return fn.reshape(fn.scatter_add(fn.reshape(grad, (-1,)), (int(np.prod(shape)),), 0,
-                                         saved.index.reshape(-1)), shape)
+        return fn.put_into_zeros(grad, saved.self.shape, saved.index)
 
 
 def take(x, index):
@@ -164,3 +163,37 @@ def take(x, index):
                          f"a tensor of {x.numel()} elements.")
     return TakeBackward0.apply(x, index=np.where(positions < 0, positions + x.numel(),
                                                  positions))
+
+
+def put_of(x: np.ndarray, index: np.ndarray, source: np.ndarray, accumulate: bool) -> np.ndarray:
+    """``x`` (read as one dim, in its logical order) with ``source`` written (or added:
+    repeats add up) at ``index``."""
+    flat, index = x.reshape(-1).copy(), index.reshape(-1)
+    if accumulate:
+        np.add.at(flat, index, source.reshape(-1))
+    else:
+        flat[index] = source.reshape(-1)
+    return flat.reshape(x.shape)
+
+
+class PutBackward0(Node):
+    formula = Formula("y", "x flattened, source written at index (added, with accumulate)",
+                      grad={"x": "G (with 0 at index unless accumulate)",
+                            "source": "G read at index"})
+
+    def forward(self, x, source, index, accumulate):
+        self.save(index=index, accumulate=accumulate, source_shape=source.shape)
+        return put_of(x, index, source, accumulate)
+
+    def backward(self, saved, grad):
+        kept = grad if saved.accumulate else fn.put_zeros(grad, saved.index)
+        return kept, fn.reshape(fn.take(grad, saved.index), saved.source_shape)
+
+
+def put(x, index, source, accumulate: bool = False):
+    """``x`` read as one dim with ``source``'s elements written at ``index`` (added
+    there with ``accumulate``; a negative index counts from the end)."""
+    check_put(x, index, source)
+    positions = index._data.reshape(-1)
+    return PutBackward0.apply(x, source, index=np.where(positions < 0, positions + x.numel(),
+                                                        positions), accumulate=bool(accumulate))

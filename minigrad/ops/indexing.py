@@ -363,21 +363,24 @@ def index_put(x, indices, values, accumulate=False):
     used = sum(item.ndim if item.dtype is dtypes.bool else 1 for item in indices)
     if used > x.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim} (got {used})")
-    arrays, dim = [], 0
+    arrays, dims, dim = [], [], 0
     for item in indices:
-        arrays.append(_as_index_array(item, dim, x.shape))
+        arrays.append(_as_index_array(item, dim, x.shape, bounds=False))
+        dims.append(dim)
         dim += item.ndim if item.dtype is dtypes.bool else 1
     _check_broadcastable(arrays)
-    index = tuple(arrays)
-    written = x._data[index]
-    if not is_expandable_to(values.shape, written.shape):
+    # (PyTorch's order: the shapes, the dtypes, then each index within its dim)
+    written = np.broadcast_shapes(*(a.shape if a.dtype != np.bool_ else (int(a.sum()),)
+                                    for a in arrays)) + tuple(x.shape[dim:])
+    if not is_expandable_to(values.shape, written):
         raise RuntimeError(errors.INDEX_PUT_SHAPE_MISMATCH.format(
-            value=list(values.shape), target=list(written.shape)))
+            value=list(values.shape), target=list(written)))
     if values.dtype is not x.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{dtypes.SCALAR_NAMES[x.dtype]} for the destination and "
             f"{dtypes.SCALAR_NAMES[values.dtype]} for the source.")
+    index = tuple(_as_index_array(a, d, x.shape) for a, d in zip(arrays, dims))
     return IndexPutBackward0.apply(x, values, index=index, accumulate=bool(accumulate))
 
 
@@ -441,9 +444,10 @@ def slice_dim(x, dim, start, end, step, given_dim=None):
 _INT64_MAX = 2**63 - 1  # (torch's end of a slice without one)
 
 
-def _as_index_array(item, dim, x_shape, position=None):
+def _as_index_array(item, dim, x_shape, position=None, bounds: bool = True):
     """A list, NumPy array or Tensor used as an index, as a NumPy array
-    (``position``: its place among the index arrays, which torch's message names)."""
+    (``position``: its place among the index arrays, which torch's message names;
+    ``bounds``: each index checked to be inside ``x_shape[dim]``)."""
     array = item._data if is_tensor(item) else np.asarray(item)
     if array.dtype == np.bool_:
         for offset, size in enumerate(array.shape):
@@ -463,9 +467,11 @@ def _as_index_array(item, dim, x_shape, position=None):
             "tensors used as indices must be long, int, byte or bool tensors"
         )
     size = x_shape[dim]
-    bad = array[(array >= size) | (array < -size)]
-    if bad.size and size == 0:
+    if array.size and size == 0:  # (refused first, bounds or not: PyTorch's order)
         raise IndexError("index is out of bounds for dimension with size 0")
+    if not bounds:
+        return array
+    bad = array[(array >= size) | (array < -size)]
     if bad.size:
         raise IndexError(
             f"index {int(bad.flat[0])} is out of bounds for dimension "

@@ -320,6 +320,21 @@ _ELEMENTWISE = {f"minigrad.ops.{name}" for name in
                 ("arithmetic", "pointwise", "rounding", "compare", "trig", "special", "aliases")}
 
 
+def _operands(args) -> tuple:
+    """The tensors and numbers among an op's arguments (not a rounding mode's name)."""
+    return tuple(a for a in args if is_tensor(a) or isinstance(a, (bool, int, float)))
+
+
+def _check_result_casts(x, result_dtype, by_number: bool = False) -> None:
+    """torch's canCast: a result of a higher kind (float into int, int into bool) is
+    refused, with the C++ type's name where a clamp's number bounds decided it."""
+    if result_dtype.category > x.dtype.category:
+        names = _CPP_NAMES if by_number else dtypes.SCALAR_NAMES
+        raise RuntimeError(
+            f"result type {dtypes.SCALAR_NAMES[result_dtype]} can't be cast to the desired "
+            f"output type {names[x.dtype]}")
+
+
 def _check_broadcast_fits(x, args) -> None:
     """torch's error for an in-place op whose tensor operands broadcast past ``x``'s shape."""
     try:
@@ -355,9 +370,12 @@ def inplace(x, op, *args, where=None):
         or (op is copy and args[0] is x) or where is not None
     try:
         result = op(source, *args)
-    except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape)
-        if getattr(op, "__module__", None) in _ELEMENTWISE:
+    except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape
+        module = getattr(op, "__module__", None)  # and, for the bitwise ops, which promote,
+        if module in _ELEMENTWISE:  # the cast back into x)
             _check_broadcast_fits(x, args)
+        if module == "minigrad.ops.compare":
+            _check_result_casts(x, dtypes.result_type(x, *_operands(args)))
         raise
     except RuntimeError as error:  # (torch's iterator checks x's memory, then the broadcast
         # shape, then runs the kernel (an integer division by zero); the ops' own argument
@@ -367,6 +385,7 @@ def inplace(x, op, *args, where=None):
                 raise RuntimeError(errors.INTERNAL_OVERLAP) from None
         if str(error) == "ZeroDivisionError" and getattr(op, "__module__", None) in _ELEMENTWISE:
             _check_broadcast_fits(x, args)
+            _check_result_casts(x, dtypes.result_type(x, *_operands(args)))
         raise
     if not overlap_ok and has_internal_overlap(x._data):  # (before the shape and the dtype)
         raise RuntimeError(errors.INTERNAL_OVERLAP)
@@ -381,13 +400,7 @@ def inplace(x, op, *args, where=None):
             f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
             f"broadcast shape [{', '.join(map(str, result.shape))}]"
         )
-    if result.dtype.category > x.dtype.category:  # torch's canCast: float -> int is refused
-        # (clamp_ with number bounds names the output's C++ type: 'long int')
-        by_number = op in _CLAMPS and not any(map(is_tensor, args))
-        names = _CPP_NAMES if by_number else dtypes.SCALAR_NAMES
-        raise RuntimeError(
-            f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
-            f"output type {names[x.dtype]}"
-        )
+    # (clamp_ with number bounds names the output's C++ type: 'long int')
+    _check_result_casts(x, result.dtype, op in _CLAMPS and not any(map(is_tensor, args)))
     rebase(x, result, overlap_ok=True, where=True if where is None else where)  # (checked)
     return x

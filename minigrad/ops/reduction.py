@@ -25,6 +25,8 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.layout import with_reduction_layout
+from ..rules.linalg import check_norm_identity
+from ..rules.math_dtypes import check_differentiable_dtype
 from ..rules.promotion import float_dtype_for
 from . import arithmetic, fn, pointwise
 from ..rules.arguments import check_sub, normalize_dim, normalize_dims
@@ -339,9 +341,13 @@ def _var_backward(grad, x, dim, correction, keepdim, counted=None):
 
 
 def _degrees_of_freedom_warning(name, x, dim, correction):
+    """PyTorch's count: the input's elements over the output's (0 when the output is
+    empty, so an empty result always warns)."""
     numel = x.size
     kept = numel if dim is None else int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
-    if kept - correction <= 0:
+    outputs = 1 if dim is None else int(np.prod([n for d, n in enumerate(x.shape)
+                                                 if d not in dim], dtype=np.int64))
+    if (kept if outputs else 0) - correction <= 0:
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
             "the reduction factor (input numel divided by output numel).", UserWarning,
@@ -635,6 +641,7 @@ class LogSoftmaxBackwardDataBackward0(Node):
 def _accumulate_dtype(x, dtype):
     """sum/prod of integers and bools give int64, as in PyTorch."""
     if dtype is not None:
+        check_differentiable_dtype(x, dtype)
         return dtype
     return x.dtype if x.dtype.is_floating_point else dtypes.int64
 
@@ -675,8 +682,15 @@ def _saved_dims(dim):
     return None if dim is None else tuple(d % 2**64 for d in dim)
 
 
+def _checked_dims(x, dim):
+    """``dim`` checked against x's dims (before a dtype= is: PyTorch's order)."""
+    if dim is not NOT_GIVEN and dim is not None:
+        normalize_dims(_given_dims(dim), x.ndim)
+
+
 def sum(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
+    _checked_dims(x, dim)
     cast = _accumulate_dtype(x, dtype)
     if dim is NOT_GIVEN:
         return SumBackward0.apply(x, cast_to=cast)
@@ -689,9 +703,8 @@ def mean(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
     cast = dtype or x.dtype
     if not cast.is_floating_point:
         raise RuntimeError(
-            "mean(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {dtypes.SCALAR_NAMES[cast]}"
-        )
+            f"mean(): could not infer output dtype. {'Optional' if dtype else 'Input'} dtype "
+            f"must be either a floating point or complex dtype. Got: {dtypes.SCALAR_NAMES[cast]}")
     if dim is NOT_GIVEN:
         return MeanBackward0.apply(x, cast_to=cast)
     return with_reduction_layout(MeanBackward1.apply(x, cast_to=cast, dim=_given_dims(dim),
@@ -757,6 +770,7 @@ def _arg_reduce(node_cls, result_cls, x, dim, keepdim):
 
 
 def prod(x, dim=None, keepdim=False, *, dtype=None):
+    _checked_dims(x, dim)
     cast = _accumulate_dtype(x, dtype)
     if dim is None:
         return ProdBackward0.apply(x, cast_to=cast)
@@ -823,6 +837,8 @@ def norm(x, p="fro", dim=None, keepdim=False):
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
             f"Got {dtypes.SCALAR_NAMES[x.dtype]}"
         )
+    check_norm_identity(x, ord, None if dim is None else
+                        tuple(dim) if isinstance(dim, (tuple, list)) else (dim,))
     shown = (2 if p in ("fro", None) else p,
              None if dim is None else as_shown(dim if isinstance(dim, (tuple, list)) else (dim,)))
     return with_reduction_layout(LinalgVectorNormBackward0.apply(
@@ -853,20 +869,22 @@ def logsumexp(x, dim, keepdim=False):
 def _integers_run_no_kernel(name, x, dim, dtype) -> bool:
     """torch's softmax kernels exist for floating point types only; an empty integer or
     bool tensor runs none and comes back as it is (True: return an empty copy)."""
-    if dtype is not None or x.dtype.is_floating_point:
+    target = dtype or x.dtype
+    if target.is_floating_point:
         return False
     if x.numel() == 0:
         return True
     kernel = "lastdim_kernel_impl" if dim == x.ndim - 1 or x.ndim == 0 else "kernel_impl"
     raise NotImplementedError(
-        f'"{name}_{kernel}" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
+        f'"{name}_{kernel}" not implemented for \'{dtypes.SCALAR_NAMES[target]}\'')
 
 
 def softmax(x, dim, dtype=None):
     """exp(x) normalised to sum to 1 along ``dim``."""
     given, dim = dim, normalize_dim(dim, x.ndim)
     if _integers_run_no_kernel("softmax", x, dim, dtype):
-        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape), x._data.dtype))
+        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape),
+                                         (dtype or x.dtype).numpy))
     if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
         x = shape_ops.to_dtype(x, dtype)
     return SoftmaxBackward0.apply(x, dim=dim, given=given)
@@ -881,7 +899,8 @@ def log_softmax(x, dim, dtype=None):
     """log(softmax(x)) along ``dim``, computed stably."""
     given, dim = dim, normalize_dim(dim, x.ndim)
     if _integers_run_no_kernel("log_softmax", x, dim, dtype):
-        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape), x._data.dtype))
+        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape),
+                                         (dtype or x.dtype).numpy))
     if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
         x = shape_ops.to_dtype(x, dtype)
     return LogSoftmaxBackward0.apply(x, dim=dim, given=given)
@@ -951,6 +970,7 @@ class NansumBackward0(Node):
 
 def nansum(x, dim=None, keepdim=False, *, dtype=None):
     """The sum with NaN counted as zero (all elements, or along ``dim``)."""
+    _checked_dims(x, dim)
     return with_reduction_layout(NansumBackward0.apply(
         x, cast_to=_accumulate_dtype(x, dtype), dim=_given_dims(dim), keepdim=keepdim))
 
@@ -961,6 +981,10 @@ def nanmean(x, dim=None, keepdim=False, *, dtype=None):
     if not x.dtype.is_floating_point:
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {dtypes.SCALAR_NAMES[x.dtype]}")
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be "
+                           "either a floating point or complex dtype. Got: "
+                           f"{dtypes.SCALAR_NAMES[dtype]}")
     counted = make(np.asarray(x._data == x._data))
     count = sum(counted) if dim is None else sum(counted, dim, keepdim)
     return arithmetic.div(nansum(x, dim, keepdim, dtype=dtype), count)
@@ -977,7 +1001,7 @@ def _mean_backward(grad, x, dim, keepdim):
 def _spread_and_mean_arrays(x, dim, correction, keepdim, std: bool) -> list:
     """var (or std) and mean of the array ``x``, both accumulated in float64 (for float16
     and float32) and rounded once, as PyTorch's CPU kernel computes them."""
-    _degrees_of_freedom_warning("std" if std else "var", x, dim, correction)
+    _degrees_of_freedom_warning("std_mean" if std else "var_mean", x, dim, correction)
     ordered = spread_axes(x, dim, correction, keepdim, std, with_mean=True)
     if ordered is not None:
         return ordered

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
 from ..rules.conversion import checked_fill_value
 from ..rules.layout import with_contiguous_layout
-from . import fn
+from . import fn, rounding
 from ._saved import as_shown
 from .gather import _along, gather_of
 
@@ -319,8 +319,8 @@ def index_add(x, dim, index, source, alpha=1):
                            f"specified dimension. Got self.shape = {list(x.shape)} "
                            f"source.shape = {list(source.shape)}")
     bad = _first_outside(values, 0, size)
-    if bad is not None and x.ndim <= 1:  # (ATen's 1-d path checks as index_select does)
-        raise IndexError("index out of range in self")
+    if bad is not None and (x.ndim <= 1 or alpha != 1):  # (ATen's 1-d path, and its path for
+        raise IndexError("index out of range in self")  # an alpha, check as index_select)
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
     return IndexAddBackward0.apply(x, source, cast_to=x.dtype, dim=dim, index=values,
@@ -438,18 +438,37 @@ def _check_shape(x, dim: int, index, src) -> None:
 def scatter(x, dim, index, src=None, value=None, reduce=None):
     """``x`` with ``src``'s elements (or a number) written at ``index`` along ``dim``:
     for dim 1, y[i][index[i][j]] = src[i][j]."""
-    if reduce is not None:
-        raise NotImplementedError("scatter(reduce=...): minigrad writes only; use "
-                                  "scatter_add or scatter_reduce's sum with index_add")
+    if reduce is not None and reduce not in _TWO_REDUCERS:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if reduce is not None and is_tensor(src):
+        errors.warn_once(SCATTER_REDUCE_DEPRECATED, stacklevel=4)
     dim = normalize_dim(dim, x.ndim)
     src = value if src is None else src
     index, src = _one_element_index(x, index, src)
     values = _scatter_index("scatter", x, dim, index, src)
+    if reduce is not None:
+        return _scatter_reducing(x, dim, values, src, reduce)
     if is_tensor(src):
         if src.dtype != x.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
         return fn.scatter_into(x, src, dim, values)
     return ScatterBackward1.apply(x, dim=dim, index=values, value=src)
+
+
+_TWO_REDUCERS = {"add": "sum", "multiply": "prod"}
+SCATTER_REDUCE_DEPRECATED = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
+    "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.")
+
+
+def _scatter_reducing(x, dim, index, src, reduce):
+    """scatter's older ``reduce='add'`` or ``'multiply'``: src (or the number, once per
+    index) added or multiplied in at ``index``. PyTorch has no derivative for it: its node
+    is ``NotImplemented``, whose backward raises."""
+    data = src._data if is_tensor(src) else np.full(index.shape, src, x._data.dtype)
+    out = scatter_reduce_of(x._data, dim, index, data, _TWO_REDUCERS[reduce], True)
+    inputs = (x, src) if is_tensor(src) else (x,)
+    return rounding.NotImplemented.apply(*inputs, operation="scatter", value=out)
 
 
 def scatter_add(x, dim, index, src):

@@ -20,7 +20,9 @@ from . import fn
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
 from ..kernels import layout
-from ..rules.layout import empty_gradient_cast, with_empty_like_layout, with_reduction_layout
+from ..autograd.tensor_base import make
+from ..rules.layout import (check_view_dtype, empty_gradient_cast, with_empty_like_layout,
+                             with_reduction_layout)
 from . import indexing, inplace
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
@@ -671,3 +673,11 @@ def to_dtype(x, dtype, copy: bool = False):
         # Integer results cannot require grad: PyTorch returns them detached.
         return result.detach()
     return result
+
+
+def view_dtype(x, dtype):
+    """``x.view(dtype)``: x's memory read as ``dtype`` (a view sharing it; between element
+    sizes that differ, the last dim grows or shrinks). PyTorch records no gradient: the
+    result never requires grad."""
+    check_view_dtype(x._data, x.dtype, dtype)
+    return make(x._data.view(dtype.numpy), version=x._version_counter)

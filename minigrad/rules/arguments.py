@@ -104,6 +104,20 @@ def invalid_combination(function: str, args: tuple, kwargs: dict, notes=None) ->
     return TypeError("\n".join(lines) + "\n")
 
 
+def _marked_against(kinds: tuple, args: tuple, keywords: tuple = ()) -> str:
+    """The parser's note for an overload of ``kinds`` ("Tensor" or "Number" per argument):
+    "some of the arguments have invalid types: (Tensor, !int!, !str!)", each argument that
+    does not fit marked (PyTorch's parser marks whatever meets a Number, numbers too)."""
+    labels = [""] * (len(args) - len(keywords)) + [f"{k}=" for k in keywords]
+    parts = [label + type_name(a) if k == "Tensor" and is_tensor(a) else f"!{label}{described(a)}!"
+             for k, a, label in zip(kinds, args, labels)]
+    return f"some of the arguments have invalid types: ({', '.join(parts)})"
+
+
+WHERE_KINDS = {2: ("Tensor", "Number", "Tensor"), 3: ("Tensor", "Tensor", "Number"),
+               4: ("Tensor", "Number", "Number")}
+
+
 OVERLOADS["where"] = ("Tensor condition",
                       "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
                       "Tensor condition, Number self, Tensor other",
@@ -117,6 +131,10 @@ def check_where_arguments(function: str, args: tuple, kwargs: dict) -> None:
     given = len(args) + sum(key in kwargs for key in ("condition", "input", "other"))
     if not (given == 3 or (given == 1 and set(kwargs) <= {"condition"})):
         raise invalid_combination("where", args, kwargs)
+    if given == 3 and not kwargs and not all(is_tensor(a) or is_number(a) for a in args[1:]):
+        # (three by position, one not a tensor or number: why each overload of three failed)
+        notes = {k: _marked_against(kinds, args) for k, kinds in WHERE_KINDS.items()}
+        raise invalid_combination("where", args, kwargs, notes)
     if "out" in kwargs:  # (the overload with out=, even None, takes tensors only)
         named = dict(zip(("condition", "input", "other"), args), **kwargs)
         for position, name in ((2, "input"), (3, "other")):
@@ -124,6 +142,42 @@ def check_where_arguments(function: str, args: tuple, kwargs: dict) -> None:
             if not is_tensor(named[name]):
                 raise TypeError(f"where(): argument '{name}'{where} must be Tensor, "
                                 f"not {type_name(named[name])}")
+
+
+for _name in ("sort", "argsort"):
+    OVERLOADS[f"Tensor.{_name}"] = ("*, bool stable, int dim = -1, bool descending = False",
+                                   "int dim = -1, bool descending = False")
+OVERLOADS["sort"] = (
+    "Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+    "tuple of Tensors out = None",
+    "Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None")
+OVERLOADS["argsort"] = (
+    "Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = None",
+    "Tensor input, int dim = -1, bool descending = False")
+
+
+def check_sort_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``x.sort(...)``, ``x.argsort(...)``: PyTorch's two overloads, one with ``stable``
+    (its dim and descending then keyword-only), one without; a keyword neither takes, or
+    ``stable`` after a positional dim, fails both."""
+    given = len(args) + len(kwargs)
+    wrong = [k for k in kwargs if k not in ("dim", "descending", "stable")]
+    if (not wrong and "stable" not in kwargs or not args and not wrong) and len(args) <= 2:
+        return
+    if given >= 3:  # (only the overload with stable takes three: PyTorch's text)
+        raise TypeError(f"{function}() takes from 1 to 0 positional arguments but {len(args)} "
+                        "were given")
+    wrong = wrong or ["stable"]
+    raise invalid_combination(f"Tensor.{function}", args, kwargs,
+                              {1: "some of the keywords were incorrect: " + ", ".join(wrong)})
+
+
+def check_sort_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``torch.sort(input, dim, stable=...)``: as the method's, ``stable`` with a dim given
+    by position fits neither overload."""
+    if "stable" in kwargs and len(args) == 2 and len(kwargs) == 1:
+        raise invalid_combination(function, args, kwargs, {
+            1: "some of the keywords were incorrect: stable"} if function == "argsort" else None)
 
 
 def check_operand_method(function: str, args: tuple, kwargs: dict) -> None:
@@ -199,7 +253,12 @@ def check_lerp_arguments(function: str, args: tuple, kwargs: dict) -> None:
         return  # (missing arguments: Python's own error)
     if not (is_tensor(given["end"]) and (is_tensor(given["weight"]) or is_number(given["weight"]))
             and is_tensor(given.get("input", given["end"]))):
-        raise invalid_combination(function, args, kwargs)
+        # (the method's notes: its overloads take as many arguments as given)
+        keywords = tuple(name for name in names if name in kwargs)
+        notes = {k: _marked_against(kinds, tuple(given[name] for name in names), keywords)
+                 for k, kinds in enumerate((("Tensor", "Tensor"), ("Tensor", "Number")))} \
+            if len(names) == 2 else None
+        raise invalid_combination(function, args, kwargs, notes)
 
 
 def check_lerp_method(function: str, args: tuple, kwargs: dict) -> None:
@@ -343,6 +402,8 @@ def check_float_argument(function: str, name: str, position: int, value) -> None
 
 
 TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tensor",
+                     "isclose": "other", "allclose": "other", "ldexp": "other",
+                     "ldexp_": "other",
                      "igamma": "other", "igammac": "other", "special_gammainc": "other",
                      "special_gammaincc": "other",
                      "bmm": "mat2", "maximum": "other", "minimum": "other",
@@ -1297,7 +1358,10 @@ def refuse_meta(op: str, *tensors) -> None:
 
 def refuse_empty_slices(x, dim) -> int:
     """``dim`` of ``unique``/``unique_consecutive`` as a NumPy axis; torch's error when
-    ``x`` is empty but not along ``dim`` (its slices would have no elements)."""
+    ``x`` is empty but not along ``dim`` (its slices would have no elements); a 0-dim
+    ``x`` has no dim to take."""
+    if x.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     axis = normalize_dim(dim, x.ndim)
     if x._data.size == 0 and x.shape[axis] != 0:
         raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "

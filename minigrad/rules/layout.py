@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..autograd.saved import SavedTensor
 from ..autograd.tensor_base import TensorBase
 from ..kernels.layout import (contiguous_strides, empty_strided, geometry, in_iterator_layout,
@@ -178,6 +179,32 @@ def check_as_strided(array: np.ndarray, size: tuple, stride: tuple, offset: int)
                            f"storage offset {offset}, and itemsize {itemsize} requiring a "
                            f"storage size of {needed} are out of bounds for storage of size "
                            f"{available}")
+
+
+def check_view_dtype(array: np.ndarray, source, target) -> None:
+    """PyTorch's checks of ``x.view(dtype)`` between element sizes that differ: the last
+    dim contiguous and (to a larger element) divisible, the offset and other strides too."""
+    old, new = array.itemsize, target.numpy.itemsize
+    if old == new:
+        return
+    how = (f"to view {dtypes.SCALAR_NAMES[source]} as {dtypes.SCALAR_NAMES[target]} "
+           "(different element sizes)")
+    if array.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {how}")
+    sizes, strides, offset = geometry(array)
+    if strides[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {how}, but got {strides[-1]}")
+    ratio = new // old
+    if new > old and sizes[-1] % ratio:
+        raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {how}, but got "
+                           f"{sizes[-1]}")
+    if new > old and offset % ratio:
+        raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {how}, but "
+                           f"got {offset}")
+    for d, stride in enumerate(strides[:-1] if new > old else ()):
+        if stride % ratio:
+            raise RuntimeError(f"self.stride({d}) must be divisible by {ratio} {how}, but got "
+                               f"{stride}")
 
 
 def _listed(numbers) -> str:

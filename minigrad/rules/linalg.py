@@ -84,6 +84,12 @@ def check_vector_norm(x, ord, dim, dtype) -> None:
                 "should be convertible without narrowing to the specified dtype "
                 f"({dtypes.SCALAR_NAMES[dtype]})")
     check_float("linalg.vector_norm", x if dtype is None else _Typed(dtype))
+    check_norm_identity(x, ord, dim)
+
+
+def check_norm_identity(x, ord, dim) -> None:
+    """A norm without an identity (inf, or a negative order: a min or a max) of nothing:
+    PyTorch's errors (``torch.norm`` and ``linalg.vector_norm`` alike)."""
     if ord < 0 or ord == float("inf"):
         if x.numel() == 0 and dim is None:
             raise RuntimeError(f"linalg.vector_norm cannot compute the {_order(ord)} norm on an "

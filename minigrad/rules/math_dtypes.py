@@ -5,12 +5,13 @@ floats only, and functions that take no mixed dtypes (``lerp``, ``heaviside``)."
 from __future__ import annotations
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 
 __all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_",
            "check_addc", "check_addc_kernel", "check_polygamma", "inplace_accumulate_dtype",
-           "check_batch_norm_dtypes"]
+           "check_batch_norm_dtypes", "check_differentiable_dtype"]
 
 
 def check_floating(kernel: str, a, b) -> None:
@@ -108,3 +109,11 @@ def check_batch_norm_dtypes(x, weight, bias, running_mean, running_var, training
         if t is not None and t.dtype is not x.dtype:
             raise RuntimeError(f"expected scalar type {dtypes.SCALAR_NAMES[x.dtype]} but found "
                                f"{dtypes.SCALAR_NAMES[t.dtype]}")
+
+
+def check_differentiable_dtype(x, dtype) -> None:
+    """PyTorch records no gradient into an integer or bool result: a reduction asked for
+    one (``x.sum(dtype=torch.int32)``) of a tensor that requires grad is refused."""
+    if dtype is not None and not dtype.is_floating_point and x.requires_grad \
+            and grad_mode.is_grad_enabled():
+        raise RuntimeError(f"Autograd not support dtype: {dtypes.SCALAR_NAMES[dtype]}")

@@ -263,6 +263,9 @@ PROGRAMS = {
     "IndexSelectBackward0": lambda lib, a, b: (a * b).index_select(1, lib.tensor([2, 0, 2])) * a,
     "IndexAddBackward0": lambda lib, a, b: (a * a).index_add(1, lib.tensor([2, 0]), b[:, :2] * a[:, 1:]),
     "IndexFillBackward0": lambda lib, a, b: (a * b).index_fill(1, lib.tensor([1]), 0.5) * a,
+    "TakeBackward0": lambda lib, a, b: (a * b).take(lib.tensor([[0, 5], [0, 2]])) * b[:, :2],
+    "PutBackward0": lambda lib, a, b: (a * a).put(lib.tensor([1, 1, 5]), (b * a)[0], accumulate=True)
+    * (a * b).put(lib.tensor([0, 4, 0]), b[1] * b[1]),
     "IndexCopyBackward0": lambda lib, a, b: (a * a).index_copy(1, lib.tensor([2, 0]), b[:, :2] * a[:, 1:]),
     "ScatterBackward1": lambda lib, a, b: (a * b).scatter(1, lib.tensor([[2], [0]]), 0.5) * a,
     "DiagonalBackward0": lambda lib, a, b: (a * b).diagonal(1) * a[0, :2],
@@ -545,8 +548,7 @@ NOT_COMPARED = {"CdistBackward0": "its backward records CdistBackwardBackward0 i
                                             "backward records NotImplemented)",
                 "MultilabelMarginLossBackward0": "PyTorch has no second derivative of it (its "
                                                  "backward records NotImplemented)",
-                "TakeBackward0": "its backward records PutBackward0 in PyTorch (minigrad has no "
-                                 "put: ViewBackward0, ScatterAddBackward0, ViewBackward0)"}
+}
 # torch.linalg's formulas (ops/linalg_module.py) are written with minigrad's ops, the
 # derivative as it reads, not PyTorch's FunctionsManual.cpp step by step: a recorded
 # backward (create_graph=True) gives PyTorch's second derivatives

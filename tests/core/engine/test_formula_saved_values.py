@@ -70,12 +70,20 @@ NAMES = [name for name in sorted(PROGRAMS) if name not in (
     "UnbindBackward0", "NotImplemented", "AsinhBackward1", "AcoshBackward1", "AtanhBackward1")]
 
 
+# (session 15's put and take: their node order and values are PyTorch's, but not yet
+# what they save: PyTorch keeps the index as given and put's source as its shape only)
+SAVED_OTHERWISE = {"PutBackward0", "TakeBackward0"}
+
+
 @pytest.mark.parametrize("name", [
     pytest.param(name, marks=pytest.mark.xfail(
         strict=True, reason=f"create_graph records {BACKWARD_RECORDED_OTHERWISE[name].instead}, "
                             f"not torch's {BACKWARD_RECORDED_OTHERWISE[name].torch_node} "
                             "(see test_formula_node_order)"))
-    if name in BACKWARD_RECORDED_OTHERWISE else name for name in NAMES])
+    if name in BACKWARD_RECORDED_OTHERWISE else pytest.param(name, marks=pytest.mark.xfail(
+        strict=True, reason="saves the index normalised and put's source's shape under "
+                            "other names than PyTorch's _saved_ attributes"))
+    if name in SAVED_OTHERWISE else name for name in NAMES])
 def test_nodes_recorded_by_formulas_save_what_torch_shows(name):
     assert _run(mg, name) == _run(torch, name)
 

@@ -367,8 +367,32 @@ def test_an_extra_positional_argument_in_place_is_torchs_error(code):
     assert outcome(minigrad) == outcome(torch)
 
 
-def test_view_as_another_dtype_says_what_to_use():
-    with pytest.raises(RuntimeError, match=r"use x.to\(torch.float64\)"):
-        minigrad.ones(2, 2).view(minigrad.float64)
-    with pytest.raises(RuntimeError, match=r"use x.to\(torch.int32\)"):
-        minigrad.ones(2, 2).view(dtype=minigrad.int32)
+@pytest.mark.parametrize("code", [
+    "ones(2, 2).view(float64)", "ones(2, 2).view(dtype=int32)", "ones(2, 3).t().view(int32)",
+    "ones(2, 3).t().view(int16)", "tensor(1.5).view(int16)", "tensor(1.5).view(int32)",
+    "tensor([True, False]).view(uint8)", "tensor([1, 0, 2], dtype=uint8).view(bool)",
+    "arange(6, dtype=uint8).view(int16)", "arange(6, dtype=uint8)[1:5].view(int16)",
+    "arange(12, dtype=uint8).view(3, 4)[:, 1:3].view(int16)",
+    "arange(12, dtype=uint8).view(4, 3)[:, :2].view(int16)", "arange(6, dtype=uint8).view(float16)",
+    "zeros(0, dtype=uint8).view(int32)", "tensor([-3, 2, -1], dtype=int8).view(uint8)",
+    "ones(2, requires_grad=True).view(int32)", "(ones(2, requires_grad=True) * 1).view(float32)"])
+def test_view_as_another_dtype_reads_the_memory_as_torch(code):
+    """``x.view(dtype)``: the bytes read as another dtype, without a gradient, with
+    PyTorch's checks where the element sizes differ."""
+    def outcome(library):
+        try:
+            v = eval(code, vars(library))
+        except RuntimeError as error:
+            return str(error)
+        return repr(v), v.stride(), v.requires_grad, v.grad_fn
+    assert outcome(minigrad) == outcome(torch)
+
+
+def test_a_dtype_view_shares_memory_and_version():
+    def run(library):
+        x = library.tensor([-3, 2, -1], dtype=library.int8)
+        v = x.view(library.uint8)
+        v[0] = 7
+        v.add_(1)
+        return repr(x), repr(v), x._version, v._version
+    assert run(minigrad) == run(torch)
