@@ -176,3 +176,19 @@ def test_a_platform_zip_carries_the_wheel_pip_installed(user):
     refused = _run(kit, "gradescope", "course-gs/01_derive_it_by_hand.ipynb", "--out",
                    "again.zip", cwd=home, ok=False)
     assert refused.returncode == 1 and "is not the file pip installed" in refused.stderr
+
+
+def test_prairielearn_names_the_folders_it_wrote(user):
+    """README's command, `--out pl/` with its slash, run from the installed wheel: the
+    folders it tells the teacher to build and copy are the ones it wrote (it said
+    "pl//minigrad-kit-grader" and "pl//questions/")."""
+    home, python, packages = user
+    kit = python.parent / "minigrad-kit"
+    _run(kit, "assignments", "course-pl", cwd=home)
+    said = _run(kit, "prairielearn", "course-pl/01_derive_it_by_hand.ipynb", "--out", "pl/",
+                "--image", "you/minigrad-kit-grader", cwd=home).stdout
+    assert "//" not in said, said
+    image = said.split("docker build -t you/minigrad-kit-grader ")[1].split(")")[0]
+    questions = said.split("then copy ")[1].split(" into your course")[0]
+    assert (image, questions) == ("pl/minigrad-kit-grader", "pl/questions/"), said
+    assert (home / image / "Dockerfile").is_file() and (home / questions).is_dir()
