@@ -14,6 +14,7 @@ installs work through .pth files, which a path file does not run.
 import csv
 import json
 import os
+import re
 import site
 import subprocess
 import sys
@@ -192,3 +193,24 @@ def test_prairielearn_names_the_folders_it_wrote(user):
     questions = said.split("then copy ")[1].split(" into your course")[0]
     assert (image, questions) == ("pl/minigrad-kit-grader", "pl/questions/"), said
     assert (home / image / "Dockerfile").is_file() and (home / questions).is_dir()
+
+
+def test_every_md_file_the_installed_code_names_is_installed(user):
+    """A module's docstring that sends its reader to a file must find it in the wheel:
+    minigrad/autograd/forward_ad.py says "NOTES.md says why", and NOTES.md was left out
+    (only README.md was package data)."""
+    home, python, packages = user
+    named = re.compile(r"([\w./-]*[\w-]+\.md)\b")
+    metadata, = packages.glob("minigrad_kit-*.dist-info/METADATA")
+    readme = "# minigrad teaching kit" in metadata.read_text()  # the kit's README, as pip keeps it
+    missing = []
+    for package in ("minigrad", "widgets", "grader", "kit_i18n"):
+        for module in (packages / package).rglob("*.py"):
+            for name in set(named.findall(module.read_text(encoding="utf-8"))):
+                relative = name.removeprefix("notebooks/")
+                places = [module.parent / name, packages / package / name,
+                          packages / "minigrad_kit_notebooks" / relative]
+                if not any(place.is_file() for place in places) and not (
+                        readme and name == "README.md"):
+                    missing.append(f"{module.relative_to(packages)}: {name}")
+    assert not missing, missing
