@@ -48,3 +48,14 @@ def test_no_box_of_lesson_4s_graph_pads_a_value():
     assert "1.5410, -0.2934, -2.1788" in text, text
     assert not re.search(r"\d +[,\]]", text), text
     assert np.isfinite(x.grad.numpy()).all()
+
+
+def test_an_operations_saved_numbers_are_listed_with_commas():
+    """draw_graph(..., show_saved=True).text ran an op's saved numbers together:
+    '(alpha = 1 beta = 1 mat1_sym_sizes = (4, 3) ...)'."""
+    x = torch.ones(4, 3, requires_grad=True)
+    loss = torch.nn.functional.linear(x, torch.ones(2, 3, requires_grad=True),
+                                      torch.ones(2, requires_grad=True)).sum()
+    op = next(line for line in draw_graph(loss, show_saved=True).text.splitlines()
+              if "AddmmBackward0:" in line)
+    assert "(alpha = 1, beta = 1, mat1_sym_sizes = (4, 3), " in op, op
