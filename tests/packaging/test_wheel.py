@@ -171,11 +171,16 @@ def test_a_platform_zip_carries_the_wheel_pip_installed(user):
                     if not name.endswith(".dist-info/RECORD")}
 
     assert contents(home / "inner.whl") == contents(original)
-    # and a changed installation is refused, not handed on
-    (packages / "grader" / "wheel.py").write_text((packages / "grader" / "wheel.py")
-                                                  .read_text() + "\n# changed\n")
-    refused = _run(kit, "gradescope", "course-gs/01_derive_it_by_hand.ipynb", "--out",
-                   "again.zip", cwd=home, ok=False)
+    # and a changed installation is refused, not handed on (then put back: the tests after
+    # this one use the same installation)
+    installed = packages / "grader" / "wheel.py"
+    original_text = installed.read_text()
+    installed.write_text(original_text + "\n# changed\n")
+    try:
+        refused = _run(kit, "gradescope", "course-gs/01_derive_it_by_hand.ipynb", "--out",
+                       "again.zip", cwd=home, ok=False)
+    finally:
+        installed.write_text(original_text)
     assert refused.returncode == 1 and "is not the file pip installed" in refused.stderr
 
 
