@@ -80,8 +80,10 @@ grading stay the same: `grade` takes submissions in any language.
 
 example:
   minigrad-kit assignments course/       # the kit's five, to start a course folder
-  minigrad-kit release course/*.ipynb --out release/
-  minigrad-kit release course/*.ipynb --out release-zh/ --lang zh
+  minigrad-kit release course/*.ipynb --out release/ --students roster.txt
+  minigrad-kit release course/*.ipynb --out release-zh/ --lang zh --students roster.txt
+without --students, every student's version shows the instructor notebook's numbers (which
+its published solution answers): grade those with `grade --variants none`.
 """
 
 GRADE_EPILOG = """\

@@ -486,9 +486,10 @@ def _prairielearn(args) -> int:
     except (SourceError, WheelError, ValueError, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
+    out = pathlib.Path(args.out)  # (--out pl/ wrote "pl//questions/")
     print(f"wrote {len(written)} files into {args.out}: build and push the image "
-          f"(docker build -t {args.image} {args.out}/minigrad-kit-grader), then copy "
-          f"{args.out}/questions/ into your course (its notebooks show the numbers drawn "
+          f"(docker build -t {args.image} {out / 'minigrad-kit-grader'}), then copy "
+          f"{out / 'questions'}/ into your course (its notebooks show the numbers drawn "
           f"for {options['numbers']}; --numbers-of {options['numbers']} writes the same "
           "ones again)")
     return 0

@@ -182,11 +182,12 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
     _judge_code(source, cells, drawn, env, options, sandbox, result, judged)
     _built_on(assignment, judged)
     someone_else = _released_to_another(source, instructor, submission, who, lang)
-    if someone_else:
+    if someone_else:  # held as the flag says, also where it scored nothing on who's numbers:
+        # (a class released without --students, graded per student, scored 0 everywhere,
+        # unheld, under a flag that said "held for review")
         result.flags.append(someone_else)
         for graded in judged.values():
-            if graded.points:
-                graded.review.append(someone_else)
+            graded.review.append(someone_else)
     _hold_rendered(cells, judged, result)
     for cell in cells:
         if cell.kind == "test":

@@ -6,7 +6,11 @@ on it with a token of our own, in the environment (``JUPYTER_TOKEN``: other
 users of the machine cannot read it off the command line), so the address can
 be printed as soon as the server answers; JupyterLab's own log goes to a file.
 The lessons open in the language of the locale (``LANG=zh_CN.UTF-8``: the
-Chinese lessons in ``FOLDER/zh/``).
+Chinese lessons in ``FOLDER/zh/``), and so do JupyterLab's own menus; the "get
+notified about Jupyter news?" pop-up, which would cover the first lesson, is
+switched off. Both are JupyterLab settings given as defaults (``lab_defaults``),
+as ``make lab`` writes them into ``.venv`` for a clone: a ``pip install`` of the
+kit gets them too, and the learner's own settings still win.
 
 What it prints (in the learner's language)::
 
@@ -17,6 +21,7 @@ What it prints (in the learner's language)::
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import signal
@@ -38,6 +43,8 @@ __all__ = ["run_lab", "LabError", "START_SECONDS"]
 
 START_SECONDS = 120  # how long JupyterLab may take to answer
 FIRST_LESSON = "00_start_here.ipynb"
+# JupyterLab's locale for each language of the lessons (its language packs come with the kit)
+LAB_LOCALES = {"en": "en", "zh": "zh_CN", "ko": "ko_KR"}
 
 
 class LabError(RuntimeError):
@@ -76,6 +83,22 @@ def lessons_ready(folder: Path, lang: str) -> list[str]:
     except OSError as error:  # no writable Jupyter data folder: they still work
         said += " " + _("(They could not be marked trusted: {error}.)").format(error=error)
     return [said]
+
+
+def lab_defaults(folder: Path, lang: str) -> Path:
+    """A Jupyter configuration folder (for ``JUPYTER_CONFIG_PATH``) whose
+    ``labconfig/default_setting_overrides.json`` sets JupyterLab's menus in ``lang`` and
+    switches its news pop-up off. JupyterLab layers these defaults over the environment's
+    ``overrides.json``; the learner's own settings (the Settings menu) still win."""
+    config = folder / ".jupyter-lab-config"
+    path = config / "labconfig" / "default_setting_overrides.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({
+        "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                        "checkForUpdates": False},
+        "@jupyterlab/translation-extension:plugin": {"locale": LAB_LOCALES[lang]},
+    }, indent=1) + "\n", encoding="utf-8")
+    return config
 
 
 def _answers(url: str) -> bool:
@@ -119,8 +142,11 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
     try:
         with open(log, "a", encoding="utf-8") as stream:
             # stdout stays on the terminal: JupyterLab asks there whether to stop on Ctrl-C
-            server = subprocess.Popen(argv, stderr=stream, env={**os.environ,
-                                                                "JUPYTER_TOKEN": token})
+            config = [str(lab_defaults(folder, lang).resolve()),
+                      *filter(None, os.environ.get("JUPYTER_CONFIG_PATH", "").split(os.pathsep))]
+            server = subprocess.Popen(argv, stderr=stream, env={
+                **os.environ, "JUPYTER_TOKEN": token,
+                "JUPYTER_CONFIG_PATH": os.pathsep.join(config)})
     except BaseException:
         restore_interrupts(inherited)
         raise

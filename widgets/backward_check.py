@@ -49,7 +49,7 @@ from .i18n import _, in_words, ngettext
 from .render import inline_svg, render_svg
 from .static import StaticFallback
 from .text import shape_text
-from .tolerance import ToleranceBoxes
+from .tolerance import CHECK_CLASS, ToleranceBoxes
 
 __all__ = ["BackwardCheck"]
 
@@ -90,6 +90,7 @@ class BackwardCheck(StaticFallback, w.VBox):
                                    self._tolerance,
                                    self._table, self._picture], atol=atol, rtol=rtol, **kwargs)
         self.add_class("minigrad-backward-check")
+        self.add_class(CHECK_CLASS)
         for name, grad in (grads or {}).items():
             self._judge(name, grad)
         self._show()
@@ -153,7 +154,8 @@ class BackwardCheck(StaticFallback, w.VBox):
 
     def __repr__(self) -> str:
         counts = self.counts
-        return (f"BackwardCheck({len(self.verdicts)} tensors: {counts['exact']} exact, "
+        count = len(self.verdicts)
+        return (f"BackwardCheck({count} tensor{'s' * (count != 1)}: {counts['exact']} exact, "
                 f"{counts['close']} close, {counts['wrong']} wrong, {counts['missing']} not yet)")
 
     # ---- inside ---------------------------------------------------------------------

@@ -19,7 +19,7 @@ import traitlets
 
 from .gradients import check_derivatives
 from .static import StaticFallback
-from .tolerance import ToleranceBoxes
+from .tolerance import CHECK_CLASS, ToleranceBoxes
 
 __all__ = ["DerivativeCheck"]
 
@@ -62,6 +62,7 @@ class DerivativeCheck(StaticFallback, w.VBox):
         self._table = w.HTML()
         self._tolerance = ToleranceBoxes(self, atol, rtol)
         super().__init__(children=[self._table, self._tolerance], atol=atol, rtol=rtol, **kwargs)
+        self.add_class(CHECK_CLASS)
         self._table.value = self.result._repr_html_()
 
     @traitlets.observe("atol", "rtol")

@@ -58,8 +58,8 @@ def describe(model: GraphModel, labels: dict, summary: str, formulas: dict,
 def _box_text(box, label: list, formula: str | None) -> str:
     title, rest = label[0], [line.strip() for line in label[1:]]
     values = " ".join(rest)
-    if box.kind == "op":
-        return f"{title}: {formula}" + (f" ({values})" if values else "")
+    if box.kind == "op":  # one line per saved number: "(alpha = 1, beta = 1)"
+        return f"{title}: {formula}" + (f" ({', '.join(rest)})" if rest else "")
     if box.kind == "more":
         return f"{title} {values}".strip()
     if box.kind == "accumulate":

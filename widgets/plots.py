@@ -128,7 +128,9 @@ def paths_picture(paths: dict, ylabel: str = "w") -> Picture:
     axes.axhline(0, color="0.6", linewidth=0.8)
     axes.set_xlabel(_("step number"))
     axes.set_ylabel(ylabel)
-    axes.legend(fontsize=8)
+    # beside the axes, as the moons' legend: inside them it covers some of the points
+    # whatever its corner (lesson 8's path without zero_grad swings through all four)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
     said = _("; ").join(
         _("{label}: from {first} to {last}, between {low} and {high}").format(
             label=label, first=f"{values[0]:.3g}", last=f"{values[-1]:.3g}",

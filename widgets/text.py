@@ -46,8 +46,10 @@ def value_lines(value, max_values: int = 8) -> list[str]:
             count=data.size, low=number(data.min()), high=number(data.max()))]
     if data.ndim == 0:
         return [number(data)]
+    # every value with the same number of decimals, as PyTorch prints them: NumPy's default
+    # pads a shorter one with spaces instead ("[-0.045 ,  0.0973]", "[0.25, 4.5 ]")
     text = np.array2string(data, precision=4, separator=", ", suppress_small=True,
-                           max_line_width=48)
+                           max_line_width=48, floatmode="maxprec_equal")
     return text.splitlines()
 
 

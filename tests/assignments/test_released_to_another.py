@@ -38,6 +38,10 @@ def test_bobs_answers_in_bobs_notebook_earn_alice_nothing(tmp_path):
     copied = build(D, "bob", right(D, "bob"))
     result = _grade(tmp_path, "alice", copied)
     assert _points(result) == 0 and any("'bob'" in f for f in result.flags)
+    # held, as the flag says ("... and is held for review"), though it scored nothing on
+    # alice's numbers: the teacher looks at it before a 0 goes into the gradebook (a class
+    # released without --students and graded per student scored 0 everywhere, unheld)
+    assert all(q.held for q in result.questions if not q.manual)
 
 
 def test_the_numbers_cell_with_another_variant_is_held_without_the_metadata(tmp_path):

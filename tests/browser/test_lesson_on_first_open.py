@@ -66,3 +66,20 @@ def test_lesson_0_opens_the_student_version_of_an_assignment(page, lab):
     assert "BEGIN SOLUTION" not in source and "YOUR CODE HERE" in source
     assert notebook.locator(".jp-CodeCell .cm-content", has_text="YOUR CODE HERE").count() > 0
     snapshot(page, "4-lesson-0-assignment-link")
+
+
+@pytest.mark.parametrize("lesson", ["03_gradients.ipynb", "10_backprop_by_hand.ipynb"])
+def test_unrun_checks_mark_only_the_boxes_that_need_a_kernel(page, lab, lesson):
+    """A DerivativeCheck (lesson 3) or BackwardCheck (lesson 10) opened unrun shows its
+    saved verdicts; ipywidgets marks its widgets 'disconnected' (a red broken chain before
+    each, eight per check), but only the atol and rtol boxes need the kernel: the chain
+    shows on them alone, not before the verdict, the table or the graph."""
+    open_notebook(page, lab, lesson)
+    check = page.locator(".minigrad-check").first
+    check.locator(".widget-html-content").first.wait_for(timeout=30_000)
+    marks = check.evaluate("""c => [c, ...c.querySelectorAll('*')]
+        .filter(e => e.classList.contains('jupyter-widgets-disconnected'))
+        .map(e => [e.classList.contains('widget-text'), getComputedStyle(e, '::before').display])""")
+    shown = [needs_kernel for needs_kernel, display in marks if display != "none"]
+    assert len(marks) > 2 and shown == [True, True], marks
+    snapshot(page, f"4-unrun-check-{lesson[:2]}", check)

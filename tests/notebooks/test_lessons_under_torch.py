@@ -6,7 +6,9 @@ torch`` replaced by ``import torch``, and nothing else changed. Cells tagged
 source) are left out; they are few, and the markdown before each says why.
 Every other cell must run without error, and what it prints must be what
 minigrad printed (the stored output), random numbers included: minigrad draws
-PyTorch's numbers for the same seed, as the lessons say.
+PyTorch's numbers for the same seed, as the lessons say. So must its warnings
+(stderr): lesson 6 says that reading a non-leaf's ``.grad`` warns with
+"PyTorch's exact message".
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ LESSONS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 IMPORT = "import minigrad as torch"
 MINIGRAD_ONLY = "minigrad-only"
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+KERNEL_CELL = re.compile(r"/tmp/ipykernel_\d+/\d+\.py")  # the kernel's file for a cell
 # Where minigrad still prints more than PyTorch (reported on the coordination
 # board): PyTorch's text must be the start of minigrad's, and the entry must go
 # once both print the same.
@@ -34,9 +37,13 @@ def tags(cell) -> list[str]:
     return cell.get("metadata", {}).get("tags", [])
 
 
-def stdout(cell) -> str:
+def stdout(cell, name: str = "stdout") -> str:
     return "".join(o.get("text", "") for o in cell.get("outputs", [])
-                   if o.get("output_type") == "stream" and o.get("name") == "stdout")
+                   if o.get("output_type") == "stream" and o.get("name") == name)
+
+
+def stderr(cell) -> str:
+    return KERNEL_CELL.sub("KERNEL_CELL.py", stdout(cell, "stderr"))
 
 
 def under_torch(path: Path):
@@ -56,7 +63,7 @@ def under_torch(path: Path):
         assert "minigrad" not in source, (
             f"{path.name}: a cell not tagged {MINIGRAD_ONLY} names minigrad beyond "
             f"the import line:\n{cell.source}")
-        expected.append(stdout(cell))
+        expected.append((stdout(cell), stderr(cell)))
         kept.append(nbformat.v4.new_code_cell(source))
     assert imports == 1, f"{path.name} should import minigrad as torch exactly once"
     notebook.cells = kept
@@ -97,7 +104,9 @@ def test_lesson_runs_with_real_pytorch(path, tmp_path):
                     if any(o.get("output_type") == "error" for o in c.get("outputs", [])))
         pytest.fail(f"{path.name} fails under `import torch` in the cell\n{cell.source}\n"
                     f"with {failure.ename}: {failure.evalue}", pytrace=False)
-    for cell, want in zip(notebook.cells, expected):
+    for cell, (want, warned) in zip(notebook.cells, expected):
+        assert stderr(cell) == warned, (
+            f"{path.name}: PyTorch warns otherwise than minigrad for\n{cell.source}")
         got = ADDRESS.sub(" at ADDRESS>", stdout(cell))
         want = ADDRESS.sub(" at ADDRESS>", want)
         more = [why for (stem, code), why in PRINTS_MORE.items()

@@ -3,6 +3,7 @@ the first lesson, and a short summary on the terminal (the address, where the lo
 JupyterLab's own log in a file. Run for real: a JupyterLab server in a temporary folder,
 asked for the printed address, then stopped with Ctrl-C as a learner stops it."""
 
+import json
 import os
 import signal
 import subprocess
@@ -71,6 +72,19 @@ def test_lab_copies_the_lessons_starts_jupyterlab_and_says_where(tmp_path, lang,
         assert len(token) == 48  # our own token, given to JupyterLab in its environment
         with urllib.request.urlopen(address, timeout=30) as page:
             assert page.status == 200 and b"JupyterLab" in page.read()
+        # JupyterLab's own menus in the lessons' language, and no news pop-up over the first
+        # lesson, without `make lab`'s overrides.json (a pip install has none): its defaults
+        # as the server gives them to the page (it was English, with the pop-up, for pip users)
+        base = address.split("/lab/")[0]
+        defaults = {}
+        for plugin in ("@jupyterlab/translation-extension:plugin",
+                       "@jupyterlab/apputils-extension:notification"):
+            with urllib.request.urlopen(f"{base}/lab/api/settings/{plugin}?token={token}",
+                                        timeout=30) as answer:
+                schema = json.load(answer)["schema"]["properties"]
+            defaults.update({key: value.get("default") for key, value in schema.items()})
+        assert defaults["locale"] == ("zh_CN" if folder else "en"), defaults
+        assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False
         assert said[2].endswith("lab.log" + ("。按 Ctrl-C 停止。" if folder else
                                             ". Ctrl-C stops it."))
         assert len(said) == 3  # the summary only: JupyterLab's own lines went to the log

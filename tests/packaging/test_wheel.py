@@ -14,6 +14,7 @@ installs work through .pth files, which a path file does not run.
 import csv
 import json
 import os
+import re
 import site
 import subprocess
 import sys
@@ -170,9 +171,51 @@ def test_a_platform_zip_carries_the_wheel_pip_installed(user):
                     if not name.endswith(".dist-info/RECORD")}
 
     assert contents(home / "inner.whl") == contents(original)
-    # and a changed installation is refused, not handed on
-    (packages / "grader" / "wheel.py").write_text((packages / "grader" / "wheel.py")
-                                                  .read_text() + "\n# changed\n")
-    refused = _run(kit, "gradescope", "course-gs/01_derive_it_by_hand.ipynb", "--out",
-                   "again.zip", cwd=home, ok=False)
+    # and a changed installation is refused, not handed on (then put back: the tests after
+    # this one use the same installation)
+    installed = packages / "grader" / "wheel.py"
+    original_text = installed.read_text()
+    installed.write_text(original_text + "\n# changed\n")
+    try:
+        refused = _run(kit, "gradescope", "course-gs/01_derive_it_by_hand.ipynb", "--out",
+                       "again.zip", cwd=home, ok=False)
+    finally:
+        installed.write_text(original_text)
     assert refused.returncode == 1 and "is not the file pip installed" in refused.stderr
+
+
+def test_prairielearn_names_the_folders_it_wrote(user):
+    """README's command, `--out pl/` with its slash, run from the installed wheel: the
+    folders it tells the teacher to build and copy are the ones it wrote (it said
+    "pl//minigrad-kit-grader" and "pl//questions/")."""
+    home, python, packages = user
+    kit = python.parent / "minigrad-kit"
+    _run(kit, "assignments", "course-pl", cwd=home)
+    said = _run(kit, "prairielearn", "course-pl/01_derive_it_by_hand.ipynb", "--out", "pl/",
+                "--image", "you/minigrad-kit-grader", cwd=home).stdout
+    assert "//" not in said, said
+    image = said.split("docker build -t you/minigrad-kit-grader ")[1].split(")")[0]
+    questions = said.split("then copy ")[1].split(" into your course")[0]
+    assert (image, questions) == ("pl/minigrad-kit-grader", "pl/questions/"), said
+    assert (home / image / "Dockerfile").is_file() and (home / questions).is_dir()
+
+
+def test_every_md_file_the_installed_code_names_is_installed(user):
+    """A module's docstring that sends its reader to a file must find it in the wheel:
+    minigrad/autograd/forward_ad.py says "NOTES.md says why", and NOTES.md was left out
+    (only README.md was package data)."""
+    home, python, packages = user
+    named = re.compile(r"([\w./-]*[\w-]+\.md)\b")
+    metadata, = packages.glob("minigrad_kit-*.dist-info/METADATA")
+    readme = "# minigrad teaching kit" in metadata.read_text()  # the kit's README, as pip keeps it
+    missing = []
+    for package in ("minigrad", "widgets", "grader", "kit_i18n"):
+        for module in (packages / package).rglob("*.py"):
+            for name in set(named.findall(module.read_text(encoding="utf-8"))):
+                relative = name.removeprefix("notebooks/")
+                places = [module.parent / name, packages / package / name,
+                          packages / "minigrad_kit_notebooks" / relative]
+                if not any(place.is_file() for place in places) and not (
+                        readme and name == "README.md"):
+                    missing.append(f"{module.relative_to(packages)}: {name}")
+    assert not missing, missing

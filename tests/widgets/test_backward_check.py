@@ -412,3 +412,13 @@ def test_what_lesson_10_says_of_torchs_tanh_backward():
     h = t["h"].detach().numpy().astype(np.float64)
     once = (1 - h * h).astype(np.float32)  # h*h is exact in float64: one rounding in all
     assert check.add("hpre", once * g["h"].numpy()).status == "exact"
+
+
+def test_one_tensor_is_said_in_the_singular():
+    torch = minigrad
+    """Lesson 10's check of cross-entropy's one-line gradient printed
+    'BackwardCheck(1 tensors: ...)'."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    check = BackwardCheck((x * x).sum(), {"x": x})
+    assert repr(check) == "BackwardCheck(1 tensor: 0 exact, 0 close, 0 wrong, 1 not yet)"
+    assert check.summary.startswith("1 tensor:")
