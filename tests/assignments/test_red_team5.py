@@ -39,7 +39,6 @@ import csv
 import json
 import re
 import shutil
-import time
 from pathlib import Path
 
 import nbformat
@@ -87,14 +86,13 @@ def _class(folder: Path) -> dict:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 nbformat.write(notebook, path)
     submitted, flat = folder / "submitted", folder / "flat"
-    start = time.monotonic()
     status = {  # ps1 graded first, ps3 later into the same --out; or everything at once
         "later": [_grade(sorted(submitted.glob(f"*/{n}")), folder / "later")
                   for n in ("ps1", "ps3")],
         "flat": [_grade([flat / n], folder / "flat-grades") for n in ("ps1", "ps3")],
         "together": [_grade([submitted], folder / "together")],
     }
-    return {"status": status, "folder": str(folder), "seconds": time.monotonic() - start}
+    return {"status": status, "folder": str(folder)}
 
 
 # --- a course's own assignment with two code questions, the first with hidden inputs ------
@@ -207,8 +205,7 @@ def test_the_class_is_graded(graded):
     for out in OUTS:
         results = _results(graded["folder"] / out)
         assert set(results) == {(s, a) for s in CLASS for a in (D, T)} | {("bob", D)}, out
-        assert all(r["error"] == "" for r in results.values())
-    assert graded["seconds"] < 45
+        assert all(r["error"] == "" for r in results.values())  # (none timed out either)
 
 
 @pytest.mark.parametrize("out", OUTS)
