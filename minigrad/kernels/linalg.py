@@ -9,12 +9,49 @@ from .special import half_in_float32
 
 
 def matrix_product(a, b):
-    """a @ b for two matrices (arrays), as torch's CPU kernel rounds it: with an inner
-    size of 1 (and more than one row and column) each element is a single product, so
-    -2 * 0 stays -0. (NumPy's kernel adds it to 0: +0.)."""
+    """a @ b for two matrices (arrays), as torch's CPU kernel (MKL's gemm) rounds it:
+    with an inner size of 1 (and more than one row and column) each element is a single
+    product, so -2 * 0 stays -0. (NumPy's kernel adds it to 0: +0.); a small product
+    (``small_gemm``) is added up term by term."""
     if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
         return np.multiply(a, b)
+    if small_gemm(a, b):
+        return _terms(a[:, 1:], b[1:], a[:, 0, None] * b[0])
     return np.matmul(a, b)
+
+
+def small_gemm(a, b) -> bool:
+    """Whether MKL's gemm (torch 2.13's CPU kernel for float32 and float64) adds a @ b up
+    term by term, k = 0, 1, ..., each product rounded (no fused multiply-add, where
+    NumPy's BLAS fuses them: 25 % of a float32 200 x 2 @ 2 x 8 product differs in the
+    last bit): an inner size of 2 or 3 with at most 3 rows or at most 11 columns
+    (measured, every layout of the operands; at 4 rows and 12 columns or more, float32,
+    MKL fuses as NumPy does; its larger blockings are not reproduced here)."""
+    rows, inner = a.shape
+    return 1 < inner < 4 and (rows < 4 or b.shape[1] < 12) and a.dtype.char in "fd"
+
+
+def _terms(a, b, total):
+    """total + a[:, 0] b[0] + a[:, 1] b[1] + ..., added one after the other."""
+    for k in range(len(b)):
+        total = total + a[:, k, None] * b[k]
+    return total
+
+
+def _mkl_columns_first(a, b) -> bool:
+    """Whether torch's addmm hands MKL's gemm a first matrix that is not transposed (MKL
+    then adds each product into C, where for a transposed one it adds up the products
+    and then scales and adds C): torch computes the row-major result as its transpose,
+    b^T a^T, so the first matrix is b, unless the result has one column (then it is a);
+    an operand in neither layout is copied to the layout torch picks (addmm_impl_cpu_);
+    measured, a 1 x 1 result as a row-major one."""
+    size = a.itemsize
+    if b.shape[1] == 1 and len(a) > 1:  # (a one-column result is column-major already:
+        # C = a @ b; a 1 x 1 result, measured, goes as the others)
+        return a.strides[0] == size and a.strides[1] >= max(1, a.shape[0]) * size
+    if b.strides[1] == size and b.strides[0] >= max(1, b.shape[1]) * size:
+        return True
+    return not (b.strides[0] == size and b.strides[1] >= max(1, b.shape[0]) * size)
 
 
 def batched_product(a, b):
@@ -30,12 +67,27 @@ def batched_product(a, b):
     return total
 
 
-@half_in_float32  # (half: the product and the sum in float32, rounded once)
 def addmm(bias, a, b, beta=1, alpha=1):
-    """beta * bias + alpha * (a @ b), as torch's CPU addmm computes it: with beta 0 the
-    bias is ignored, even its NaNs; with an inner size of 0 there is no product to add,
-    and BLAS leaves beta * bias as it is (-0. stays -0.)."""
-    product = matrix_product(a, b)
+    """beta * bias + alpha * (a @ b), as torch's CPU addmm computes it: a small product
+    (``small_gemm``) handed to MKL untransposed first (``_mkl_columns_first``) starts
+    from beta * bias and adds each product in, alpha times the second matrix's element
+    (MKL's; torch's a when the result has several columns) times the first's."""
+    if small_gemm(a, b) and beta != 0 and _mkl_columns_first(a, b):
+        first = np.broadcast_to(bias if beta == 1 else beta * bias, (len(a), b.shape[1]))
+        if alpha == 1:
+            return _terms(a, b, first)
+        one_column = b.shape[1] == 1 and len(a) > 1
+        return _terms(a, alpha * b, first) if one_column else _terms(alpha * a, b, first)
+    return _scaled_product(bias, a, b, beta, alpha, small=a.dtype.char in "fd")
+
+
+@half_in_float32  # (half: the product and the sum in float32, rounded once)
+def _scaled_product(bias, a, b, beta, alpha, small):
+    """beta * bias + alpha * (a @ b), the product first: with beta 0 the bias is ignored,
+    even its NaNs; with an inner size of 0 there is no product to add, and BLAS leaves
+    beta * bias as it is (-0. stays -0.). (``small``: a float32 or float64 product, which
+    MKL may add up term by term; a half's is not MKL's.)"""
+    product = matrix_product(a, b) if small else _product_of_halves(a, b)
     if alpha != 1:
         product = alpha * product
     if beta == 0:
@@ -44,6 +96,13 @@ def addmm(bias, a, b, beta=1, alpha=1):
         return np.array(np.broadcast_to(bias if beta == 1 else beta * bias, product.shape),
                         product.dtype, order="C")
     return product + (bias if beta == 1 else beta * bias)
+
+
+def _product_of_halves(a, b):
+    """A half's product (in float32): NumPy's, with an inner size of 1 single products."""
+    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
+        return np.multiply(a, b)
+    return np.matmul(a, b)
 
 
 def cross(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
