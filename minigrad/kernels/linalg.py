@@ -8,14 +8,14 @@ from . import fma, vec
 from .special import half_in_float32
 
 
-def matrix_product(a, b):
+def matrix_product(a, b, mkl=True):
     """a @ b for two matrices (arrays), as torch's CPU kernel (MKL's gemm) rounds it:
     with an inner size of 1 (and more than one row and column) each element is a single
     product, so -2 * 0 stays -0. (NumPy's kernel adds it to 0: +0.); a small product
-    (``small_gemm``) is added up term by term."""
+    (``small_gemm``) is added up term by term (not ``mkl``: a half's, in float32)."""
     if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
         return np.multiply(a, b)
-    if small_gemm(a, b):
+    if mkl and small_gemm(a, b):
         return _terms(a[:, 1:], b[1:], a[:, 0, None] * b[0])
     return np.matmul(a, b)
 
@@ -29,6 +29,19 @@ def small_gemm(a, b) -> bool:
     MKL fuses as NumPy does; its larger blockings are not reproduced here)."""
     rows, inner = a.shape
     return 1 < inner < 4 and (rows < 4 or b.shape[1] < 12) and a.dtype.char in "fd"
+
+
+def matrix_vector(a, v):
+    """a @ v for a matrix and a vector, as torch's CPU mv (MKL's gemv) rounds it: with an
+    inner size of 2 to 4 (float32, float64), the products added one after the other,
+    k = 0, 1, ..., unfused, whatever a's layout (measured up to 5,000 rows; NumPy's BLAS
+    fuses them). (Larger inner sizes: NumPy's; MKL's differ in the last bits.)"""
+    if 1 < len(v) < 5 and a.dtype.char in "fd":
+        total = a[:, 0] * v[0]
+        for k in range(1, len(v)):
+            total = total + a[:, k] * v[k]
+        return total
+    return np.matmul(a, v)
 
 
 def _terms(a, b, total):
@@ -78,16 +91,15 @@ def addmm(bias, a, b, beta=1, alpha=1):
             return _terms(a, b, first)
         one_column = b.shape[1] == 1 and len(a) > 1
         return _terms(a, alpha * b, first) if one_column else _terms(alpha * a, b, first)
-    return _scaled_product(bias, a, b, beta, alpha, small=a.dtype.char in "fd")
+    return _scaled_product(bias, a, b, beta, alpha, mkl=a.dtype != np.float16)
 
 
 @half_in_float32  # (half: the product and the sum in float32, rounded once)
-def _scaled_product(bias, a, b, beta, alpha, small):
+def _scaled_product(bias, a, b, beta, alpha, mkl):
     """beta * bias + alpha * (a @ b), the product first: with beta 0 the bias is ignored,
     even its NaNs; with an inner size of 0 there is no product to add, and BLAS leaves
-    beta * bias as it is (-0. stays -0.). (``small``: a float32 or float64 product, which
-    MKL may add up term by term; a half's is not MKL's.)"""
-    product = matrix_product(a, b) if small else _product_of_halves(a, b)
+    beta * bias as it is (-0. stays -0.). (``mkl``: not a half's product.)"""
+    product = matrix_product(a, b, mkl)
     if alpha != 1:
         product = alpha * product
     if beta == 0:
@@ -96,13 +108,6 @@ def _scaled_product(bias, a, b, beta, alpha, small):
         return np.array(np.broadcast_to(bias if beta == 1 else beta * bias, product.shape),
                         product.dtype, order="C")
     return product + (bias if beta == 1 else beta * bias)
-
-
-def _product_of_halves(a, b):
-    """A half's product (in float32): NumPy's, with an inner size of 1 single products."""
-    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
-        return np.multiply(a, b)
-    return np.matmul(a, b)
 
 
 def cross(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:

@@ -412,3 +412,21 @@ def test_a_linear_layer_of_two_features_sums_as_torch():
     np.testing.assert_array_equal(ours.numpy().view(np.uint32), (x @ w.T).numpy().view(np.uint32))
     expected = str(torch.sum(torch.softmax(x @ w.T, 1)[0]))
     assert str(mg.sum(mg.softmax(ours, 1)[0])) == expected
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("rows", [1, 2, 3, 12, 200, 5000])
+@pytest.mark.parametrize("inner", [2, 3, 4])
+def test_small_inner_size_matrix_vector_products_are_torchs_bits(inner, rows, dtype):
+    """mv (MKL's gemv): an inner size of 2 to 4 added up term by term, unfused."""
+    generator = np.random.default_rng(rows * 10 + inner)
+    matrix, vector = generator.standard_normal((rows, inner)), generator.standard_normal(inner)
+    for transposed in (False, True):
+        results = []
+        for lib in (torch, mg):
+            kind = getattr(lib, dtype.__name__)
+            a = (lib.tensor(matrix.T.tolist(), dtype=kind).T if transposed
+                 else lib.tensor(matrix.tolist(), dtype=kind))
+            results.append((a @ lib.tensor(vector.tolist(), dtype=kind)).numpy())
+        assert results[1].dtype == results[0].dtype
+        assert results[1].tobytes() == results[0].tobytes()
