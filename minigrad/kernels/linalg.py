@@ -16,13 +16,14 @@ def matrix_product(a, b, mkl=True):
     if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
         return np.multiply(a, b)
     if mkl and small_gemm(a, b):
-        return _terms(a[:, 1:], b[1:], a[:, 0, None] * b[0])
+        # (from +0, as MKL: a sum of -0 products is +0)
+        return _terms(a[:, 1:], b[1:], a[:, 0, None] * b[0] + a.dtype.type(0))
     return np.matmul(a, b)
 
 
 def small_gemm(a, b) -> bool:
     """Whether MKL's gemm (torch 2.13's CPU kernel for float32 and float64) adds a @ b up
-    term by term, k = 0, 1, ..., each product rounded (no fused multiply-add, where
+    term by term from +0, k = 0, 1, ..., each product rounded (no fused multiply-add, where
     NumPy's BLAS fuses them: 25 % of a float32 200 x 2 @ 2 x 8 product differs in the
     last bit): an inner size of 2 or 3 with at most 3 rows or at most 11 columns
     (measured, every layout of the operands; at 4 rows and 12 columns or more, float32,
@@ -34,10 +35,10 @@ def small_gemm(a, b) -> bool:
 def matrix_vector(a, v):
     """a @ v for a matrix and a vector, as torch's CPU mv (MKL's gemv) rounds it: with an
     inner size of 2 to 4 (float32, float64), the products added one after the other,
-    k = 0, 1, ..., unfused, whatever a's layout (measured up to 5,000 rows; NumPy's BLAS
+    k = 0, 1, ... from +0, unfused, whatever a's layout (measured up to 5,000 rows; NumPy's BLAS
     fuses them). (Larger inner sizes: NumPy's; MKL's differ in the last bits.)"""
     if 1 < len(v) < 5 and a.dtype.char in "fd":
-        total = a[:, 0] * v[0]
+        total = a[:, 0] * v[0] + a.dtype.type(0)  # (from +0: -0 products give +0)
         for k in range(1, len(v)):
             total = total + a[:, k] * v[k]
         return total

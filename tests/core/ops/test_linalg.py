@@ -430,3 +430,13 @@ def test_small_inner_size_matrix_vector_products_are_torchs_bits(inner, rows, dt
             results.append((a @ lib.tensor(vector.tolist(), dtype=kind)).numpy())
         assert results[1].dtype == results[0].dtype
         assert results[1].tobytes() == results[0].tobytes()
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 2), (2, 1, 3), (5, 8, 2), (3, 20, 3), (20, 3, 2)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_small_products_of_negative_zeros_add_up_from_plus_zero(shape):
+    m, n, k = shape
+    for lib in (torch, mg):
+        a, b = -lib.ones(m, k), lib.zeros(k, n)
+        assert str((a @ b)[0, 0].item()) == "0.0", lib
+        assert str((a @ lib.zeros(k))[0].item()) == "0.0", lib
