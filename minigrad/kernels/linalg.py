@@ -8,13 +8,64 @@ from . import fma, vec
 from .special import half_in_float32
 
 
-def matrix_product(a, b):
-    """a @ b for two matrices (arrays), as torch's CPU kernel rounds it: with an inner
-    size of 1 (and more than one row and column) each element is a single product, so
-    -2 * 0 stays -0. (NumPy's kernel adds it to 0: +0.)."""
+def matrix_product(a, b, mkl=True):
+    """a @ b for two matrices (arrays), as torch's CPU kernel (MKL's gemm) rounds it:
+    with an inner size of 1 (and more than one row and column) each element is a single
+    product, so -2 * 0 stays -0. (NumPy's kernel adds it to 0: +0.); a small product
+    (``small_gemm``) is added up term by term (not ``mkl``: a half's, in float32)."""
     if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
         return np.multiply(a, b)
+    if mkl and small_gemm(a, b):
+        # (from +0, as MKL: a sum of -0 products is +0)
+        return _terms(a[:, 1:], b[1:], a[:, 0, None] * b[0] + a.dtype.type(0))
     return np.matmul(a, b)
+
+
+def small_gemm(a, b) -> bool:
+    """Whether MKL's gemm (torch 2.13's CPU kernel for float32 and float64) adds a @ b up
+    term by term from +0, k = 0, 1, ..., each product rounded (no fused multiply-add, where
+    NumPy's BLAS fuses them: 25 % of a float32 200 x 2 @ 2 x 8 product differs in the
+    last bit): an inner size of 2 or 3 with at most 3 rows or at most 11 columns
+    (measured, every layout of the operands; at 4 rows and 12 columns or more, float32,
+    MKL fuses as NumPy does; its larger blockings are not reproduced here)."""
+    rows, inner = a.shape
+    return 1 < inner < 4 and (rows < 4 or b.shape[1] < 12) and a.dtype.char in "fd"
+
+
+def matrix_vector(a, v):
+    """a @ v for a matrix and a vector, as torch's CPU mv (MKL's gemv) rounds it: with an
+    inner size of 2 to 4 (float32, float64), the products added one after the other,
+    k = 0, 1, ... from +0, unfused, whatever a's layout (measured up to 5,000 rows; NumPy's BLAS
+    fuses them). (Larger inner sizes: NumPy's; MKL's differ in the last bits.)"""
+    if 1 < len(v) < 5 and a.dtype.char in "fd":
+        total = a[:, 0] * v[0] + a.dtype.type(0)  # (from +0: -0 products give +0)
+        for k in range(1, len(v)):
+            total = total + a[:, k] * v[k]
+        return total
+    return np.matmul(a, v)
+
+
+def _terms(a, b, total):
+    """total + a[:, 0] b[0] + a[:, 1] b[1] + ..., added one after the other."""
+    for k in range(len(b)):
+        total = total + a[:, k, None] * b[k]
+    return total
+
+
+def _mkl_columns_first(a, b) -> bool:
+    """Whether torch's addmm hands MKL's gemm a first matrix that is not transposed (MKL
+    then adds each product into C, where for a transposed one it adds up the products
+    and then scales and adds C): torch computes the row-major result as its transpose,
+    b^T a^T, so the first matrix is b, unless the result has one column (then it is a);
+    an operand in neither layout is copied to the layout torch picks (addmm_impl_cpu_);
+    measured, a 1 x 1 result as a row-major one."""
+    size = a.itemsize
+    if b.shape[1] == 1 and len(a) > 1:  # (a one-column result is column-major already:
+        # C = a @ b; a 1 x 1 result, measured, goes as the others)
+        return a.strides[0] == size and a.strides[1] >= max(1, a.shape[0]) * size
+    if b.strides[1] == size and b.strides[0] >= max(1, b.shape[1]) * size:
+        return True
+    return not (b.strides[0] == size and b.strides[1] >= max(1, b.shape[0]) * size)
 
 
 def batched_product(a, b):
@@ -30,12 +81,26 @@ def batched_product(a, b):
     return total
 
 
-@half_in_float32  # (half: the product and the sum in float32, rounded once)
 def addmm(bias, a, b, beta=1, alpha=1):
-    """beta * bias + alpha * (a @ b), as torch's CPU addmm computes it: with beta 0 the
-    bias is ignored, even its NaNs; with an inner size of 0 there is no product to add,
-    and BLAS leaves beta * bias as it is (-0. stays -0.)."""
-    product = matrix_product(a, b)
+    """beta * bias + alpha * (a @ b), as torch's CPU addmm computes it: a small product
+    (``small_gemm``) handed to MKL untransposed first (``_mkl_columns_first``) starts
+    from beta * bias and adds each product in, alpha times the second matrix's element
+    (MKL's; torch's a when the result has several columns) times the first's."""
+    if small_gemm(a, b) and beta != 0 and _mkl_columns_first(a, b):
+        first = np.broadcast_to(bias if beta == 1 else beta * bias, (len(a), b.shape[1]))
+        if alpha == 1:
+            return _terms(a, b, first)
+        one_column = b.shape[1] == 1 and len(a) > 1
+        return _terms(a, alpha * b, first) if one_column else _terms(alpha * a, b, first)
+    return _scaled_product(bias, a, b, beta, alpha, mkl=a.dtype != np.float16)
+
+
+@half_in_float32  # (half: the product and the sum in float32, rounded once)
+def _scaled_product(bias, a, b, beta, alpha, mkl):
+    """beta * bias + alpha * (a @ b), the product first: with beta 0 the bias is ignored,
+    even its NaNs; with an inner size of 0 there is no product to add, and BLAS leaves
+    beta * bias as it is (-0. stays -0.). (``mkl``: not a half's product.)"""
+    product = matrix_product(a, b, mkl)
     if alpha != 1:
         product = alpha * product
     if beta == 0:

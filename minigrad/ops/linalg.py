@@ -16,7 +16,7 @@ from .. import dtypes, errors
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input
 from ..kernels import linalg as kernels
-from ..kernels.linalg import matrix_product
+from ..kernels.linalg import matrix_product, matrix_vector
 from . import fn
 from ..dtypes import C_TYPE_NAMES
 from ..rules.conversion import as_tensor
@@ -117,7 +117,7 @@ class MvBackward0(Node):
     saves = {"vec": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
 
     def forward(self, a, v):
-        return np.matmul(a, v)
+        return matrix_vector(a, v)
 
     def backward(self, saved, grad):
         grad_a = fn.reshape(grad, (-1, 1)) * saved.vec \

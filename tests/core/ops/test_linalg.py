@@ -364,3 +364,79 @@ def test_out_of_products_is_checked_as_torch(name, shapes):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 assert outcome(call, mg) == outcome(call, torch), (a_dtype, b_dtype, out_dtype, grad)
+
+
+
+# (MKL's small gemm, measured: an inner size of 2 or 3 with at most 3 rows or at most 11
+# columns is added up term by term, unfused; the shapes on both sides of those bounds)
+SMALL_GEMM_SHAPES = [(m, n, k) for k in (2, 3) for m, n in
+                     [(1, 1), (1, 2), (2, 1), (1, 12), (2, 7), (3, 500), (3, 12), (4, 11),
+                      (5, 1), (5, 10), (50, 1), (200, 8), (200, 11), (1000, 2)]]
+BETA_ALPHA = [(1, 1), (0, 1), (2, 3), (1, 0.5), (0.5, 1), (0, 2), (-1, 1)]
+
+
+def _operands(lib, arrays, transposed):
+    """x (m, k), w (k, n) and a bias (n,): each matrix as it is or as the transpose of
+    a contiguous tensor (the same strides in both libraries: built from lists, as
+    torch.tensor of an array keeps NumPy's strides of a dim of size 1)."""
+    x, w, bias = arrays
+    dtype = getattr(lib, str(x.dtype))
+    return [lib.tensor(a.T.tolist(), dtype=dtype).T if flip else lib.tensor(a.tolist(), dtype=dtype)
+            for a, flip in zip((x, w), transposed)] + [lib.tensor(bias.tolist(), dtype=dtype)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("shape", SMALL_GEMM_SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_small_inner_size_products_are_torchs_bits(shape, dtype):
+    m, n, k = shape
+    generator = np.random.default_rng(m * 100 + n * 10 + k)
+    for seed in range(3):
+        arrays = [generator.standard_normal(size).astype(dtype) for size in ((m, k), (k, n), n)]
+        for transposed in [(False, False), (False, True), (True, False), (True, True)]:
+            calls = [lambda lib, x, w, b: x @ w, lambda lib, x, w, b: lib.mm(x, w),
+                     lambda lib, x, w, b: lib.nn.functional.linear(x, w.T, b)]
+            calls += [lambda lib, x, w, b, beta=beta, alpha=alpha:
+                      lib.addmm(b, x, w, beta=beta, alpha=alpha) for beta, alpha in BETA_ALPHA]
+            for call in calls:
+                expected = call(torch, *_operands(torch, arrays, transposed)).numpy()
+                got = call(mg, *_operands(mg, arrays, transposed)).numpy()
+                assert got.dtype == expected.dtype
+                assert got.tobytes() == expected.tobytes(), (transposed, calls.index(call), seed)
+
+
+def test_a_linear_layer_of_two_features_sums_as_torch():
+    """The tutorials' case: nn.Linear(2, 8) on 200 points, then a softmax's sum."""
+    torch.manual_seed(0)
+    x, w = torch.randn(200, 2), torch.randn(8, 2)
+    ours = mg.tensor(x.numpy()) @ mg.tensor(w.numpy()).T
+    np.testing.assert_array_equal(ours.numpy().view(np.uint32), (x @ w.T).numpy().view(np.uint32))
+    expected = str(torch.sum(torch.softmax(x @ w.T, 1)[0]))
+    assert str(mg.sum(mg.softmax(ours, 1)[0])) == expected
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("rows", [1, 2, 3, 12, 200, 5000])
+@pytest.mark.parametrize("inner", [2, 3, 4])
+def test_small_inner_size_matrix_vector_products_are_torchs_bits(inner, rows, dtype):
+    """mv (MKL's gemv): an inner size of 2 to 4 added up term by term, unfused."""
+    generator = np.random.default_rng(rows * 10 + inner)
+    matrix, vector = generator.standard_normal((rows, inner)), generator.standard_normal(inner)
+    for transposed in (False, True):
+        results = []
+        for lib in (torch, mg):
+            kind = getattr(lib, dtype.__name__)
+            a = (lib.tensor(matrix.T.tolist(), dtype=kind).T if transposed
+                 else lib.tensor(matrix.tolist(), dtype=kind))
+            results.append((a @ lib.tensor(vector.tolist(), dtype=kind)).numpy())
+        assert results[1].dtype == results[0].dtype
+        assert results[1].tobytes() == results[0].tobytes()
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 2), (2, 1, 3), (5, 8, 2), (3, 20, 3), (20, 3, 2)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_small_products_of_negative_zeros_add_up_from_plus_zero(shape):
+    m, n, k = shape
+    for lib in (torch, mg):
+        a, b = -lib.ones(m, k), lib.zeros(k, n)
+        assert str((a @ b)[0, 0].item()) == "0.0", lib
+        assert str((a @ lib.zeros(k))[0].item()) == "0.0", lib
