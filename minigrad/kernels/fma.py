@@ -144,11 +144,12 @@ def fma32(a, b, c) -> np.ndarray:
     halfway = np.bitwise_and(total.view(np.uint64), LOW_29_BITS) == HALFWAY
     if halfway.any():  # (a float64 sum on a float32 halfway point: rare for random inputs)
         # where the sum was inexact, the exact value lies beyond the halfway point, on
-        # the side of the error: one step that way rounds to float32 as it does
+        # the side of the error: a few float64 ulps that way (|total| * 2**-50, far
+        # from the next float32) round to float32 as it does
         _, error = two_sum(product, np.asarray(c, np.float64))
         halfway &= error != 0
-        np.copyto(result, np.nextafter(total, np.copysign(np.inf, error)), where=halfway,
-                  casting="same_kind")
+        nudged = total + np.copysign(np.abs(total) * 2.0 ** -50, error)
+        np.copyto(result, nudged, where=halfway, casting="same_kind")
     return result
 
 
