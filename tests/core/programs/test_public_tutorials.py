@@ -84,6 +84,14 @@ def run(program, library):
 FINAL_TOLERANCE = {"d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6},
                    "cs224n_parser_model": {"rtol": 1e-3, "atol": 1e-6}}
 
+# Printed numbers compared to rtol=2e-5, atol=1e-6, except: the polynomial examples' RMSprop
+# fit (learning_with_examples), whose Linear(3, 1) weight gradient is a 2,000-term float32
+# sum in MKL's blocked order, which minigrad does not reproduce (its first step's gradient
+# differs in the last bits at 3 of 3 weights; its forward, 2000x3 @ 3x1, is PyTorch's bits
+# since session 15): RMSprop's division by the root of its averages carries that into the
+# losses, the last printed one 2.6e-5 (relative) from PyTorch's.
+PRINTED_TOLERANCE = {"learning_with_examples": {"rtol": 1e-4, "atol": 1e-6}}
+
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.__name__ for p in PROGRAMS])
 def test_program_prints_and_ends_as_pytorch(program):
@@ -92,7 +100,8 @@ def test_program_prints_and_ends_as_pytorch(program):
     numbers_mine = np.array([float(n) for n in NUMBER.findall(mine)])
     numbers_theirs = np.array([float(n) for n in NUMBER.findall(theirs)])
     assert len(numbers_mine) > 5
-    np.testing.assert_allclose(numbers_mine, numbers_theirs, rtol=2e-5, atol=1e-6)
+    np.testing.assert_allclose(numbers_mine, numbers_theirs, **PRINTED_TOLERANCE.get(
+        program.__name__, {"rtol": 2e-5, "atol": 1e-6}))
     assert my_finals.keys() == their_finals.keys()
     for name in their_finals:
         assert my_finals[name].dtype == their_finals[name].dtype, name
