@@ -75,6 +75,13 @@ def read_graded(graded: dict) -> dict:
     return {**graded, "results": results, "book": book}
 
 
+def points_and_review(out: Path) -> dict:
+    """gradebook.csv in ``out``: (points, needs_review) by (student, question)."""
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
+        return {(row["student"], row["question"]): (row["points"], row["needs_review"])
+                for row in csv.DictReader(file)}
+
+
 def book_rows(graded: dict, student: str) -> dict:
     """``student``'s gradebook rows, by question."""
     return {r["question"]: r for r in graded["book"] if r["student"] == student}

@@ -30,7 +30,6 @@ notebook in UTF-16 or with NaN and Infinity in its JSON; an answer cell turned i
 cell.
 """
 
-import csv
 import json
 from pathlib import Path
 
@@ -38,6 +37,7 @@ import nbformat
 import numpy as np
 from assignment_files import BY_ASSIGNMENT
 from keys import UNBROADCAST, WRONG, build, numbers, right
+from shared_fixture import points_and_review
 
 from grader.cli import main
 from grader.grade import answered_digest
@@ -48,10 +48,6 @@ D = "derive_it_by_hand"
 SALT = "kept by the teacher"
 
 
-def _gradebook(out: Path) -> dict:
-    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
-        return {(row["student"], row["question"]): (row["points"], row["needs_review"])
-                for row in csv.DictReader(file)}
 
 
 def _grade(tmp_path: Path, name: str, notebooks: dict, assignment: str) -> dict:
@@ -69,7 +65,7 @@ def _grade(tmp_path: Path, name: str, notebooks: dict, assignment: str) -> dict:
     out = root / "grades"
     main(["grade", str(root / "submitted"), "--out", str(out), "--sandbox", "required",
           "--salt", SALT, "--jobs", "1"])
-    return _gradebook(out)
+    return points_and_review(out)
 
 
 # --- (1) the hidden checks' ✓ and ✗ carried the hidden inputs out ---------------------------
@@ -223,7 +219,7 @@ def test_the_notebook_json_is_read_as_it_holds(tmp_path):
     assert {q: book[("alice", q)] for q in ("q1", "q2", "q3", "q4")} == {
         "q1": ("", "yes"), "q2": ("", "yes"), "q3": ("", "yes"), "q4": ("", "yes")}
     assert main(["review", str(tmp_path / "json" / "grades"), "--accept", f"alice/{D}"]) == 0
-    book = _gradebook(tmp_path / "json" / "grades")
+    book = points_and_review(tmp_path / "json" / "grades")
     assert {q: book[("alice", q)] for q in ("q1", "q2", "q3", "q4")} == {
         "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import nbformat
 from assignment_files import BY_ASSIGNMENT
 from keys import WRONG, build, right
+from shared_fixture import points_and_review
 
 from grader.cli import main
 
@@ -35,10 +36,6 @@ D = "derive_it_by_hand"
 SALT = "kept by the teacher"
 
 
-def _gradebook(out: Path) -> dict:
-    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
-        return {(row["student"], row["question"]): (row["points"], row["needs_review"])
-                for row in csv.DictReader(file)}
 
 
 def _flat(tmp_path: Path, files: dict) -> Path:
@@ -66,7 +63,7 @@ def test_a_name_written_another_way_replaces_no_grade(tmp_path, capsys):
                    "--salt", SALT, "--jobs", "1"])
     said = capsys.readouterr()
     assert status == 1
-    book = _gradebook(out)
+    book = points_and_review(out)
     assert book[("alice", "q1")] == ("2", "")
     assert not [key for key in book if key[0] == "bob_smith" and key[1] != ""]
     for name in ("bob_smith.ipynb", "bob~smith.ipynb", "bob smith.ipynb"):
@@ -97,7 +94,7 @@ def test_a_name_written_another_way_later_replaces_no_grade(tmp_path, capsys):
     for folder in (first, late):
         main(["grade", str(folder), "--out", str(out), "--sandbox", "required", "--salt",
               SALT, "--jobs", "1"])
-    assert _gradebook(out)[("bob_smith", "q1")] == ("2", "")
+    assert points_and_review(out)[("bob_smith", "q1")] == ("2", "")
     assert ("bob_smith: bob~smith.ipynb was not kept: its name 'bob~smith' and 'bob_smith', "
             "graded before, both become bob_smith") in (out / "flags.csv").read_text("utf-8")
 
@@ -112,7 +109,7 @@ def test_names_that_differ_in_case_only_are_not_one_student(tmp_path, capsys):
                  "--salt", SALT, "--jobs", "1"]) == 1
     said = capsys.readouterr().err
     assert "could not grade bob.ipynb" in said and "could not grade Bob.ipynb" in said
-    assert not [key for key in _gradebook(out) if key[1] != ""]
+    assert not [key for key in points_and_review(out) if key[1] != ""]
 
 
 def test_names_that_differ_in_case_only_are_in_one_shard(tmp_path, capsys):
@@ -145,7 +142,7 @@ def test_one_students_notebooks_of_one_name_are_not_a_collision(tmp_path, capsys
           "--salt", SALT, "--jobs", "1"])
     said = capsys.readouterr().err
     assert "could not grade" not in said and "two submissions for bob" in said
-    assert _gradebook(out)[("bob", "q1")][1]  # (late/'s, held: collection.py)
+    assert points_and_review(out)[("bob", "q1")][1]  # (late/'s, held: collection.py)
 
 
 # --- (2) a markdown cell graded as an answer's code hid it from review -----------------------
@@ -178,7 +175,7 @@ def test_a_markdown_cell_graded_as_code_is_held_and_reviewed_as_graded(tmp_path,
     out = tmp_path / "grades"
     main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox", "required",
           "--salt", SALT, "--jobs", "1"])
-    book = _gradebook(out)
+    book = points_and_review(out)
     assert book[("bob", "q4")] == ("", "yes") and book[("bob", "q1")] == ("", "yes")
     flags = (out / "flags.csv").read_text(encoding="utf-8")
     assert "graded as code, but not a code cell in the notebook" in flags
@@ -189,4 +186,4 @@ def test_a_markdown_cell_graded_as_code_is_held_and_reviewed_as_graded(tmp_path,
     shown = listed.split("[q4_answer]\n", 1)[1]
     assert shown.startswith("      r = 0  # <!--\n      def unbroadcast(grad, shape):\n")
     assert main(["review", str(out), "--accept", f"bob/{B}"]) == 0
-    assert _gradebook(out)[("bob", "q4")] == ("3", "")
+    assert points_and_review(out)[("bob", "q4")] == ("3", "")

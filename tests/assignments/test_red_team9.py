@@ -48,6 +48,7 @@ import numpy as np
 import pytest
 from assignment_files import BY_ASSIGNMENT
 from keys import WRONG, build, numbers, right
+from shared_fixture import points_and_review
 
 from grader.cli import main
 from grader.source import inputs, load_source
@@ -55,12 +56,6 @@ from grader.source import inputs, load_source
 B = "broadcasting_and_reductions"
 
 
-def _gradebook(out: Path) -> dict:
-    import csv
-
-    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
-        return {(row["student"], row["question"]): (row["points"], row["needs_review"])
-                for row in csv.DictReader(file)}
 
 
 # --- (1) the wheel is public: what it lets a student compute ------------------------------------
@@ -106,7 +101,7 @@ def test_hidden_inputs_computed_from_the_wheel_score_nothing(tmp_path, monkeypat
     given = ["grade", str(submitted), "--out", str(out), "--sandbox", "required",
              "--jobs", "1"]
     assert main(given) == 0
-    book = _gradebook(out)
+    book = points_and_review(out)
     assert book[("bob", "q4")] == ("0", "")
     assert all(book[("alice", q)][0] != "0" and book[("alice", q)][1] == ""
                for q in ("q1", "q2", "q3", "q4"))
@@ -200,7 +195,7 @@ def test_one_notebook_for_the_class_on_numbers_of_the_courses(tmp_path, monkeypa
     out = tmp_path / "grades"
     assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
                  "required", "--numbers-of", course, "--salt", "s"]) == 0
-    book = _gradebook(out)
+    book = points_and_review(out)
     assert {q: book[("alice", q)] for q in ("q1", "q2", "q3", "q4")} == {
         "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
     assert sum(float(book[("bob", q)][0]) for q in ("q1", "q2", "q3", "q4")) < 9
@@ -234,7 +229,7 @@ def test_a_duplicate_key_is_read_as_the_teacher_reads_it(tmp_path, last):
     out = tmp_path / "grades"
     assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
                  "required", "--salt", "s"]) == 0
-    assert _gradebook(out)[("bob", "q1")] == (("2", "") if last == "right" else ("0", ""))
+    assert points_and_review(out)[("bob", "q1")] == (("2", "") if last == "right" else ("0", ""))
 
 
 # --- (3) what code hands back ---------------------------------------------------------------------
@@ -255,5 +250,5 @@ def test_values_that_compare_oddly_score_nothing(tmp_path, attack):
     out = tmp_path / "grades"
     assert main(["grade", str(submitted), "--out", str(out), "--sandbox", "required",
                  "--salt", "s"]) == 0
-    assert _gradebook(out)[("bob", "q4")] == ("0", "")
-    assert _gradebook(out)[("alice", "q4")] == ("3", "")
+    assert points_and_review(out)[("bob", "q4")] == ("0", "")
+    assert points_and_review(out)[("alice", "q4")] == ("3", "")
