@@ -56,7 +56,9 @@ def _quiet():
 # ---- elementwise functions: the ufunc in one call -----------------------------------
 
 def _sigmoid_formula(x):
-    if x.dtype.char in "fe":
+    """float32 below BIG elements with its exp in float64, rounded once; a big array in
+    its own dtype (NumPy's float32 exp, as ``_exp_formula``)."""
+    if x.dtype.char == "e" or (x.dtype.char == "f" and x.size < threads.BIG):
         exp = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
         return np.asarray((np.float32(1) / (np.float32(1) + exp)).astype(x.dtype, copy=False))
     one = x.dtype.type(1)
