@@ -10,18 +10,18 @@ PyTorch's float kernel steps in float (README: how often the last bit differs)."
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import math
 
 import numpy as np
 
 from . import cephes_tables as tables
+from .special import libm
 
 __all__ = ["igamma", "igammac"]
 
 def _c_double(name: str, arguments: int = 1):
     """The C library's double function ``name`` (Python's math.lgamma is CPython's own)."""
-    function = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+    function = getattr(libm(), name)
     function.restype, function.argtypes = ctypes.c_double, [ctypes.c_double] * arguments
     return function
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import math
 
 import numpy as np
@@ -135,13 +136,23 @@ _erf, _erfc = each(math.erf), each(math.erfc)
 def _c_library(name: str, c_type=ctypes.c_float):
     """The C library's float function ``name`` (``asinhf``; with ``c_double``, a double
     one), None where it is not found."""
-    path = ctypes.util.find_library("m")
     try:
-        function = getattr(ctypes.CDLL(path), name)
+        function = getattr(libm(), name)
     except (OSError, AttributeError, TypeError):
         return None
     function.restype, function.argtypes = c_type, [c_type]
     return each(function)
+
+
+@functools.cache
+def libm():
+    """The C maths library, opened once: glibc's by its name, else as ``find_library``
+    finds it (which runs ldconfig, and where that fails a compiler, in subprocesses:
+    three of them at each call, 24 at every import before this was looked up once)."""
+    try:
+        return ctypes.CDLL("libm.so.6")
+    except OSError:  # (not glibc)
+        return ctypes.CDLL(ctypes.util.find_library("m"))
 
 
 def _per_element(double, single):
