@@ -23,6 +23,10 @@ read, in which order). Imports go down this list only:
 
 import math as _math
 
+from .kernels.memory import keep_freed_memory as _keep_freed_memory
+
+_keep_freed_memory()  # (once, before any array: big arrays reuse freed memory; see there)
+
 from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
 # (PyTorch's constants: torch.inf, torch.nan, torch.pi, torch.e are Python floats, and
 # torch.newaxis is None, as NumPy's)
