@@ -1,0 +1,83 @@
+"""The twelfth red team's submissions, graded as a teacher grades them (the real commands:
+``minigrad-kit gradescope`` and the autograder as Gradescope runs it, ``minigrad-kit
+grade``, the sandbox required). What succeeded before, and the construction that closed it:
+
+* **the points of another assignment, in Gradescope**: an autograder could be made from a
+  course folder (``minigrad-kit gradescope course/*.ipynb``, the command's own example) and
+  uploaded to each of the course's Gradescope assignments. It graded whatever assignment
+  an upload's notebook answered, so the notebook of assignment 2 (done, right), uploaded
+  alone to the Gradescope assignment of assignment 1, scored its 8 points there, for an
+  assignment the student never did (measured; red team 7 had closed only the upload that
+  holds both notebooks). Gradescope knows which assignment a zip was uploaded to; the
+  autograder knew only by holding that assignment's notebook alone. (``upload.
+  ONE_ASSIGNMENT``: ``gradescope`` writes a zip of one instructor notebook, and an
+  autograder whose course folder holds several grades nothing, saying why; a notebook of
+  another assignment answers none of the autograder's questions and scores 0, said.)
+
+"""
+
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+from assignment_files import BY_ASSIGNMENT
+from keys import build, published, right
+
+from grader import gradescope
+from grader.cli import main
+from grader.upload import pack_course
+
+D, B = "derive_it_by_hand", "broadcasting_and_reductions"
+
+
+# --- (1) the notebook of another assignment scored in Gradescope ----------------------------
+
+def _uploaded(root: Path, sources: list, notebook) -> dict:
+    """Gradescope's /autograder with the course folder of ``sources`` (sandbox required),
+    ``notebook`` uploaded; results.json."""
+    course = root / "source" / "course"
+    course.mkdir(parents=True)
+    pack_course([str(BY_ASSIGNMENT[s]) for s in sources], course,
+                {"sandbox": "required", "timeout": 10})
+    (root / "submission").mkdir()
+    nbformat.write(notebook, root / "submission" / "hw1.ipynb")
+    assert gradescope.run(root) == 0
+    return json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+
+
+def test_the_notebook_of_another_assignment_scores_nothing(tmp_path):
+    """Assignment 2's notebook, right, uploaded to the autograder of assignment 1 alone: 0
+    points, and why; assignment 1's own notebook scores its 9 there."""
+    other = build(B, None, published(B))
+    results = _uploaded(tmp_path / "other", [D], other)
+    assert results["score"] == 0 and results["tests"] == []
+    assert f"answers the assignment '{B}', but the instructor notebooks given are for {D}" \
+        in results["output"]
+    own = _uploaded(tmp_path / "own", [D], build(D, None, published(D)))
+    assert own["score"] == 9
+
+
+def test_an_autograder_of_several_assignments_grades_none(tmp_path):
+    """The attack: a course folder of assignments 1 and 2 (a zip written before), the right
+    notebook of assignment 2 uploaded (to the Gradescope assignment of 1): it scored 8. No
+    upload is graded by such an autograder now; the teacher is told why, the student that
+    the autograder failed."""
+    results = _uploaded(tmp_path / "both", [D, B], build(B, None, published(B)))
+    assert results["score"] == 0 and all("score" not in t for t in results["tests"])
+    assert results["output"].startswith("The autograder failed on this submission")
+    note = next(t for t in results["tests"] if t["visibility"] == "hidden")
+    assert "an autograder of 2 instructor notebooks" in note["output"]
+
+
+def test_gradescope_writes_an_autograder_of_one_assignment(tmp_path, capsys):
+    """``minigrad-kit gradescope`` of two notebooks (or a course folder of them) writes no zip
+    and says what to do; of one, it writes the zip."""
+    zipped = tmp_path / "autograder.zip"
+    for given in ([BY_ASSIGNMENT[D], BY_ASSIGNMENT[B]], [BY_ASSIGNMENT[D].parent]):
+        assert main(["gradescope", *map(str, given), "--out", str(zipped), "--salt", "s"]) == 1
+        assert "write one autograder per instructor notebook" in capsys.readouterr().err
+        assert not zipped.exists()
+    assert main(["gradescope", str(BY_ASSIGNMENT[D]), "--out", str(zipped), "--salt", "s"]) == 0
+    assert zipped.exists()
+
