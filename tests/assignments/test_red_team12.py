@@ -14,15 +14,21 @@ grade``, the sandbox required). What succeeded before, and the construction that
   autograder whose course folder holds several grades nothing, saying why; a notebook of
   another assignment answers none of the autograder's questions and scores 0, said.)
 
+* **honest work scored 0**: a formula may hold ``pi`` and ``e``, but at 200 digits they were
+  math.pi and math.e, 16 digits each, so ``dg = "3*cos(3*x)*e**(2*x) + ..."``, the
+  derivative written with ``e**`` for ``exp``, agreed with the true derivative to 16
+  digits and was judged "an approximation (a finite difference?)": 0 of q2's 2 points
+  (measured). (``exact._MpMath.constant``: each backend gives a constant at its own
+  precision, mpmath's pi and e at 200 digits.)
 """
 
 import json
 from pathlib import Path
 
 import nbformat
-import pytest
 from assignment_files import BY_ASSIGNMENT
 from keys import build, published, right
+from shared_fixture import points_and_review
 
 from grader import gradescope
 from grader.cli import main
@@ -81,3 +87,21 @@ def test_gradescope_writes_an_autograder_of_one_assignment(tmp_path, capsys):
     assert main(["gradescope", str(BY_ASSIGNMENT[D]), "--out", str(zipped), "--salt", "s"]) == 0
     assert zipped.exists()
 
+
+# --- (2) e**x, the exponential written with the constant e, was "an approximation" ----------
+
+def test_the_constant_e_is_exact_at_every_precision(tmp_path):
+    """The right answers with ``e**(...)`` for every ``exp(...)``: full marks, unflagged (q2
+    scored 0 before, "an approximation")."""
+    answers = right(D, "erin")
+    answers["q2_answer"] = answers["q2_answer"].replace("exp(", "e**(")
+    assert "e**(" in answers["q2_answer"]
+    folder = tmp_path / "submitted" / "erin" / "ps1"
+    folder.mkdir(parents=True)
+    nbformat.write(build(D, "erin", answers), folder / BY_ASSIGNMENT[D].name)
+    out = tmp_path / "grades"
+    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
+                 "required", "--salt", "s", "--jobs", "1"]) == 0
+    book = points_and_review(out)
+    assert {q: book[("erin", q)] for q in ("q1", "q2", "q3", "q4")} == {
+        "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
