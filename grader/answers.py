@@ -36,6 +36,7 @@ from .ipython_text import as_python
 __all__ = ["written_answers", "MAX_CHARACTERS"]
 
 MAX_CHARACTERS = 20_000  # of one literal's source; answers are a line or two
+BUDGET = 10 * MAX_CHARACTERS  # of text computed in one reading of the cells (``_Budget``)
 
 
 def written_answers(sources: list[str], names: tuple, known: dict | None = None) -> dict:
@@ -43,10 +44,11 @@ def written_answers(sources: list[str], names: tuple, known: dict | None = None)
     ``known``: names the notebook's locked cells bind to numbers (the student's variant)."""
     found: dict = {name: Missing(name) for name in names}
     bound = {k: v for k, v in (known or {}).items() if _plain_value(v)}
+    budget = _Budget(BUDGET)
     for source in sources:
         for name, value in _cell_bindings(source):
             if isinstance(value, _Computed):
-                value = value.read(bound)
+                value = value.read(bound, budget)
             if _plain_value(value):
                 bound[name] = value
             else:
@@ -67,9 +69,9 @@ class _Computed:
     def __init__(self, node, text: str) -> None:
         self.node, self.text = node, text
 
-    def read(self, bound: dict):
+    def read(self, bound: dict, budget: "_Budget"):
         try:
-            return _plain(_computed(self.node, bound))
+            return _plain(_computed(self.node, bound, budget))
         except (_Refused, ValueError, TypeError, ArithmeticError, RecursionError,
                 MemoryError):
             return Other("value computed by code", self.text[:60])
@@ -79,6 +81,23 @@ class _Refused(Exception):
     pass
 
 
+class _Budget:
+    """The characters of text ``_computed`` may still make in one reading of the cells
+    (``written_answers``), each text at most ``MAX_CHARACTERS``, counted before it is made.
+    Bounded only by its result, an f-string of 6,500 ``{s}`` (s a 19,000-character literal
+    bound before it) joined 120 million characters before it was refused, and four such
+    lines in each answer cell held the grader's own process (outside every time limit) for
+    a minute on one submission of assignment 1, read once per question (red team 12)."""
+
+    def __init__(self, characters: int) -> None:
+        self.left = characters
+
+    def spend(self, characters: int) -> None:
+        if characters > MAX_CHARACTERS or characters > self.left:
+            raise _Refused
+        self.left -= characters
+
+
 BIGGEST = 10 ** 30  # of a whole number computed (a shape, a constant: a few digits)
 SPEC = re.compile(r"[<>^=+\- #0,_.]*[0-9]{0,2}(\.[0-9]{1,2})?[a-zA-Z%]?")  # ".3f", "", ">8"
 OPERATIONS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
@@ -86,37 +105,43 @@ OPERATIONS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.m
               ast.Pow: operator.pow}
 
 
-def _computed(node, bound: dict):
+def _computed(node, bound: dict, budget: _Budget):
     """The value of ``node``: literals, names in ``bound``, f-strings, + - * / // % ** of
     numbers, + of texts, tuples and lists of these; anything else is refused. Every value
     stays small: numbers below ``BIGGEST``, powers of small exponents, texts of at most
-    ``MAX_CHARACTERS``, format specifications of two digits."""
+    ``MAX_CHARACTERS`` (and all of them within ``budget``, counted before each is made),
+    format specifications of two digits."""
     if isinstance(node, ast.Constant) and (_plain_value(node.value) or
                                            isinstance(node.value, bool)):
         return node.value
     if isinstance(node, ast.Name) and node.id in bound:
         return bound[node.id]
     if isinstance(node, (ast.Tuple, ast.List)):
-        return [_computed(e, bound) for e in node.elts]
+        return [_computed(e, bound, budget) for e in node.elts]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _computed(node.operand, bound)
+        value = _computed(node.operand, bound, budget)
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise _Refused
         return -value if isinstance(node.op, ast.USub) else value
     if isinstance(node, ast.JoinedStr):
-        return _small("".join(_computed(part, bound) for part in node.values))
+        parts = [_computed(part, bound, budget) for part in node.values]
+        budget.spend(sum(len(part) for part in parts))
+        return "".join(parts)
     if isinstance(node, ast.FormattedValue):
-        spec = "" if node.format_spec is None else _computed(node.format_spec, bound)
+        spec = "" if node.format_spec is None else _computed(node.format_spec, bound, budget)
         if node.conversion not in (-1, ord("s")) or not SPEC.fullmatch(spec):
             raise _Refused
-        value = _computed(node.value, bound)
+        value = _computed(node.value, bound, budget)
         if isinstance(value, list):  # (a tuple, read as a list: it would print otherwise)
             raise _Refused
-        return format(value, spec) if node.conversion == -1 else str(value)
+        text = format(value, spec) if node.conversion == -1 else str(value)
+        budget.spend(len(text))  # (a value's text, padded to at most two digits' width)
+        return text
     if isinstance(node, ast.BinOp) and type(node.op) in OPERATIONS:
-        left, right = _computed(node.left, bound), _computed(node.right, bound)
+        left, right = _computed(node.left, bound, budget), _computed(node.right, bound, budget)
         if isinstance(left, str) and isinstance(right, str) and isinstance(node.op, ast.Add):
-            return _small(left + right)
+            budget.spend(len(left) + len(right))
+            return left + right
         numbers = [v for v in (left, right)
                    if isinstance(v, (int, float)) and not isinstance(v, bool)]
         if len(numbers) != 2 or (isinstance(node.op, ast.Pow) and abs(right) > 64):
@@ -126,12 +151,6 @@ def _computed(node, bound: dict):
             raise _Refused
         return value
     raise _Refused
-
-
-def _small(text: str) -> str:
-    if len(text) > MAX_CHARACTERS:
-        raise _Refused
-    return text
 
 
 @functools.lru_cache(maxsize=256)

@@ -20,9 +20,21 @@ grade``, the sandbox required). What succeeded before, and the construction that
   digits and was judged "an approximation (a finite difference?)": 0 of q2's 2 points
   (measured). (``exact._MpMath.constant``: each backend gives a constant at its own
   precision, mpmath's pi and e at 200 digits.)
+* **a grading worker held for a minute by answers given as data**: what Python computes from
+  literals is read too (``answers._computed``: f-strings, ``+`` of texts), each text
+  refused past 20,000 characters, but only once made. An answer cell that binds a literal
+  of 19,000 characters, ``s``, then four lines ``d0 = f"{s}{s}...{s}"`` of 6,500 ``{s}``
+  each (97,000 characters, under the 100,000 a cell may have) made 120 million characters
+  a line before refusing them, and the cells are read once per question: the wrong
+  answers so written in assignment 1's four answer cells took 64 s of the grader's own
+  process, outside every time limit (0.5 s for a submission; measured). (``answers.
+  _Budget``: every text is counted before it is made, each at most 20,000 characters and
+  all of them 200,000 in one reading; 18 s now, nearly all of it Python's own parser on
+  those cells.)
 """
 
 import json
+import tracemalloc
 from pathlib import Path
 
 import nbformat
@@ -31,6 +43,7 @@ from keys import build, published, right
 from shared_fixture import points_and_review
 
 from grader import gradescope
+from grader.answers import written_answers
 from grader.cli import main
 from grader.upload import pack_course
 
@@ -105,3 +118,48 @@ def test_the_constant_e_is_exact_at_every_precision(tmp_path):
     book = points_and_review(out)
     assert {q: book[("erin", q)] for q in ("q1", "q2", "q3", "q4")} == {
         "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
+
+
+# --- (3) a text made before it was refused, for every question ------------------------------
+
+LONG = "x" * 19_000
+
+
+def _amplifier(name: str) -> str:
+    """An answer cell of 97,000 characters: a long literal, then four f-strings of it 6,500
+    times over, then a wrong answer."""
+    return (f's = "{LONG}"\n' + "".join(f'{name}{i} = f"' + "{s}" * 6_500 + '"\n'
+                                          for i in range(4)) + f'{name} = "x"')
+
+
+def test_a_text_is_counted_before_it_is_made():
+    """The reading of one such cell made 120 million characters a line (123 MB at its peak);
+    now what it would make is counted first: refused, "a value computed by code", with
+    kilobytes. Honest text computed from the numbers is read as before."""
+    cell = _amplifier("df")
+    written_answers([cell], ("df0",))  # (the cell's parse, cached: not what is measured)
+    tracemalloc.start()
+    try:
+        read = written_answers([cell], ("df0",))["df0"]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert read.kind == "value computed by code" and peak < 2_000_000, peak
+    honest = 'k = 3*a\ndf = f"{k}*x**2 + {b}" + " + " + f"{c:d}*cos({c}*x)"'
+    assert written_answers([honest], ("df",), {"a": 2, "b": -3, "c": 2})["df"] == \
+        "6*x**2 + -3 + 2*cos(2*x)"
+
+
+def test_a_submission_of_such_cells_is_graded(tmp_path):
+    """Assignment 1 with such a cell for every answer, graded by the command: 0 points,
+    graded (it held the grader's own process 64 s before, 18 s now)."""
+    answers = {"q1_answer": _amplifier("df"), "q2_answer": _amplifier("dg"),
+               "q3_answer": _amplifier("dh"), "q4_answer": _amplifier("dk_dx") + '\ndk_dy = "y"'}
+    folder = tmp_path / "submitted" / "mallory" / "ps1"
+    folder.mkdir(parents=True)
+    nbformat.write(build(D, "mallory", answers), folder / BY_ASSIGNMENT[D].name)
+    out = tmp_path / "grades"
+    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
+                 "required", "--salt", "s", "--jobs", "1"]) == 0
+    book = points_and_review(out)
+    assert {book[("mallory", q)] for q in ("q1", "q2", "q3", "q4")} == {("0", "")}
