@@ -31,6 +31,13 @@ grade``, the sandbox required). What succeeded before, and the construction that
   _Budget``: every text is counted before it is made, each at most 20,000 characters and
   all of them 200,000 in one reading; 18 s now, nearly all of it Python's own parser on
   those cells.)
+* **honest work scored 0 while check() said its public checks passed**: a formula written
+  with the student's own numbers by ``"{}*x**2".format(3*a)``, ``"%d*x**2" % (3*a)`` or
+  ``str(3*a) + "*x**2"`` is the same text in the kernel, which ``check()`` reads, but the
+  grader, which reads answers from the text (red team 3 taught it f-strings), read each as
+  "a value computed by code": 0 points (measured). (``answers._called``: Python's own
+  formatting of numbers and texts, its fields plain and counted before the text is made;
+  a name the cells bind to anything else, ``def str(x): ...``, is read as no value.)
 """
 
 import json
@@ -163,3 +170,26 @@ def test_a_submission_of_such_cells_is_graded(tmp_path):
                  "required", "--salt", "s", "--jobs", "1"]) == 0
     book = points_and_review(out)
     assert {book[("mallory", q)] for q in ("q1", "q2", "q3", "q4")} == {("0", "")}
+
+
+# --- (4) text formatted the other ways Python formats it ------------------------------------
+
+def test_a_formula_formatted_with_the_numbers_is_read_as_python_reads_it(tmp_path):
+    """Assignment 1's right answers, each formula made from the student's numbers another
+    way (``.format``, ``%``, ``str()``, an f-string's ``!r``): full marks, unflagged (each
+    scored 0 before, "a value computed by code", f-strings aside)."""
+    answers = {
+        "q1_answer": 'df = "{}*x**2 + {} + {c}*cos({c}*x)".format(3*a, b, c=c)',
+        "q2_answer": 'dg = "%d*cos(%d*x)*exp(%d*x) + %d*sin(%d*x)*exp(%d*x)" % (c, c, b, b, c, b)',
+        "q3_answer": 'dh = str(2*c) + "*x / (" + str(a) + " + " + str(c) + "*x**2)"',
+        "q4_answer": 'dk_dx = f"{a!r}*y**2 + {b!r}*(1 - tanh({b}*x + {c}*y)**2)"\n'
+                     'dk_dy = "{0}*x*y + {1}*(1 - tanh({2}*x + {1}*y)**2)".format(2*a, c, b)'}
+    folder = tmp_path / "submitted" / "fay" / "ps1"
+    folder.mkdir(parents=True)
+    nbformat.write(build(D, "fay", answers), folder / BY_ASSIGNMENT[D].name)
+    out = tmp_path / "grades"
+    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
+                 "required", "--salt", "s", "--jobs", "1"]) == 0
+    book = points_and_review(out)
+    assert {q: book[("fay", q)] for q in ("q1", "q2", "q3", "q4")} == {
+        "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
