@@ -12,9 +12,10 @@ from, is read too, computed here from the text and the grader's own numbers
 (``known``: the student's variant, as the grader draws it), never from a kernel:
 ``dk_dx, dk_dy = "...", "..."`` (one literal a name), and a formula written with
 the variant's numbers, ``df = f"{3*a}*x**2 + {b}"`` or ``shape = (m, 1)``
-(``_computed``: names bound to numbers or text, f-strings, arithmetic, all
-bounded). Read as "a value computed by code" they scored 0 while ``check()``, which
-reads the kernel's values, said the public checks passed.
+(``_computed``: names bound to numbers or text, f-strings, ``"...".format(...)``,
+``"..." % (...)``, ``str(...)``, arithmetic, all bounded). Read as "a value computed by
+code" they scored 0 while ``check()``, which reads the kernel's values, said the public
+checks passed.
 
     >>> written_answers(['df = "3*x**2 - 2"', 'x_grad = [[0.5], [1.0]]'], ("df", "x_grad"))
     {'df': '3*x**2 - 2', 'x_grad': [[0.5], [1.0]]}
@@ -29,6 +30,7 @@ import copy
 import functools
 import operator
 import re
+import string
 
 from .data import Missing, Other
 from .ipython_text import as_python
@@ -36,6 +38,7 @@ from .ipython_text import as_python
 __all__ = ["written_answers", "MAX_CHARACTERS"]
 
 MAX_CHARACTERS = 20_000  # of one literal's source; answers are a line or two
+BUDGET = 10 * MAX_CHARACTERS  # of text computed in one reading of the cells (``_Budget``)
 
 
 def written_answers(sources: list[str], names: tuple, known: dict | None = None) -> dict:
@@ -43,17 +46,20 @@ def written_answers(sources: list[str], names: tuple, known: dict | None = None)
     ``known``: names the notebook's locked cells bind to numbers (the student's variant)."""
     found: dict = {name: Missing(name) for name in names}
     bound = {k: v for k, v in (known or {}).items() if _plain_value(v)}
+    budget = _Budget(BUDGET)
     for source in sources:
         for name, value in _cell_bindings(source):
             if isinstance(value, _Computed):
-                value = value.read(bound)
-            if _plain_value(value):
-                bound[name] = value
-            else:
-                bound.pop(name, None)
+                value = value.read(bound, budget)
+            # (a name bound to anything else is no value here, and no builtin either:
+            # ``def str(x): ...`` before ``str(a)``)
+            bound[name] = value if _plain_value(value) else UNREAD
             if name in found:
                 found[name] = copy.deepcopy(value)
     return found
+
+
+UNREAD = object()  # what a name the cells bind to other than a number or a text holds
 
 
 def _plain_value(value) -> bool:
@@ -67,11 +73,11 @@ class _Computed:
     def __init__(self, node, text: str) -> None:
         self.node, self.text = node, text
 
-    def read(self, bound: dict):
+    def read(self, bound: dict, budget: "_Budget"):
         try:
-            return _plain(_computed(self.node, bound))
-        except (_Refused, ValueError, TypeError, ArithmeticError, RecursionError,
-                MemoryError):
+            return _plain(_computed(self.node, bound, budget))
+        except (_Refused, ValueError, TypeError, ArithmeticError, LookupError,
+                RecursionError, MemoryError):  # ("{1}".format(a): IndexError)
             return Other("value computed by code", self.text[:60])
 
 
@@ -79,44 +85,82 @@ class _Refused(Exception):
     pass
 
 
+class _Budget:
+    """The characters of text ``_computed`` may still make in one reading of the cells
+    (``written_answers``), each text at most ``MAX_CHARACTERS``, counted before it is made.
+    Bounded only by its result, an f-string of 6,500 ``{s}`` (s a 19,000-character literal
+    bound before it) joined 120 million characters before it was refused, and four such
+    lines in each answer cell held the grader's own process (outside every time limit) for
+    a minute on one submission of assignment 1, read once per question (red team 12)."""
+
+    def __init__(self, characters: int) -> None:
+        self.left = characters
+
+    def spend(self, characters: int) -> None:
+        if characters > MAX_CHARACTERS or characters > self.left:
+            raise _Refused
+        self.left -= characters
+
+
 BIGGEST = 10 ** 30  # of a whole number computed (a shape, a constant: a few digits)
 SPEC = re.compile(r"[<>^=+\- #0,_.]*[0-9]{0,2}(\.[0-9]{1,2})?[a-zA-Z%]?")  # ".3f", "", ">8"
+# printf-style conversions (``"%d*x" % a``): flags, two digits of width and precision at most,
+# no ``*`` (a width taken from the values) and no ``%(name)s``
+PRINTF = re.compile(r"%[-+ #0]*[0-9]{0,2}(?:\.[0-9]{0,2})?[diouxXeEfFgGcrsa%]")
+NUMBER_TEXT = {"str": str, "repr": repr}  # str(3*a), as a formula's part
 OPERATIONS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
               ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
               ast.Pow: operator.pow}
 
 
-def _computed(node, bound: dict):
+def _computed(node, bound: dict, budget: _Budget):
     """The value of ``node``: literals, names in ``bound``, f-strings, + - * / // % ** of
     numbers, + of texts, tuples and lists of these; anything else is refused. Every value
     stays small: numbers below ``BIGGEST``, powers of small exponents, texts of at most
-    ``MAX_CHARACTERS``, format specifications of two digits."""
+    ``MAX_CHARACTERS`` (and all of them within ``budget``, counted before each is made),
+    format specifications of two digits."""
     if isinstance(node, ast.Constant) and (_plain_value(node.value) or
                                            isinstance(node.value, bool)):
         return node.value
-    if isinstance(node, ast.Name) and node.id in bound:
+    if isinstance(node, ast.Name) and node.id in bound and bound[node.id] is not UNREAD:
         return bound[node.id]
     if isinstance(node, (ast.Tuple, ast.List)):
-        return [_computed(e, bound) for e in node.elts]
+        return [_computed(e, bound, budget) for e in node.elts]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _computed(node.operand, bound)
+        value = _computed(node.operand, bound, budget)
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise _Refused
         return -value if isinstance(node.op, ast.USub) else value
     if isinstance(node, ast.JoinedStr):
-        return _small("".join(_computed(part, bound) for part in node.values))
+        parts = [_computed(part, bound, budget) for part in node.values]
+        budget.spend(sum(len(part) for part in parts))
+        return "".join(parts)
     if isinstance(node, ast.FormattedValue):
-        spec = "" if node.format_spec is None else _computed(node.format_spec, bound)
-        if node.conversion not in (-1, ord("s")) or not SPEC.fullmatch(spec):
+        spec = "" if node.format_spec is None else _computed(node.format_spec, bound, budget)
+        if node.conversion not in (-1, ord("s"), ord("r")) or not SPEC.fullmatch(spec):
             raise _Refused
-        value = _computed(node.value, bound)
+        value = _computed(node.value, bound, budget)
         if isinstance(value, list):  # (a tuple, read as a list: it would print otherwise)
             raise _Refused
-        return format(value, spec) if node.conversion == -1 else str(value)
+        text = format(value, spec) if node.conversion == -1 else \
+            NUMBER_TEXT["str" if node.conversion == ord("s") else "repr"](value)
+        budget.spend(len(text))  # (a value's text, padded to at most two digits' width)
+        return text
+    if isinstance(node, ast.Call):
+        return _called(node, bound, budget)
     if isinstance(node, ast.BinOp) and type(node.op) in OPERATIONS:
-        left, right = _computed(node.left, bound), _computed(node.right, bound)
+        left, right = _computed(node.left, bound, budget), _computed(node.right, bound, budget)
         if isinstance(left, str) and isinstance(right, str) and isinstance(node.op, ast.Add):
-            return _small(left + right)
+            budget.spend(len(left) + len(right))
+            return left + right
+        if isinstance(left, str) and isinstance(node.op, ast.Mod):  # "%d*x**2" % (3*a)
+            values = tuple(right) if isinstance(node.right, ast.Tuple) else (right,)
+            conversions = PRINTF.findall(left)
+            if left.count("%") != sum(c.count("%") for c in conversions) or any(
+                    isinstance(v, list) for v in values):
+                raise _Refused
+            budget.spend(_formatted_bound(left, len(conversions), values))
+            return left % (tuple(right) if isinstance(node.right, ast.Tuple) else right)
         numbers = [v for v in (left, right)
                    if isinstance(v, (int, float)) and not isinstance(v, bool)]
         if len(numbers) != 2 or (isinstance(node.op, ast.Pow) and abs(right) > 64):
@@ -128,10 +172,44 @@ def _computed(node, bound: dict):
     raise _Refused
 
 
-def _small(text: str) -> str:
-    if len(text) > MAX_CHARACTERS:
+def _called(node: ast.Call, bound: dict, budget: _Budget) -> str:
+    """``"...".format(...)`` of numbers and texts, its fields plain (``{}``, ``{0}``,
+    ``{name}``, a format specification of two digits), or ``str(value)``, ``repr(value)``
+    of a number or a text: Python's own text of them, counted before it is made."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(
+            k.arg is None for k in node.keywords):
         raise _Refused
-    return text
+    args = [_computed(a, bound, budget) for a in node.args]
+    keywords = {k.arg: _computed(k.value, bound, budget) for k in node.keywords}
+    values = args + list(keywords.values())
+    if any(isinstance(v, list) for v in values):
+        raise _Refused
+    function = node.func
+    if isinstance(function, ast.Name) and function.id in NUMBER_TEXT and function.id not in \
+            bound and len(args) == 1 and not keywords:
+        budget.spend(_formatted_bound("", 1, values))
+        return NUMBER_TEXT[function.id](args[0])
+    if not (isinstance(function, ast.Attribute) and function.attr == "format"):
+        raise _Refused
+    text = _computed(function.value, bound, budget)
+    if not isinstance(text, str):
+        raise _Refused
+    fields = [(name, spec, conversion) for _literal, name, spec, conversion
+              in string.Formatter().parse(text) if name is not None]
+    if any(not (name == "" or name.isdigit() or name.isidentifier())
+           or conversion not in (None, "s", "r") or not SPEC.fullmatch(spec or "")
+           for name, spec, conversion in fields):
+        raise _Refused
+    budget.spend(_formatted_bound(text, len(fields), values))
+    return text.format(*args, **keywords)
+
+
+def _formatted_bound(text: str, fields: int, values: list) -> int:
+    """The most characters ``text`` with ``fields`` fields of ``values`` can format to: each
+    value's longest text, and what a field of two digits can add to it (a float's 309
+    digits before the point and 99 after it, ``{:.99f}`` of 1e308)."""
+    longest = max((len(repr(v)) for v in values), default=0)
+    return len(text) + fields * (longest + 310 + 99)
 
 
 @functools.lru_cache(maxsize=256)

@@ -3,7 +3,7 @@
     minigrad-kit lab my-lessons                                  # the lessons in JupyterLab
     minigrad-kit export grades/ --to canvas --roster roster.csv  # a gradebook to import
     minigrad-kit report grades/                                  # the item analysis
-    minigrad-kit gradescope course/*.ipynb --out autograder.zip  # a Gradescope autograder
+    minigrad-kit gradescope course/01_derive_it_by_hand.ipynb --out ag.zip  # Gradescope
     minigrad-kit prairielearn course/*.ipynb --out pl/ --image you/minigrad-kit-grader
     minigrad-kit kernelspec install --user                       # a sandboxed Jupyter kernel
 
@@ -227,8 +227,9 @@ def _add_gradescope(commands) -> None:
         description="Write a Gradescope autograder that grades each submission with the kit.",
         epilog=GRADESCOPE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     gradescope.add_argument("sources", nargs="+", metavar="SOURCE",
-                            help="instructor notebooks (.ipynb) or course folders, each "
-                                 "with its question module beside it")
+                            help="the instructor notebook (.ipynb), or a course folder "
+                                 "that holds one, with its question module beside it: one "
+                                 "autograder grades one assignment")
     gradescope.add_argument("--out", required=True, metavar="FILE.zip",
                             help="the autograder zip to write")
     _grading_options(gradescope)

@@ -49,6 +49,7 @@ LARGEST = 10 ** 6  # exp() of more, or a power above it: "too large" (nothing ne
 # before the point: sin(10**999999) would compute a million digits of pi (hours). A
 # derivative evaluated at the grader's points never needs an argument beyond this.
 PERIODIC = 10 ** 6
+EXACT_CONSTANTS = {"pi": mpmath.pi, "e": mpmath.e}  # (evaluated at the working precision)
 
 
 def _real(value):
@@ -90,6 +91,11 @@ class _MpMath(_NumPy):
 
     def number(self, value):
         return mpmath.mpf(repr(value)) if isinstance(value, float) else mpmath.mpf(value)
+
+    def constant(self, name: str):
+        """``pi`` or ``e`` to every digit of the precision (math.e, 16 digits, made an
+        honest ``e**(b*x)`` "an approximation" of exp(b*x): 0 points; red team 12)."""
+        return +EXACT_CONSTANTS[name]
 
     def array(self, value):
         if isinstance(value, np.ndarray) and value.dtype == object:

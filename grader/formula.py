@@ -365,7 +365,7 @@ class _Evaluation:
         if isinstance(node, ast.Name):
             if node.id in self.values:
                 return self.values[node.id]
-            return backend.number(CONSTANTS[node.id])
+            return backend.constant(node.id)
         if isinstance(node, ast.UnaryOp):
             value = self.value(node.operand)
             return -value if isinstance(node.op, ast.USub) else value
@@ -506,6 +506,10 @@ class _NumPy:
     def number(self, value):
         return np.float64(value)
 
+    def constant(self, name: str):
+        """``pi`` or ``e`` at this backend's precision."""
+        return self.number(CONSTANTS[name])
+
     def array(self, value):
         return np.asarray(value, dtype=np.float64)
 
@@ -575,6 +579,9 @@ class _Tensors:
 
     def number(self, value):
         return value
+
+    def constant(self, name: str):
+        return CONSTANTS[name]
 
     def array(self, value):
         return value if isinstance(value, self.module.Tensor) else self.module.tensor(value)

@@ -39,8 +39,8 @@ from . import notebook as nbg
 from .i18n import _
 from .report import write_atomic
 from .source import load_source
-from .upload import (CONFIG, grade_upload, grader_failed, no_notebook, not_graded,
-                     notebooks_in, overview, pack_course, question_feedback)
+from .upload import (CONFIG, ONE_ASSIGNMENT, grade_upload, grader_failed, no_notebook,
+                     not_graded, notebooks_in, overview, pack_course, question_feedback)
 from .variants import render
 from .wheel import kit_wheel
 
@@ -87,10 +87,13 @@ def _executable(name: str, text: str) -> tuple[zipfile.ZipInfo, str]:
 
 
 def build_zip(sources: list[str], out, options: dict) -> Path:
-    """Write the autograder zip (see the module docstring); its path. With ``--variants
-    none`` (one notebook for the class), also the notebooks to hand out, beside it
-    (``handout_folder``): with the course's numbers, on which the autograder grades."""
+    """Write the autograder zip of one instructor notebook (see the module docstring: a
+    Gradescope assignment is one of the course's, ``upload.ONE_ASSIGNMENT``); its path.
+    With ``--variants none`` (one notebook for the class), also the notebook to hand out,
+    beside it (``handout_folder``): with the course's numbers, on which it grades."""
     out = Path(out)
+    if len(sources) != 1:  # (Gradescope grades an upload as the assignment it was uploaded to)
+        raise ValueError(ONE_ASSIGNMENT.format(count=len(sources)))
     if options.get("numbers"):
         write_handouts(sources, handout_folder(out), options["numbers"])
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-gradescope-") as folder:

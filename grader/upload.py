@@ -13,12 +13,13 @@ What an upload may hold is checked by construction, not by the platform's good w
   instructor notebook in the course folder beside it, to another file of the container) is
   never followed, and a folder that is a link is never entered (``notebooks_in``,
   ``_read_uploaded``); such a file is reported as not graded;
-* an upload is graded as one assignment, from one notebook: when several notebooks answer
-  the same assignment, or notebooks answer several assignments, none of them counts, and
-  the student is told to upload one (``_one_each``). The platforms add up the points of
+* an upload is graded as the platform's assignment, whose instructor notebook is the one
+  the course folder holds (``ONE_ASSIGNMENT``: a notebook of another assignment answers
+  none of its questions), from one notebook: when several notebooks answer the same
+  assignment, or notebooks answer several assignments, none of them counts, and the
+  student is told to upload one (``_one_each``). The platforms add up the points of
   the notebooks graded, so copies of one right notebook would otherwise count once each
-  (three copies: three times the maximum), and so would the notebooks of the other
-  assignments of an autograder made from a course folder.
+  (three copies: three times the maximum).
 """
 
 from __future__ import annotations
@@ -38,10 +39,22 @@ from .report import question_lines, summary, write_atomic
 from .source import load_source
 from .stored import read_grades
 
-__all__ = ["pack_course", "grade_upload", "CONFIG", "DEFAULTS", "notebooks_in",
-           "question_feedback", "overview", "no_notebook", "not_graded", "grader_failed"]
+__all__ = ["pack_course", "grade_upload", "CONFIG", "DEFAULTS", "ONE_ASSIGNMENT",
+           "notebooks_in", "question_feedback", "overview", "no_notebook", "not_graded",
+           "grader_failed"]
 
 CONFIG = "minigrad-kit.json"  # the grading options, beside the course's notebooks
+# The platform grades an upload as its assignment's (Gradescope: the programming assignment
+# the zip was uploaded to; PrairieLearn: the question), and only the course folder can say
+# which that is: by holding its one instructor notebook. An autograder made from a course
+# folder of several graded whatever assignment an upload answered, and the notebook of
+# assignment 2, uploaded alone to the Gradescope assignment of assignment 1, scored its 8
+# points there (red team 12).
+ONE_ASSIGNMENT = ("an autograder of {count} instructor notebooks: a platform's assignment is "
+                  "one of them, and an upload is graded as that one (the notebook of another, "
+                  "uploaded there, scored its own points); write one autograder per "
+                  "instructor notebook (minigrad-kit gradescope NOTEBOOK) and upload each to "
+                  "its own assignment")
 DEFAULTS = {"timeout": 30, "memory": 4096, "budget": None, "lenient": False, "salt": "",
             "sandbox": "auto", "lang": "en", "variants": "none"}
 
@@ -101,6 +114,8 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
     course, work = Path(course), Path(work)
     options = {**DEFAULTS, **json.loads((course / CONFIG).read_text(encoding="utf-8"))}
     sources = sorted(str(p) for p in course.glob("*.ipynb"))
+    if len(sources) != 1:
+        raise ValueError(ONE_ASSIGNMENT.format(count=len(sources)))
     graded = []
     salt = os.environ.get("MINIGRAD_KIT_SALT")
     os.environ["MINIGRAD_KIT_SALT"] = options["salt"]  # (not on the command line: the kernel

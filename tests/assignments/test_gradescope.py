@@ -49,22 +49,37 @@ def _released(path, lang="en"):
     return nbg.student_version(translated(rendered, path, lang))
 
 
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("zip")
-    assert main(["gradescope", str(A1), str(A2), "--out", str(folder / "autograder.zip"),
+def _autograder(folder: Path, source: Path) -> Path:
+    """The autograder of ``source`` (one assignment: one Gradescope assignment's)."""
+    assert main(["gradescope", str(source), "--out", str(folder / "autograder.zip"),
                  "--salt", "a private salt", "--timeout", "20", "--lang", "en",
                  "--numbers-of", NUMBERS]) == 0
     return folder / "autograder.zip"
 
 
-@pytest.fixture(scope="module")
-def sandboxed(tmp_path_factory, archive):
+def _sandboxed(folder: Path, zipped: Path) -> Path:
     """/autograder with the kit's environment where bubblewrap runs (the test environment:
     the kernels inside the sandbox find everything they import)."""
-    root = gradescope_tree(tmp_path_factory.mktemp("gs"), archive)
+    root = gradescope_tree(folder, zipped)
     (root / "minigrad-kit").symlink_to(Path(sys.prefix))
     return root
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    return _autograder(tmp_path_factory.mktemp("zip"), A2)
+
+
+@pytest.fixture(scope="module")
+def sandboxed(tmp_path_factory, archive):
+    return _sandboxed(tmp_path_factory.mktemp("gs"), archive)
+
+
+@pytest.fixture(scope="module")
+def sandboxed_code(tmp_path_factory):
+    """The autograder of assignment 3 (code answers), set up as ``sandboxed``."""
+    return _sandboxed(tmp_path_factory.mktemp("gs3"),
+                      _autograder(tmp_path_factory.mktemp("zip3"), A1))
 
 
 def _grade(root, files, env=None, metadata=None) -> dict:
@@ -96,8 +111,7 @@ def test_the_zip_holds_what_gradescope_asks_for(archive, tmp_path):
     assert config["salt"] == "a private salt" and config["timeout"] == 20
     assert config["numbers"] == NUMBERS
     handout = archive.with_name("autograder-handout")
-    assert sorted(p.name for p in handout.iterdir()) == sorted(
-        [A1.name, A2.name, "derive_it_by_hand.py", "tensors_and_gradients.py"])
+    assert sorted(p.name for p in handout.iterdir()) == sorted([A2.name, "derive_it_by_hand.py"])
     assert nbformat.read(handout / A2.name, as_version=4) == _released(A2)
 
 
@@ -180,9 +194,9 @@ def test_the_same_student_gets_the_same_hidden_inputs_another_one_others(sandbox
     assert first["score"] == other["score"] == 7  # right only where check() looks
 
 
-def test_held_back_points_and_flags_are_the_teachers_to_see(sandboxed):
+def test_held_back_points_and_flags_are_the_teachers_to_see(sandboxed_code):
     tampered = build(_released(A1), Sample(TAMPERED))
-    results = _grade(sandboxed, {"hw1.ipynb": tampered})
+    results = _grade(sandboxed_code, {"hw1.ipynb": tampered})
     visible, hidden = _tests(results, "visible"), results["tests"]
     assert results["score"] == 0  # held back: no points until the teacher adjusts them
     for name in ("q1", "q2", "q3"):

@@ -253,15 +253,14 @@ def test_what_the_grader_reads_of_a_cell_is_its_own(graded):
                for problem in graded["results"]["test_id"]["problems"])
 
 
-# --- an upload to Gradescope from an autograder of several assignments -----------------------
+# --- an upload to Gradescope that answers two assignments ------------------------------------
 
 def _gradescope(root: Path, files: dict) -> dict:
-    """Gradescope's /autograder made from a course folder of assignments 1 and 2 (sandbox
-    required), ``files`` (name -> notebook) uploaded; results.json."""
+    """Gradescope's /autograder of assignment 1 (sandbox required), ``files`` (name ->
+    notebook) uploaded; results.json."""
     course = root / "source" / "course"
     course.mkdir(parents=True)
-    pack_course([str(BY_ASSIGNMENT[D]), str(BY_ASSIGNMENT[B])], course,
-                {"sandbox": "required", "timeout": 10})
+    pack_course([str(BY_ASSIGNMENT[D])], course, {"sandbox": "required", "timeout": 10})
     (root / "submission").mkdir()
     for name, notebook in files.items():
         nbformat.write(notebook, root / "submission" / name)
@@ -271,16 +270,17 @@ def _gradescope(root: Path, files: dict) -> dict:
 
 def test_an_upload_is_graded_as_one_assignment(tmp_path):
     """The Gradescope assignment of assignment 1 (9 points), its autograder made from the
-    course folder: the published notebook of assignment 1 scored 9, and with the published
-    notebook of assignment 2 beside it 17. Now an upload that answers two assignments
-    counts for none, and says why; one notebook scores as before."""
+    course folder of assignments 1 and 2: the published notebook of assignment 1 scored 9,
+    and with the published notebook of assignment 2 beside it 17. An autograder grades one
+    assignment now (red team 12: ``upload.ONE_ASSIGNMENT``), so the notebook of assignment
+    2 is not graded there, and says why; the notebook of assignment 1 scores as before."""
     first, second = (build(name, None, published(name)) for name in (D, B))
     alone = _gradescope(tmp_path / "alone", {"mine.ipynb": first})
     assert alone["score"] == 9
     both = _gradescope(tmp_path / "both", {"mine.ipynb": first, "more.ipynb": second})
-    assert both["score"] == 0, both["score"]
-    assert "answer 2 assignments" in both["output"]
-    assert "upload only the notebook of this assignment" in both["output"]
+    assert both["score"] == 9, both["score"]
+    assert f"answers the assignment '{B}', but the instructor notebooks given are for {D}" \
+        in both["output"]
 
 
 # --- a file that cannot be graded, beside one's own notebook -----------------------------------
