@@ -38,6 +38,7 @@ from .rules import out as out_rule
 from .layouts import preserve_format, strided
 from .kernels import layout as memory
 from .rules.conversion import array_from, checked_fill_value, checked_scalar, is_sequence, type_name
+from .rules.parser import Param, parser_error
 from .rules.promotion import check_python_int
 from .autograd.tensor_base import TensorBase, make
 from .size import Size
@@ -213,10 +214,13 @@ def size_keyword(function):
     return accepting
 
 
+SIZE_PARAMS = (Param("size", "tuple of ints", True, False),)
+
+
 def _size(function: str, size: tuple) -> tuple[int, ...]:
     """The shape given as ``ones(2, 3)``, ``ones((2, 3))`` or ``ones([2, 3])``."""
-    if not size:
-        raise TypeError(f'{function}() missing 1 required positional arguments: "size"')
+    if not size:  # (one signature, "missing ... "size"", or several: "invalid combination")
+        raise parser_error(function, function, SIZE_PARAMS, (), {})
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     elif len(size) == 1 and not _is_size(size[0]):

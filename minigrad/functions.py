@@ -53,6 +53,7 @@ from .rules.arguments import invalid_combination as _invalid_combination
 from .rules.arguments import is_int as _is_int
 from .rules.arguments import is_index as _is_index
 from .rules.arguments import rounding_mode as _rounding_mode
+from .rules.parser import missing_arguments as _missing_arguments
 from . import layouts as _layouts
 from . import dtypes as _dtypes
 from . import linalg as _linalg
@@ -1401,7 +1402,7 @@ def _check_reshape_arguments(function: str, args: tuple, kwargs: dict) -> None:
     if len(args) > 2:
         return  # Python's own error is PyTorch's: reshape() takes 2 positional arguments ...
     if len(args) < 2 and "shape" not in kwargs:
-        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
+        raise _missing_arguments("reshape", ["input", "shape"][len(args):])
     shape = args[1] if len(args) == 2 else kwargs["shape"]
     _int_list(function, "shape", shape, position=2 if len(args) == 2 else None)
 

@@ -26,6 +26,7 @@ from .. import errors, ops
 from ..autograd.broadcast import broadcast_shapes
 from ..dtypes import C_TYPE_NAMES
 from ..rules.arguments import check_sub
+from ..rules.parser import parsed_namespace
 from ..rules.ctc import check_ctc_loss, ctc_lengths
 from ..rules.embedding_bag import check_embedding_bag
 from ..rules.out import write as write_out
@@ -2442,3 +2443,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                            is None else "running_var must be defined in evaluation mode")
     return ops.native_batch_norm(input, weight, bias, running_mean, running_var, training,
                                  momentum, eps)
+
+
+# A call that does not bind raises PyTorch's argument parser's error where PyTorch's function
+# is read by it ("linear() missing 1 required positional arguments: ..."; rules/parser.py).
+globals().update(parsed_namespace(globals(), __all__, "F."))
