@@ -8,7 +8,6 @@ its derivative live). Printing is in ``minigrad._printing``.
 from __future__ import annotations
 
 import functools
-import warnings
 import weakref
 from collections import OrderedDict
 
@@ -216,7 +215,7 @@ class Tensor(TensorBase):
         # (the node as it is, not rebuilt for a view whose base changed: as torch, which
         # reads .grad of a view made under no_grad without its error)
         if self._grad_fn is not None and self._grad is None and not self.retains_grad:
-            warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            errors.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter

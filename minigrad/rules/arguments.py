@@ -18,7 +18,6 @@ import functools
 import inspect
 import math
 import re
-import warnings
 
 import numpy as np
 
@@ -686,9 +685,9 @@ def _deprecated_overload(function: str, old: str, new: str) -> None:
     """PyTorch's warning for a call in a deprecated overload (once: one flag for all)."""
     if not _deprecations_warned:
         _deprecations_warned.append(function)
-        warnings.warn(f"This overload of {function} is deprecated:\n\t{function}({old})\n"
-                      f"Consider using one of the following signatures instead:\n"
-                      f"\t{function}({new})", UserWarning, stacklevel=5)
+        errors.warn(f"This overload of {function} is deprecated:\n\t{function}({old})\n"
+                    f"Consider using one of the following signatures instead:\n"
+                    f"\t{function}({new})", UserWarning, stacklevel=5)
 
 
 def _deprecated_alpha_first(function: str, args: tuple, kwargs: dict):

@@ -31,7 +31,7 @@ import inspect
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
 from .parser_overloads import ONE_ARGUMENT, RENAMED, SEVERAL_SIGNATURES, WRITTEN_IN_PYTHON
 from .promotion import is_number
@@ -273,6 +273,7 @@ def parsed_as_pytorch(label: str, function, method: bool = False):
             if translated is None:
                 raise
             raise translated from None
+    errors.TRANSPARENT_FRAMES.add(parsed.__code__)  # (a warning's stacklevel skips it)
     return parsed
 
 
@@ -290,6 +291,7 @@ def _renamed(name: str, function):
             raise TypeError(str(error).replace(own, f"{name}()", 1)) from None
 
     callers = _unwrapped_codes(function) | {renamed.__code__}
+    errors.TRANSPARENT_FRAMES.add(renamed.__code__)
     return renamed
 
 
