@@ -15,8 +15,8 @@ def matrix_product(a, b, mkl=True):
     product, so -2 * 0 stays -0. (NumPy's kernel adds it to 0: +0.); a small product
     (``small_gemm``) is added up term by term (not ``mkl``: a half's, in float32). An
     empty product is laid out row-major, as torch's (NumPy's has strides of 0)."""
-    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
-        return new_layout(np.multiply(a, b))
+    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and a.dtype.char in "fd":
+        return new_layout(np.multiply(a, b))  # (a half's kernel adds the product to +0)
     if mkl and small_gemm(a, b):
         # (from +0, as MKL: a sum of -0 products is +0)
         return new_layout(_terms(a[:, 1:], b[1:], a[:, 0, None] * b[0] + a.dtype.type(0)))

@@ -52,7 +52,10 @@ FIXED = [5, 17, 29, 53, 125, 137, 150, 157, 165, 182, 197, 199, 220, 221, 247, 2
          14981, 15016,
          # session 16 (fuzz10): the parser's missing arguments, empty results' and
          # index_fill/index_put's strides
-         216, 248, 328, 912, 965, 1168, 1541, 1576, 1600, 1616, 1645, 1672, 1940]
+         216, 248, 328, 912, 965, 1168, 1541, 1576, 1600, 1616, 1645, 1672, 1940,
+         # and of seeds 20,000 to 21,305 (half-precision matmul's +0, bitwise ops' layout,
+         # ldexp's warning before its error, a float16 == a large int, kthvalue's strides)
+         969, 20028, 20281, 20593, 20728, 21305]
 
 # Left, each checked to part still (strict): what differs and why it is not fixed.
 _STRIDES = "a result's strides (a layout PyTorch picks otherwise; the values agree)"
@@ -64,7 +67,6 @@ KNOWN = {
          "minigrad's class 'dtype' (test_fuzz_programs.py's OPEN)",
     256: "cummax's gradient of an empty tensor (as 128)",
     863: "max() of a float16 tie between -0. and 0. (the README's known difference)",
-    969: _STRIDES + ": floor_divide_ of a permuted bool tensor's clone",
     1235: "float16 lerp, sigmoid then backward: a gradient an ulp off",
     1574: "PyTorch's sgn gradient is a ZeroTensor, whose tolist() refuses 'unallocated "
           "storage'; minigrad's gradient is ordinary zeros",
