@@ -38,7 +38,7 @@ from .layouts import preserve_format, strided
 from .kernels import layout as memory
 from .rules.conversion import (array_from, check_numpy_strides, checked_fill_value, checked_scalar,
                                is_sequence, type_name)
-from .rules.parser import Param, parser_error
+from .rules.parser import Parameter, parser_error
 from .rules.promotion import check_python_int
 from .autograd.tensor_base import TensorBase, make
 from .size import Size
@@ -217,7 +217,7 @@ def size_keyword(function):
     return accepting
 
 
-SIZE_PARAMS = (Param("size", "tuple of ints", True, False),)
+SIZE_PARAMS = (Parameter("size", "tuple of ints", True, False),)
 
 
 def _size(function: str, size: tuple) -> tuple[int, ...]:

@@ -53,6 +53,7 @@ from .rules.arguments import invalid_combination as _invalid_combination
 from .rules.arguments import is_int as _is_int
 from .rules.arguments import is_index as _is_index
 from .rules.arguments import rounding_mode as _rounding_mode
+from .rules.parser import invalid_combination as _parser_invalid
 from .rules.parser import missing_arguments as _missing_arguments
 from . import layouts as _layouts
 from . import dtypes as _dtypes
@@ -2002,7 +2003,13 @@ def promote_types(type1, type2):
 
 def result_type(tensor, other):
     """The dtype an operation on ``tensor`` and ``other`` (a tensor or a number) gives."""
+    if not _builtins.all(isinstance(v, _Tensor) or _is_number(v) for v in (tensor, other)):
+        raise _parser_invalid("result_type", _RESULT_TYPE_OVERLOADS, (tensor, other), {})
     return _dtypes.result_type(tensor, other)
+
+
+_RESULT_TYPE_OVERLOADS = ("Tensor tensor, Tensor other", "Number scalar, Tensor tensor",
+                          "Tensor tensor, Number other", "Number scalar1, Number scalar2")
 
 
 def _number_tensor(value):

@@ -960,7 +960,7 @@ class NansumBackward0(Node):
     def forward(self, x, dim, keepdim):
         axes = _reduced_axes(dim, x.ndim)
         self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim)
-        return sum_axes(np.where(x != x, 0, x), axes or range(x.ndim), keepdim)
+        return sum_axes(np.where(x != x, x.dtype.type(0), x), axes or range(x.ndim), keepdim)
 
     def backward(self, saved, grad):
         x = saved.self

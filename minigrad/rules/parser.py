@@ -76,7 +76,7 @@ def got(args: tuple, kwargs: dict, marked: bool = False) -> str:
     return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
-class Param:
+class Parameter:
     """One parameter as the parser holds it: its name, its type ("Tensor", "int", ...,
     or "" when read from a Python signature), whether it has a default, and whether it
     comes after the ``*``."""
@@ -88,7 +88,7 @@ class Param:
 
 @functools.lru_cache(maxsize=None)
 def listed_params(signature: str) -> tuple:
-    """``Tensor input, *, Number alpha = 1`` (as the parser lists it) as Params."""
+    """``Tensor input, *, Number alpha = 1`` (as the parser lists it) as Parameters."""
     params, keyword_only = [], False
     for part in signature.split(", "):
         if part == "*":
@@ -96,17 +96,17 @@ def listed_params(signature: str) -> tuple:
             continue
         declared, _, default = part.partition(" = ")
         kind, _, name = declared.rpartition(" ")
-        params.append(Param(name, kind, not default, keyword_only))
+        params.append(Parameter(name, kind, not default, keyword_only))
     return tuple(params)
 
 
 def python_params(function, method: bool) -> tuple:
-    """A Python function's parameters as Params (``self`` or a method's tensor left out)."""
+    """A Python function's parameters as Parameters (``self`` or a method's tensor left out)."""
     found = []
     for index, p in enumerate(inspect.signature(function).parameters.values()):
         if (method and index == 0) or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
-        found.append(Param(p.name, "", p.default is p.empty, p.kind == p.KEYWORD_ONLY))
+        found.append(Parameter(p.name, "", p.default is p.empty, p.kind == p.KEYWORD_ONLY))
     return tuple(found)
 
 
@@ -144,7 +144,7 @@ def _one_signature_error(name: str, params: tuple, args: tuple, kwargs: dict):
 
 _FITS = {
     "Tensor": is_tensor,
-    "Number": lambda v: is_number(v) or is_tensor(v) and v.ndim == 0,
+    "Number": lambda v: False,  # (PyTorch's parser marks whatever meets a Number, numbers too)
     "int": lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)),
     "bool": lambda v: isinstance(v, (bool, np.bool_)),
     "float": is_number,

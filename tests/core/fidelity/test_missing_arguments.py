@@ -119,7 +119,8 @@ def test_the_parser_table_is_torchs():
     "torch.softmax(x, 0, None, 4)", "x.gather(0, x, 1, 2)", "torch.chunk(chunks=2)",
     "torch.transpose(x, dim1=0)", "x.masked_fill(mask=x)", "torch.add(x)", "x.add()",
     "x.view()", "torch.randn()", "torch.ones()", "torch.reshape()", "F.linear(x)",
-    "torch.index_select(x, index=x)", "x.transpose(0, 1, 2)"])
+    "torch.index_select(x, index=x)", "x.transpose(0, 1, 2)",
+    "torch.result_type(torch.float32, 1)", "torch.result_type(x, 'a')"])
 def test_calls_that_do_not_bind(call):
     """Too many positional arguments, keywords unknown or given twice, as PyTorch's parser
     answers them."""
