@@ -165,6 +165,7 @@ from .backends.precision import (  # noqa: F401
     set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms,
     get_num_interop_threads, set_flush_denormal, set_num_interop_threads)
 from .errors import is_warn_always_enabled, set_warn_always  # noqa: F401
+from .rules import parser as _parser
 
 __version__ = "0.1.0"
 
@@ -186,3 +187,10 @@ def is_tensor(obj) -> "builtins.bool":  # noqa: F821
     """True if ``obj`` is a minigrad Tensor."""
     return isinstance(obj, Tensor)
 
+
+# A call that does not bind raises PyTorch's argument parser's error ("add() received an
+# invalid combination of arguments ..."), the same rule for every function (rules/parser.py).
+globals().update(_parser.parsed_namespace(globals(), list(globals())))
+# torch.functional's functions are torch's own (its unique is torch.unique)
+vars(functional).update({_name: globals()[_name] for _name in functional.__all__
+                         if _name in globals()})

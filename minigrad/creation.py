@@ -22,7 +22,6 @@ import collections.abc
 import functools
 import math
 import operator
-import warnings
 
 import numpy as np
 
@@ -37,7 +36,9 @@ from .ops import shape as shape_ops
 from .rules import out as out_rule
 from .layouts import preserve_format, strided
 from .kernels import layout as memory
-from .rules.conversion import array_from, checked_fill_value, checked_scalar, is_sequence, type_name
+from .rules.conversion import (array_from, check_numpy_strides, checked_fill_value, checked_scalar,
+                               is_sequence, type_name)
+from .rules.parser import Parameter, parser_error
 from .rules.promotion import check_python_int
 from .autograd.tensor_base import TensorBase, make
 from .size import Size
@@ -116,7 +117,7 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
     on_meta = meta_requested(device, creating=False)
     dtype = dtypes.parse_dtype(dtype, "tensor")
     if isinstance(data, TensorBase):
-        warnings.warn(errors.COPY_CONSTRUCT, UserWarning, stacklevel=2)
+        errors.warn(errors.COPY_CONSTRUCT, UserWarning, stacklevel=2)
     array = array_from(data, dtype)
     return _check_can_require_grad(make(_placed(array, on_meta)), requires_grad)
 
@@ -184,6 +185,9 @@ def from_numpy(ndarray: np.ndarray) -> TensorBase:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type_name(ndarray)})")
     dtypes.from_numpy_dtype(ndarray.dtype)  # PyTorch's error for unsupported dtypes
+    check_numpy_strides(ndarray)
+    if not ndarray.flags.writeable:
+        errors.warn_once_at_caller(errors.NOT_WRITABLE_ARRAY)
     return make(ndarray)
 
 
@@ -213,10 +217,13 @@ def size_keyword(function):
     return accepting
 
 
+SIZE_PARAMS = (Parameter("size", "tuple of ints", True, False),)
+
+
 def _size(function: str, size: tuple) -> tuple[int, ...]:
     """The shape given as ``ones(2, 3)``, ``ones((2, 3))`` or ``ones([2, 3])``."""
-    if not size:
-        raise TypeError(f'{function}() missing 1 required positional arguments: "size"')
+    if not size:  # (one signature, "missing ... "size"", or several: "invalid combination")
+        raise parser_error(function, function, SIZE_PARAMS, (), {})
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     elif len(size) == 1 and not _is_size(size[0]):
@@ -318,9 +325,9 @@ def deprecated_range(start, end, step=1, *, out=None, dtype=None, layout=strided
                      device=None, requires_grad: bool = False) -> TensorBase:
     """``torch.range``, deprecated in PyTorch: ``arange`` with ``end`` included, in the
     default dtype (``start + k * step`` computed in double, as its kernel)."""
-    warnings.warn("torch.range is deprecated and will be removed in a future release because "
-                  "its behavior is inconsistent with Python's range builtin. Instead, use "
-                  "torch.arange, which produces values in [start, end).", UserWarning,
+    errors.warn("torch.range is deprecated and will be removed in a future release because "
+                "its behavior is inconsistent with Python's range builtin. Instead, use "
+                "torch.arange, which produces values in [start, end).", UserWarning,
                   stacklevel=2)
     _check_options("range", layout, False, out)
     if step == 0:

@@ -11,6 +11,7 @@ with PyTorch's (``tests/core``).
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 BACKWARD_TWICE = (
@@ -289,15 +290,58 @@ def not_differentiable(function: str, argument: str) -> str:
 _warn_always = [False]  # torch.set_warn_always(True): TORCH_WARN_ONCE warns every time
 
 
+NOT_WRITABLE_ARRAY = (
+    "The given NumPy array is not writable, and PyTorch does not support non-writable "
+    "tensors. This means writing to this tensor will result in undefined behavior. You may "
+    "want to copy the array to protect its data or make it writable before converting it to "
+    "a tensor. This type of warning will be suppressed for the rest of this program. "
+    "(Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_numpy.cpp:213.)")
+
+# The code of rules/parser.py's wrappers (it adds them): frames a warning's stacklevel does
+# not count, so that a warning meant for the caller's line still reaches it.
+TRANSPARENT_FRAMES = set()
+
+
+def warn(message, category=UserWarning, stacklevel: int = 1) -> None:
+    """``warnings.warn``, counting no frame of rules/parser.py's wrappers around the public
+    functions (PyTorch's C++ warnings name the calling Python line)."""
+    frame, level = sys._getframe(1), 1
+    for _ in range(stacklevel - 1):
+        frame, level = frame.f_back, level + 1
+        while frame is not None and frame.f_code in TRANSPARENT_FRAMES:
+            frame, level = frame.f_back, level + 1
+        if frame is None:
+            break
+    warnings.warn(message, category, stacklevel=level + 1)
+
+
+def warn_at_caller(message, category=UserWarning) -> None:
+    """A warning at the line that called into minigrad (its first frame outside the kit),
+    as PyTorch's C++ warnings name the calling Python line, however deep the kit's own
+    calls are."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+            "minigrad"):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level + 1)
+
+
+def warn_once_at_caller(message: str) -> None:
+    """``warn_once`` at the line that called into minigrad (``warn_at_caller``)."""
+    if _warn_always[0] or message not in _warned_once:
+        _warned_once.add(message)
+        warn_at_caller(message)
+
+
 def warn_once(message: str, stacklevel: int = 3) -> None:
     """A UserWarning the first time only, like PyTorch's TORCH_WARN_ONCE (every time
     after ``torch.set_warn_always(True)``, which leaves the first time unspent, as
     PyTorch's does)."""
     if _warn_always[0]:
-        warnings.warn(message, UserWarning, stacklevel=stacklevel)
+        warn(message, UserWarning, stacklevel=stacklevel)
     elif message not in _warned_once:
         _warned_once.add(message)
-        warnings.warn(message, UserWarning, stacklevel=stacklevel)
+        warn(message, UserWarning, stacklevel=stacklevel)
 
 
 def set_warn_always(b, /) -> None:

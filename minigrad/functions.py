@@ -53,6 +53,8 @@ from .rules.arguments import invalid_combination as _invalid_combination
 from .rules.arguments import is_int as _is_int
 from .rules.arguments import is_index as _is_index
 from .rules.arguments import rounding_mode as _rounding_mode
+from .rules.parser import invalid_combination as _parser_invalid
+from .rules.parser import missing_arguments as _missing_arguments
 from . import layouts as _layouts
 from . import dtypes as _dtypes
 from . import linalg as _linalg
@@ -1401,7 +1403,7 @@ def _check_reshape_arguments(function: str, args: tuple, kwargs: dict) -> None:
     if len(args) > 2:
         return  # Python's own error is PyTorch's: reshape() takes 2 positional arguments ...
     if len(args) < 2 and "shape" not in kwargs:
-        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
+        raise _missing_arguments("reshape", ["input", "shape"][len(args):])
     shape = args[1] if len(args) == 2 else kwargs["shape"]
     _int_list(function, "shape", shape, position=2 if len(args) == 2 else None)
 
@@ -2001,7 +2003,13 @@ def promote_types(type1, type2):
 
 def result_type(tensor, other):
     """The dtype an operation on ``tensor`` and ``other`` (a tensor or a number) gives."""
+    if not _builtins.all(isinstance(v, _Tensor) or _is_number(v) for v in (tensor, other)):
+        raise _parser_invalid("result_type", _RESULT_TYPE_OVERLOADS, (tensor, other), {})
     return _dtypes.result_type(tensor, other)
+
+
+_RESULT_TYPE_OVERLOADS = ("Tensor tensor, Tensor other", "Number scalar, Tensor tensor",
+                          "Tensor tensor, Number other", "Number scalar1, Number scalar2")
 
 
 def _number_tensor(value):

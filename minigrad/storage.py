@@ -9,9 +9,9 @@ of size n]``.
 
 from __future__ import annotations
 
-import warnings
 
 from .kernels import layout as memory
+from . import errors
 
 _WARNED = []  # (PyTorch warns the first time only, in a process)
 
@@ -19,7 +19,7 @@ _WARNED = []  # (PyTorch warns the first time only, in a process)
 def warn_typed_storage_removal():
     if not _WARNED:
         _WARNED.append(True)
-        warnings.warn(
+        errors.warn(
             "TypedStorage is deprecated. It will be removed in the future and UntypedStorage "
             "will be the only storage class. This should only matter to you if you are using "
             "storages directly.  To access UntypedStorage directly, use "

@@ -8,7 +8,6 @@ its derivative live). Printing is in ``minigrad._printing``.
 from __future__ import annotations
 
 import functools
-import warnings
 import weakref
 from collections import OrderedDict
 
@@ -22,7 +21,7 @@ from .kernels import layout as memory
 from .kernels import meta
 from .kernels.meta import MetaArray
 from .ops import random as random_ops
-from .rules import arguments, math_dtypes
+from .rules import arguments, math_dtypes, parser
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .rules.indexing import check_put_arguments
@@ -216,7 +215,7 @@ class Tensor(TensorBase):
         # (the node as it is, not rebuilt for a view whose base changed: as torch, which
         # reads .grad of a view made under no_grad without its error)
         if self._grad_fn is not None and self._grad is None and not self.retains_grad:
-            warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            errors.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -452,6 +451,8 @@ class Tensor(TensorBase):
         """In place: this tensor's shape becomes ``size``, filled row after row with its
         memory's elements from where it starts (memory grown for it holds zeros here,
         uninitialised values in PyTorch); refused, as in PyTorch, if it requires grad."""
+        if not size:
+            raise parser.missing_arguments("resize_", ["size"])
         if len(size) == 1 and isinstance(size[0], (tuple, list)):
             size = tuple(size[0])
         if self.requires_grad:
@@ -1058,6 +1059,8 @@ class Tensor(TensorBase):
 
     def sum_to_size(self, *size):
         """This tensor summed down to ``size``, which must broadcast to its shape."""
+        if not size:
+            raise parser.missing_arguments("sum_to_size", ["size"])
         return ops.aliases.sum_to_size(self, size[0] if len(size) == 1 and
                                        isinstance(size[0], (tuple, list)) else size)
 
@@ -1674,12 +1677,12 @@ class Tensor(TensorBase):
     def swapdims(self, dim0, dim1):
         return ops.transpose(self, dim0, dim1)
 
-    @arguments.checks_method_arguments(arguments.check_movedim_arguments)
+    @arguments.checks_method_arguments(arguments.check_movedim_method)
     def movedim(self, source, destination):
         """Dims ``source`` moved to ``destination`` (a permute)."""
         return ops.aliases.movedim(self, source, destination)
 
-    @arguments.checks_method_arguments(arguments.check_movedim_arguments)
+    @arguments.checks_method_arguments(arguments.check_movedim_method)
     def moveaxis(self, source, destination):
         return ops.aliases.movedim(self, source, destination)
 
@@ -1695,15 +1698,15 @@ class Tensor(TensorBase):
     def broadcast_to(self, size):
         return ops.aliases.broadcast_to(self, size)
 
-    @arguments.checks_method_arguments(arguments.check_split_sections)
+    @arguments.checks_method_arguments(arguments.check_split_sections_method)
     def hsplit(self, split_size_or_sections):
         return ops.aliases.hsplit(self, split_size_or_sections)
 
-    @arguments.checks_method_arguments(arguments.check_split_sections)
+    @arguments.checks_method_arguments(arguments.check_split_sections_method)
     def vsplit(self, split_size_or_sections):
         return ops.aliases.vsplit(self, split_size_or_sections)
 
-    @arguments.checks_method_arguments(arguments.check_split_sections)
+    @arguments.checks_method_arguments(arguments.check_split_sections_method)
     def dsplit(self, split_size_or_sections):
         return ops.aliases.dsplit(self, split_size_or_sections)
 
@@ -2438,6 +2441,8 @@ class Tensor(TensorBase):
     def new_ones(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         creation._check_options("new_ones", layout, pin_memory)
+        if not size:
+            raise parser.missing_arguments("new_ones", ["size"])
         return creation.ones(*size, dtype=dtype or self.dtype, layout=layout,
                              device=device or self.device,
                   requires_grad=requires_grad, pin_memory=pin_memory)
@@ -2449,6 +2454,12 @@ class Tensor(TensorBase):
                     device=device or self.device, requires_grad=requires_grad,
                     pin_memory=pin_memory)
 
+
+# A call that does not bind raises PyTorch's argument parser's error ("masked_fill() received
+# an invalid combination of arguments ..."), the same rule for every method (rules/parser.py).
+for _name, _method in parser.parsed_namespace(vars(Tensor), list(vars(Tensor)), "Tensor.",
+                                              method=True).items():
+    setattr(Tensor, _name, _method)
 
 # The one hook: the floors below make Tensors of this class (see autograd/tensor_base.py).
 set_tensor_class(Tensor)

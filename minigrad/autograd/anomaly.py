@@ -27,6 +27,7 @@ import warnings
 import numpy as np
 
 from .tensor_base import TensorBase
+from .. import errors
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "set_anomaly_enabled", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]
@@ -84,7 +85,7 @@ class detect_anomaly:  # noqa: N801 (PyTorch's name)
     def __init__(self, check_nan: bool = True) -> None:
         self.prev, self.prev_check_nan = enabled, _check_nan
         self.check_nan = check_nan
-        warnings.warn(_ENTERED, UserWarning, stacklevel=2)
+        errors.warn(_ENTERED, UserWarning, stacklevel=2)
 
     def __enter__(self) -> None:
         set_anomaly_enabled(True, self.check_nan)
@@ -163,19 +164,19 @@ def report(node) -> None:
     metadata = node.metadata
     stack = metadata.get("traceback_")
     if stack is None:
-        warnings.warn(_NO_STACK.format(name=node.name()), UserWarning, stacklevel=2)
+        errors.warn(_NO_STACK.format(name=node.name()), UserWarning, stacklevel=2)
         return
-    warnings.warn(_CAUSED.format(name=node.name(), stack="".join(stack)), UserWarning,
-                  stacklevel=2)
+    errors.warn(_CAUSED.format(name=node.name(), stack="".join(stack)), UserWarning,
+                stacklevel=2)
     parent = metadata.get("parent_")
     while parent is not None:
         metadata = parent.metadata
         stack = metadata.get("traceback_")
         if stack is None:
-            warnings.warn(_NO_STACK.format(name=parent.name()), UserWarning, stacklevel=2)
+            errors.warn(_NO_STACK.format(name=parent.name()), UserWarning, stacklevel=2)
         else:
-            warnings.warn(_INDUCED.format(name=parent.name(), stack="".join(stack)),
-                          UserWarning, stacklevel=2)
+            errors.warn(_INDUCED.format(name=parent.name(), stack="".join(stack)),
+                        UserWarning, stacklevel=2)
         parent = metadata.get("parent_")
 
 

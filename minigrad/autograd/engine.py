@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import silenced
+from ..kernels.layout import new_layout
 from ..kernels.meta import ones_like
 from . import anomaly, grad_mode, profiler
 from .hooks import run_posthooks, run_prehooks
@@ -422,10 +423,11 @@ def _hooked(hooks: dict, grad_outputs: tuple, owned: bool, on_arrays: bool) -> t
 
 
 def wrapped(grad, on_arrays: bool):
-    """A gradient as a hook (or ``autograd.grad``) receives it: a Tensor."""
+    """A gradient as a hook (or ``autograd.grad``) receives it: a Tensor (an empty one
+    row-major, as torch's, where NumPy's has strides of 0)."""
     if grad is None or not on_arrays:
         return grad
-    return make(grad)
+    return make(new_layout(grad))
 
 
 def _check_hook_result(hook, original, result) -> None:

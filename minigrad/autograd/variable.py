@@ -8,7 +8,6 @@ Since PyTorch 0.4 a tensor does everything a Variable did, and
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -33,7 +32,7 @@ class Variable(metaclass=_VariableMeta):
 
     def __new__(cls, data=None, requires_grad: bool = False, volatile: bool = False):
         if volatile:
-            warnings.warn(errors.VARIABLE_VOLATILE, UserWarning, stacklevel=2)
+            errors.warn(errors.VARIABLE_VOLATILE, UserWarning, stacklevel=2)
         if data is None:
             data = make(np.empty(0, np.float32))  # (torch.Tensor(): empty, float32)
         if not isinstance(data, TensorBase):

@@ -22,6 +22,7 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .layout import new_layout
 from .meta import empty as meta_empty, is_meta
 from .special import half_in_float32
 
@@ -58,7 +59,7 @@ def constant_pad(x, widths, value=0):
         pairs[x.ndim - 1 - k] = widths[2 * k], widths[2 * k + 1]
     cut = tuple(slice(max(-a, 0), x.shape[d] - max(-b, 0)) for d, (a, b) in enumerate(pairs))
     grown = [(max(a, 0), max(b, 0)) for a, b in pairs]
-    return np.pad(x[cut], grown, constant_values=value)
+    return new_layout(np.pad(x[cut], grown, constant_values=value))  # (empty: row-major)
 
 
 def windows(x, kernel, stride, dilation, out):

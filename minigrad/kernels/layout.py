@@ -132,6 +132,14 @@ def preserved_strides(array: np.ndarray) -> tuple:
     return dense_strides(shape, strides)
 
 
+def preserved_copy(array: np.ndarray) -> np.ndarray:
+    """A copy of ``array`` laid out as torch's ``clone()`` (preserve_format) lays it out
+    (NumPy's ``copy()`` is row-major): ``index_fill`` and ``index_put`` write into one."""
+    out = empty_strided(array.shape, preserved_strides(array), array.dtype)
+    out[...] = array
+    return out
+
+
 def empty_strided(shape, strides, dtype) -> np.ndarray:
     """A new array of ``shape`` whose strides (in elements) are ``strides``, which
     must be dense or, for an empty array, anything."""
@@ -174,8 +182,9 @@ def leaf_grad_layout(grad: np.ndarray, variable) -> np.ndarray:
     is laid out so already (a size-1 dim's stride does not count, unless 0). An empty
     leaf counts as dense: its gradient takes its strides."""
     if grad.size == 0 and type(grad) is not MetaArray and type(variable) is not MetaArray:
-        return with_strides(grad, contiguous_strides(grad.shape) if variable is None
-                            else geometry(variable)[1])
+        # (a new one: a copy of an empty array would have NumPy's strides of 0 again)
+        return empty_strided(grad.shape, contiguous_strides(grad.shape) if variable is None
+                             else geometry(variable)[1], grad.dtype)
     if type(grad) is MetaArray or type(variable) is MetaArray or \
             (grad.flags.c_contiguous and (variable is None or variable.flags.c_contiguous)):
         return grad

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import fma, vec
+from .layout import new_layout
 from .special import half_in_float32
 
 
@@ -12,13 +13,14 @@ def matrix_product(a, b, mkl=True):
     """a @ b for two matrices (arrays), as torch's CPU kernel (MKL's gemm) rounds it:
     with an inner size of 1 (and more than one row and column) each element is a single
     product, so -2 * 0 stays -0. (NumPy's kernel adds it to 0: +0.); a small product
-    (``small_gemm``) is added up term by term (not ``mkl``: a half's, in float32)."""
-    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
-        return np.multiply(a, b)
+    (``small_gemm``) is added up term by term (not ``mkl``: a half's, in float32). An
+    empty product is laid out row-major, as torch's (NumPy's has strides of 0)."""
+    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and a.dtype.char in "fd":
+        return new_layout(np.multiply(a, b))  # (a half's kernel adds the product to +0)
     if mkl and small_gemm(a, b):
         # (from +0, as MKL: a sum of -0 products is +0)
-        return _terms(a[:, 1:], b[1:], a[:, 0, None] * b[0] + a.dtype.type(0))
-    return np.matmul(a, b)
+        return new_layout(_terms(a[:, 1:], b[1:], a[:, 0, None] * b[0] + a.dtype.type(0)))
+    return new_layout(np.matmul(a, b))
 
 
 def small_gemm(a, b) -> bool:
@@ -41,8 +43,8 @@ def matrix_vector(a, v):
         total = a[:, 0] * v[0] + a.dtype.type(0)  # (from +0: -0 products give +0)
         for k in range(1, len(v)):
             total = total + a[:, k] * v[k]
-        return total
-    return np.matmul(a, v)
+        return new_layout(total)
+    return new_layout(np.matmul(a, v))
 
 
 def _terms(a, b, total):
@@ -74,11 +76,11 @@ def batched_product(a, b):
     dtype, k = 0, 1, ... (torch's baddbmm_cpu_kernel; NumPy's BLAS blocks the sum
     differently); a larger one is one matrix product per batch."""
     if a.shape[2] * a.shape[1] * b.shape[2] >= 400 or a.dtype.char not in "fd":
-        return np.matmul(a, b)
+        return new_layout(np.matmul(a, b))
     total = np.zeros(a.shape[:2] + b.shape[2:], np.result_type(a, b))
     for k in range(a.shape[2]):
         total += a[:, :, k, None] * b[:, None, k, :]
-    return total
+    return new_layout(total)
 
 
 def addmm(bias, a, b, beta=1, alpha=1):
@@ -89,10 +91,11 @@ def addmm(bias, a, b, beta=1, alpha=1):
     if small_gemm(a, b) and beta != 0 and _mkl_columns_first(a, b):
         first = np.broadcast_to(bias if beta == 1 else beta * bias, (len(a), b.shape[1]))
         if alpha == 1:
-            return _terms(a, b, first)
+            return new_layout(_terms(a, b, first))
         one_column = b.shape[1] == 1 and len(a) > 1
-        return _terms(a, alpha * b, first) if one_column else _terms(alpha * a, b, first)
-    return _scaled_product(bias, a, b, beta, alpha, mkl=a.dtype != np.float16)
+        return new_layout(_terms(a, alpha * b, first) if one_column
+                          else _terms(alpha * a, b, first))
+    return new_layout(_scaled_product(bias, a, b, beta, alpha, mkl=a.dtype != np.float16))
 
 
 @half_in_float32  # (half: the product and the sum in float32, rounded once)

@@ -23,10 +23,30 @@ from __future__ import annotations
 
 import numpy as np
 
+from .arithmetic import power
 from .special import by_vectors
 
 __all__ = ["round_decimals", "remainder", "fmod", "floor_divide", "trunc_divide", "rsqrt",
-           "log10", "log2", "log1p", "expm1", "left_shift", "right_shift"]
+           "log10", "log2", "log1p", "expm1", "left_shift", "right_shift", "ldexp",
+           "integer_power_of_two"]
+
+
+def ldexp(x, other, dtype):
+    """x * 2 ** other in ``dtype`` (a float dtype), as torch's ldexp: a float ``x`` and an
+    integer exponent through C's ldexp, exact (0 * 2**200 is 0; past the dtype's range,
+    inf or 0); else x * 2. ** other, each in ``dtype`` (0 * 2.**200 is nan in float32)."""
+    if x.dtype.kind == "f" and other.dtype.kind in "iu":
+        exponent = np.clip(other, -4096, 4096).astype(np.int32)  # (beyond: the same result)
+        return np.ldexp(x.astype(dtype, copy=False), exponent)
+    return x.astype(dtype, copy=False) * power(dtype.type(2), other.astype(dtype))
+
+
+def integer_power_of_two(k: np.ndarray) -> np.ndarray:
+    """2 ** k in k's integer dtype, as torch's integer pow computes it: wrapped (2**63 is
+    -2**63 in int64, 2**64 is 0), and 0 for k < 0."""
+    inside = (k >= 0) & (k < k.dtype.itemsize * 8)
+    shifted = np.left_shift(np.ones_like(k), np.where(inside, k, 0))
+    return np.where(inside, shifted, 0).astype(k.dtype)
 
 
 def _in_float32(kernel):

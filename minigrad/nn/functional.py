@@ -15,7 +15,6 @@ Loss functions take ``reduction``: ``'none'`` returns one loss per element
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -26,6 +25,7 @@ from .. import errors, ops
 from ..autograd.broadcast import broadcast_shapes
 from ..dtypes import C_TYPE_NAMES
 from ..rules.arguments import check_sub
+from ..rules.parser import parsed_namespace
 from ..rules.ctc import check_ctc_loss, ctc_lengths
 from ..rules.embedding_bag import check_embedding_bag
 from ..rules.out import write as write_out
@@ -141,8 +141,8 @@ def tanh(input: Tensor) -> Tensor:
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     """PyTorch's old guess when no ``dim`` is given (deprecated: pass ``dim``)."""
-    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  "to include dim=X as an argument.", stacklevel=stacklevel)
+    errors.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                "to include dim=X as an argument.", stacklevel=stacklevel)
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -186,7 +186,7 @@ def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: floa
     ``hard``: the one-hot of its largest entry in the forward pass, the soft sample's
     gradient in the backward (``y_hard - y_soft.detach() + y_soft``)."""
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+        errors.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
     gumbels = -minigrad.empty_like(logits).exponential_().log()  # ~ Gumbel(0, 1)
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:
@@ -241,9 +241,9 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     ``offsets`` say, or a 2-D one whose rows are the bags. Shape (bags, embedding_dim).
     Checks in PyTorch's order: here Python's, then C++'s (rules/embedding_bag.py)."""
     if weight.dtype == minigrad.long and input.is_floating_point():
-        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
-                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
-                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        errors.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                    "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                    "`embedding_bag(input, weight, ...)`.", stacklevel=2)
         weight, input = input, weight
     if per_sample_weights is not None and input.size() != per_sample_weights.size():
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
@@ -580,8 +580,8 @@ def _canonical_mask(mask, mask_name: str, other_type, other_name: str, target_ty
     if mask.dtype != minigrad.bool and not mask.dtype.is_floating_point:
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
     if check_other and other_type is not None and mask.dtype != other_type:
-        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
-                      "Use same type for both instead.", stacklevel=2)
+        errors.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
+                    "Use same type for both instead.", stacklevel=2)
     if not mask.dtype.is_floating_point:
         mask = minigrad.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
     return mask
@@ -876,14 +876,14 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
     """Zero whole channels (feature maps) of (N, C, H, W) input with probability ``p``."""
     _check_p(p)
     if input.dim() not in (3, 4):
-        warnings.warn(
+        errors.warn(
             f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is deprecated "
             "and will result in an error in a future release. To retain the behavior and "
             "silence this warning, please use dropout instead. Note that dropout2d exists to "
             "provide channel-wise dropout on inputs with 2 spatial dimensions, a channel "
             "dimension, and an optional batch dimension (i.e. 3D or 4D inputs).", stacklevel=2)
     if input.dim() == 3:
-        warnings.warn(
+        errors.warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
             "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
             "the channel dim. This behavior will change in a future release to interpret the "
@@ -899,7 +899,7 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
     probability ``p``."""
     _check_p(p)
     if input.dim() not in (4, 5):
-        warnings.warn(
+        errors.warn(
             f"dropout3d: Received a {input.dim()}-D input to dropout3d, which is deprecated "
             "and will result in an error in a future release. To retain the behavior and "
             "silence this warning, please use dropout instead. Note that dropout3d exists to "
@@ -958,7 +958,7 @@ def legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
-    warnings.warn(errors.LEGACY_REDUCTION.format(reduction), UserWarning, stacklevel=2)
+    errors.warn(errors.LEGACY_REDUCTION.format(reduction), UserWarning, stacklevel=2)
     return reduction
 
 
@@ -969,7 +969,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
         reduction = legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if target.shape != input.shape:
-        warnings.warn(
+        errors.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to "
             "broadcasting. Please ensure they have the same size.", stacklevel=2)
@@ -1221,8 +1221,8 @@ def _padding_named(input, weight, padding, stride, dilation):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
     totals = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
     if any(total % 2 for total in totals):
-        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
-                      "require a zero-padded copy of the input be created", stacklevel=3)
+        errors.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                    "require a zero-padded copy of the input be created", stacklevel=3)
         extra = [0, 0] * len(totals)
         for k, total in enumerate(reversed(totals)):
             extra[2 * k + 1] = total % 2
@@ -1307,7 +1307,7 @@ def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
     ``theta`` (N, 2, 3) send an output of ``size`` (N, C, H, W) to: the first half of a
     spatial transformer, ``grid_sample`` the second."""
     if align_corners is None:
-        warnings.warn(_ALIGN_CORNERS_CHANGED, stacklevel=2)
+        errors.warn(_ALIGN_CORNERS_CHANGED, stacklevel=2)
         align_corners = False
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
@@ -1323,9 +1323,9 @@ def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
         raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
                                   f"affine transforms, respectively. Got size {size}.")
     if align_corners and min(size[2:]) == 1:
-        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
-                      "when align_corners=True. This is not an intended use case of affine_grid. "
-                      "See the documentation of affine_grid for details.", stacklevel=2)
+        errors.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
+                    "when align_corners=True. This is not an intended use case of affine_grid. "
+                    "See the documentation of affine_grid for details.", stacklevel=2)
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     return ops.sampling.affine_grid_generator(theta, size, align_corners)
@@ -1344,7 +1344,7 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     if align_corners is None:
-        warnings.warn(_ALIGN_CORNERS_CHANGED, stacklevel=2)
+        errors.warn(_ALIGN_CORNERS_CHANGED, stacklevel=2)
         align_corners = False
     return ops.sampling.grid_sampler(input, grid, ("bilinear", "nearest", "bicubic").index(mode),
                                      ("zeros", "border", "reflection").index(padding_mode),
@@ -1809,7 +1809,7 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
 
 def _size_warning(input: Tensor, target: Tensor) -> None:
     if target.shape != input.shape:
-        warnings.warn(
+        errors.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to "
             "broadcasting. Please ensure they have the same size.", stacklevel=3)
@@ -1987,10 +1987,10 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     if reduction == "mean":
-        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
-                      "support size.'batchmean' divides only by the batch size, and aligns with "
-                      "the KL div math definition.'mean' will be changed to behave the same as "
-                      "'batchmean' in the next major release.", stacklevel=2)
+        errors.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                    "support size.'batchmean' divides only by the batch size, and aligns with "
+                    "the KL div math definition.'mean' will be changed to behave the same as "
+                    "'batchmean' in the next major release.", stacklevel=2)
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
@@ -2442,3 +2442,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                            is None else "running_var must be defined in evaluation mode")
     return ops.native_batch_norm(input, weight, bias, running_mean, running_var, training,
                                  momentum, eps)
+
+
+# A call that does not bind raises PyTorch's argument parser's error where PyTorch's function
+# is read by it ("linear() missing 1 required positional arguments: ..."; rules/parser.py).
+globals().update(parsed_namespace(globals(), __all__, "F."))

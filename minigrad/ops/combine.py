@@ -15,7 +15,6 @@ where they share none. Operands are taken left to right."""
 from __future__ import annotations
 
 import string
-import warnings
 
 import numpy as np
 
@@ -110,7 +109,7 @@ def meshgrid(*tensors, indexing=None):
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     if indexing is None:
-        warnings.warn(MESHGRID_WARNING, UserWarning, stacklevel=3)
+        errors.warn(MESHGRID_WARNING, UserWarning, stacklevel=3)
         indexing = "ij"
     if any(t.dtype is not tensors[0].dtype for t in tensors):
         raise RuntimeError("meshgrid expects all tensors to have the same dtype")
@@ -435,8 +434,9 @@ def cov(x, correction=1, fweights=None, aweights=None):
     mean = arithmetic.div(reduction.sum(rows, 1), count)
     norm = rows.shape[1] - correction
     if norm <= 0:
-        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
-                      "than the number of observations.", UserWarning, stacklevel=3)
+        errors.warn_at_caller("cov(): degrees of freedom is <= 0. Correction should be strictly "
+                              "less than the number of observations. (Triggered internally at "
+                              "/__w/pytorch/pytorch/aten/src/ATen/native/Correlation.cpp:129.)")
         norm = 0
     centred = arithmetic.sub(rows, shape.unsqueeze(mean, 1))
     products = linalg.mm(centred, shape.t(centred))

@@ -41,8 +41,10 @@ def _compare(ufunc, a, b):
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
         if a.dtype.is_integer and isinstance(b, (int, np.integer)) and not isinstance(b, bool):
             b = np.asarray(b).astype(a._data.dtype)  # (torch casts it to x's type: wraps)
-        elif a.dtype.is_floating_point and isinstance(b, float):  # (past a float16's range:
-            b = converted(np.asarray(b), a._data.dtype)  # inf, as torch converts it)
+        elif a.dtype.is_floating_point and (isinstance(b, float) or isinstance(b, int) and not
+                                            isinstance(b, bool) and -2**63 <= b < 2**63):
+            # (past a float16's range: inf, as torch converts it, without NumPy's warning)
+            b = converted(np.asarray(b), a._data.dtype)
         return with_number_layout(make(np.asarray(ufunc(a._data, b))), a._data)
     return NotImplemented
 
@@ -200,10 +202,12 @@ def _bitwise(ufunc, name, a, b, bools=True):
         raise NotImplementedError(
             f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
     # (a number cast to the result's dtype as C casts it: uint8's -2 is 254)
-    b = converted(b._data, dtype.numpy) if is_tensor(b) \
+    other = converted(b._data, dtype.numpy) if is_tensor(b) \
         else np.asarray(b).astype(dtype.numpy)
-    return make(np.asarray(ufunc(converted(a._data, dtype.numpy), b),
-                                   dtype=dtype.numpy))
+    result = make(np.asarray(ufunc(converted(a._data, dtype.numpy), other), dtype=dtype.numpy))
+    # (laid out as torch's iterator lays out the operands, not their casts)
+    return with_iterator_layout(result, a._data, b._data) if is_tensor(b) \
+        else with_number_layout(result, a._data)
 
 
 def bitwise_and(a, b):

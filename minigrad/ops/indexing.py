@@ -15,7 +15,6 @@ or ``CopyBackwards`` (a tensor of values).
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -30,7 +29,7 @@ from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim, refuse_meta
 from ..rules.conversion import assignable, checked_fill_value
 from ._saved import as_shown
-from ..kernels.layout import check_no_partial_overlap
+from ..kernels.layout import check_no_partial_overlap, preserved_copy
 from ..kernels import layout
 from . import inplace
 from . import shape as shape_ops
@@ -307,7 +306,7 @@ class IndexPutBackward0(Node):
 
 
 def index_put_of(x, values, index, accumulate):
-    out = x.copy()
+    out = preserved_copy(x)  # (torch's clone, then index_put_)
     if not accumulate:
         out[index] = values
     elif _is_basic(index):
@@ -588,7 +587,7 @@ def getitem(x, index):
     keep everything are skipped, and an index that changes nothing is an alias."""
     index = _ranges_as_lists(index)
     if _sequence_as_tuple(index):
-        warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
+        errors.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
     index = _uint8_as_masks(index)
     lone = not isinstance(index, tuple) and (_is_int_scalar(index) or isinstance(index, slice))
@@ -745,7 +744,7 @@ def _uint8_as_masks(index):
     """uint8 tensors in an index are masks, with PyTorch's deprecation warning."""
     if not _has_uint8(index):
         return index
-    warnings.warn(errors.UINT8_INDEX, UserWarning, stacklevel=4)
+    errors.warn(errors.UINT8_INDEX, UserWarning, stacklevel=4)
 
     def as_mask(item):
         if is_tensor(item) and item.dtype is dtypes.uint8:
@@ -793,7 +792,7 @@ def setitem(x, index, value):
     value = assignable(value, x.dtype)
     index = _ranges_as_lists(index)
     if _sequence_as_tuple(index):
-        warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
+        errors.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
     if _has_uint8(index):
         mask = _only_advanced(index) if not is_tensor(value) or value.numel() == 1 else None
@@ -850,7 +849,7 @@ def setitem(x, index, value):
         # or (index_put_) warns and writes only the elements indexed
         if advanced is None:
             raise RuntimeError(errors.INTERNAL_OVERLAP)
-        warnings.warn(errors.EXPANDED_WRITE_WARNING.format(
+        errors.warn(errors.EXPANDED_WRITE_WARNING.format(
             op="index_put_", index="indices", value="tensor"), UserWarning, stacklevel=3)
         written = np.zeros(target.shape, dtype=bool)
         written[advanced] = True

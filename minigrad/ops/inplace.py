@@ -19,7 +19,6 @@ the new one.
 
 from __future__ import annotations
 
-import warnings
 import weakref
 
 import numpy as np
@@ -27,6 +26,7 @@ import numpy as np
 from .. import dtypes, errors
 from ..autograd import forward_ad, grad_mode, inference
 from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
+from ..autograd.engine import RefusingNode
 from ..autograd.formula import Formula
 from ..autograd.node import Node, _sequence
 from ..autograd.saved import SavedTensor, forward_name
@@ -309,8 +309,8 @@ def masked_fill_(x, mask, value):
     if not has_internal_overlap(x._data):
         return inplace(x, pointwise.masked_fill, mask, value)
     check_inplace(x, value)  # (autograd's refusals first, then the kernel's warning)
-    warnings.warn(errors.EXPANDED_WRITE_WARNING.format(op="masked_fill_", index="mask",
-                                                       value="scalar"), UserWarning, stacklevel=3)
+    errors.warn(errors.EXPANDED_WRITE_WARNING.format(op="masked_fill_", index="mask",
+                                                     value="scalar"), UserWarning, stacklevel=3)
     written = np.broadcast_to(as_tensor(mask)._data, x.shape)
     return inplace(x, pointwise.masked_fill, mask, value, where=written)
 
@@ -395,6 +395,8 @@ def inplace(x, op, *args, where=None):
                                     (next_node, nr) for next_node, nr in node.next_functions)
         # (torch makes the op's node first, then the clone: so are they numbered)
         node._sequence_nr, original._sequence_nr = original._sequence_nr, node._sequence_nr
+    if isinstance(result._grad_fn, RefusingNode):  # (its error names the in-place op:
+        result._grad_fn.operation += "_"  # "derivative for aten::floor_divide_ ...")
     if result.shape != x.shape:
         raise RuntimeError(
             f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "

@@ -14,7 +14,6 @@ A tensor is filled in the order of its memory, as PyTorch's TensorIterator walks
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -26,6 +25,7 @@ from ..autograd.tensor_base import is_tensor, make
 from ..kernels import gamma as gamma_kernels, meta, random as kernels
 from . import fn, rounding
 from .inplace import inplace  # (the function: ops/__init__ gives the module's name to it)
+from .. import errors
 
 __all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "cauchy_",
            "log_normal_", "geometric_", "bernoulli",
@@ -278,11 +278,11 @@ def _check_in_range(low: int, high_inclusive: int, dtype) -> None:
         digits = _DIGITS[dtype]
         for value, what in ((low, "from"), (high_inclusive, "to - 1")):
             if not -(1 << digits) <= value <= 1 << digits:
-                warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to "
-                              f"precision limitations {name} can support discrete uniform "
-                              "distribution only within this range. This warning will become "
-                              "an error in version 1.7 release, please fix the code in advance",
-                              UserWarning, stacklevel=4)
+                errors.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to "
+                            f"precision limitations {name} can support discrete uniform "
+                            "distribution only within this range. This warning will become "
+                            "an error in version 1.7 release, please fix the code in advance",
+                            UserWarning, stacklevel=4)
 
 
 def random_(x, low, high, gen: kernels.CPUGenerator, overload: int):

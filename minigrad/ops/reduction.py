@@ -348,10 +348,10 @@ def _degrees_of_freedom_warning(name, x, dim, correction):
     outputs = 1 if dim is None else int(np.prod([n for d, n in enumerate(x.shape)
                                                  if d not in dim], dtype=np.int64))
     if (kept if outputs else 0) - correction <= 0:
-        warnings.warn(
+        errors.warn_at_caller(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
-            "the reduction factor (input numel divided by output numel).", UserWarning,
-            stacklevel=4)
+            "the reduction factor (input numel divided by output numel). (Triggered "
+            "internally at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)")
 
 
 def _accumulated(x: np.ndarray) -> np.ndarray:
@@ -960,7 +960,7 @@ class NansumBackward0(Node):
     def forward(self, x, dim, keepdim):
         axes = _reduced_axes(dim, x.ndim)
         self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim)
-        return sum_axes(np.where(x != x, 0, x), axes or range(x.ndim), keepdim)
+        return sum_axes(np.where(x != x, x.dtype.type(0), x), axes or range(x.ndim), keepdim)
 
     def backward(self, saved, grad):
         x = saved.self

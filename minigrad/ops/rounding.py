@@ -12,7 +12,7 @@ import builtins
 import collections
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.engine import RefusingNode
 from ..autograd.formula import Formula
@@ -247,16 +247,24 @@ def _float_unary(node_cls, x):
 
 class LdexpBackward0(Node):
     formula = Formula("y", "self * 2 ** other",
-                      grad={"self": "G * 2 ** other", "other": "G * y * log(2)"})
+                      grad={"self": "G * 2 ** other", "other": "G * y * log(2)"},
+                      note="2 ** other in other's dtype: an integer power wraps (2 ** 64 is 0).")
     saves = {"other": Input(1), "result": RESULT}
 
-    def forward(self, x, other):
-        return x * fn.rpow(x.dtype.type(2), other)
+    def forward(self, x, other, dtype):
+        return kernels.ldexp(x, other, dtype)
 
     def backward(self, saved, grad):
-        grad_self = grad * fn.rpow(2.0, saved.other) if self.needs_input_grad[0] else None
+        grad_self = grad * _power_of_two(saved.other) if self.needs_input_grad[0] else None
         grad_other = grad * saved.result * _LOG2 if self.needs_input_grad[1] else None
         return grad_self, grad_other
+
+
+def _power_of_two(other):
+    """PyTorch's pow(2, other): in other's dtype, so integers wrap."""
+    if fn.as_array(other).dtype.kind == "f":
+        return fn.rpow(2.0, other)
+    return fn.as_constant(kernels.integer_power_of_two(fn.as_array(other)), other)
 
 
 _LOG2 = 0.6931471805599453
@@ -282,7 +290,14 @@ class FrexpBackward0(Node):
 def ldexp(x, other):
     """x * 2 ** other (a float result; integer inputs give float32)."""
     dtype = promotion.float_dtype_for(dtypes.result_type(x, other))
-    return LdexpBackward0.apply(x, other, cast_to=dtype)
+    shape = broadcast_shapes(x.shape, other.shape)
+    if shape != x.shape and x.numel():  # (torch writes the product into a tensor like x)
+        errors.warn_at_caller(errors.OUT_RESIZED.format(old=list(x.shape), new=list(shape))
+                              + " (Triggered internally at /__w/pytorch/pytorch/aten/src/"
+                              "ATen/native/Resize.cpp:30.)")
+    if x.dtype.is_floating_point and other.dtype is dtypes.bool:
+        raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
+    return LdexpBackward0.apply(x, other, dtype=dtype.numpy)
 
 
 def frexp(x):

@@ -23,6 +23,7 @@ from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
 from ..rules.conversion import checked_fill_value
+from ..kernels.layout import preserved_copy
 from ..rules.layout import with_contiguous_layout
 from . import fn, rounding
 from ._saved import as_shown
@@ -49,7 +50,7 @@ def index_add_of(x: np.ndarray, dim: int, index: np.ndarray, source: np.ndarray)
 
 
 def index_fill_of(x: np.ndarray, dim: int, index: np.ndarray, value) -> np.ndarray:
-    out = x.copy()
+    out = preserved_copy(x)  # (torch's clone, then index_fill_)
     out[_slices(dim, index) if out.ndim else ()] = value
     return out
 

@@ -327,7 +327,8 @@ def kthvalue(x, k, dim=-1, keepdim=False):
         _check_not_bool(x, "kthvalue_cpu")
     indices = kernels.kth_indices(x._data, k, axis)
     kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
-    return _picked(KthvalueBackward0, KthvalueResult, x, axis, dim, kept, keepdim)
+    return with_reduction_layout(  # (an empty result too: NumPy's strides of 0)
+        _picked(KthvalueBackward0, KthvalueResult, x, axis, dim, kept, keepdim))
 
 
 def _check_not_bool(x, kernel: str) -> None:

@@ -18,13 +18,14 @@ import functools
 import inspect
 import math
 import re
-import warnings
 
 import numpy as np
 
 from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
 from .conversion import C_INTEGER_NAMES, checked_fill_value
+from .parser import ANSWERING, binding_errors, described, missing_arguments, type_name
+from .parser import got as _got
 from .promotion import check_python_int, is_number, python_number
 
 __all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
@@ -53,42 +54,6 @@ OVERLOADS = {
     **{f"Tensor.{name}": ("Tensor other", "Number other")
        for name in ("eq", "ne", "lt", "le", "gt", "ge", "remainder", "fmod", "floor_divide")},
 }
-
-
-def type_name(value) -> str:
-    """A value's type as the parser names it: ``str``, ``Tensor``, ``torch.dtype``,
-    ``numpy.float64`` (Python's ``tp_name``: the module too, outside the builtins)."""
-    if is_tensor(value):
-        return "Tensor"
-    if isinstance(value, dtypes.dtype):
-        return "torch.dtype"
-    kind = type(value)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-
-
-def described(value) -> str:
-    """A value as the parser's "got (...)" describes it: ``tuple of (int, float)``."""
-    if isinstance(value, tuple):
-        return "tuple of (" + ", ".join(described(v) for v in value) + ")"
-    if isinstance(value, list):
-        return "list of [" + ", ".join(described(v) for v in value) + "]"
-    return type_name(value) if is_tensor(value) or isinstance(value, dtypes.dtype) \
-        else type(value).__name__
-
-
-def _got(args: tuple, kwargs: dict, marked: bool = False) -> str:
-    """The parser's "(tuple, int, dim=float)": keywords last, in the reverse of the
-    order given; with no positional argument, each keyword ends with ", "; ``marked``:
-    "(!tuple of (float, int)!)", the arguments of an overload that did not fit them."""
-    if marked:  # (the arguments that did not fit, described in full)
-        name, mark = described, "!{}!".format
-    else:
-        name, mark = type_name, "{}".format
-    parts = [mark(name(a)) for a in args]
-    keywords = [mark(f"{k}={name(v)}") for k, v in reversed(kwargs.items())]
-    if args:
-        return "(" + ", ".join(parts + keywords) + ")"
-    return "(" + "".join(f"{k}, " for k in keywords) + ")"
 
 
 def invalid_combination(function: str, args: tuple, kwargs: dict, notes=None) -> TypeError:
@@ -650,12 +615,22 @@ def takes_numpy_names(function):
 def checks_arguments(check):
     """Run ``check(name, args, kwargs)`` before the function: PyTorch's argument parser
     sees how each argument was given (by position or by keyword), and so must its errors.
-    The signature stays the function's own (``inspect.signature`` follows ``__wrapped__``)."""
+    A call that does not bind gets the parser's error (``rules/parser.py``). The signature
+    stays the function's own (``inspect.signature`` follows ``__wrapped__``)."""
     def decorate(function):
+        answer = binding_errors(function.__name__, function)
+
         @functools.wraps(function)
         def checked(*args, **kwargs):
             check(function.__name__, args, kwargs)
-            return function(*args, **kwargs)
+            try:
+                return function(*args, **kwargs)
+            except TypeError as error:
+                translated = answer and answer(error, checked.__code__, args, kwargs)
+                if translated is None:
+                    raise
+                raise translated from None
+        ANSWERING.add(checked.__code__)
         return checked
     return decorate
 
@@ -669,6 +644,7 @@ def parsed_by(parse):
         @functools.wraps(method)
         def parsed(self, *args, **kwargs):
             return method(self, *parse(args, kwargs))
+        ANSWERING.add(parsed.__code__)
         return parsed
     return decorate
 
@@ -677,12 +653,21 @@ def checks_method_arguments(check):
     """``checks_arguments`` for a method: ``check(name, args, kwargs)`` sees the
     arguments after ``self``, and may return them as (args, kwargs) in today's form."""
     def decorate(method):
+        answer = binding_errors(f"Tensor.{method.__name__}", method, method=True)
+
         @functools.wraps(method)
         def checked(self, *args, **kwargs):
             given = check(method.__name__, args, kwargs)
             if given is not None:  # the check's reading of an older form of the call
                 args, kwargs = given
-            return method(self, *args, **kwargs)
+            try:
+                return method(self, *args, **kwargs)
+            except TypeError as error:
+                translated = answer and answer(error, checked.__code__, (self, *args), kwargs)
+                if translated is None:
+                    raise
+                raise translated from None
+        ANSWERING.add(checked.__code__)
         return checked
     return decorate
 
@@ -700,9 +685,9 @@ def _deprecated_overload(function: str, old: str, new: str) -> None:
     """PyTorch's warning for a call in a deprecated overload (once: one flag for all)."""
     if not _deprecations_warned:
         _deprecations_warned.append(function)
-        warnings.warn(f"This overload of {function} is deprecated:\n\t{function}({old})\n"
-                      f"Consider using one of the following signatures instead:\n"
-                      f"\t{function}({new})", UserWarning, stacklevel=5)
+        errors.warn(f"This overload of {function} is deprecated:\n\t{function}({old})\n"
+                    f"Consider using one of the following signatures instead:\n"
+                    f"\t{function}({new})", UserWarning, stacklevel=5)
 
 
 def _deprecated_alpha_first(function: str, args: tuple, kwargs: dict):
@@ -864,9 +849,7 @@ def parsed(function: str, params: tuple, args: tuple, kwargs: dict, first: int =
         elif name in kwargs:
             value = kwargs[name]
         elif default is REQUIRED:
-            missing = [f'"{n}"' for n, _, d in params[index:] if d is REQUIRED and n not in kwargs]
-            raise TypeError(f"{function}() missing {len(missing)} required positional "
-                            f"arguments: {', '.join(missing)}")
+            raise missing_arguments(function, [n for n, _, d in params[index:] if d is REQUIRED])
         else:
             values.append(default)
             continue
@@ -1209,20 +1192,27 @@ def _ints(value) -> bool:
 
 
 def check_movedim_arguments(function: str, args: tuple, kwargs: dict) -> None:
-    """``movedim(input, source, destination)`` (or the method's two): both ints or both
-    sequences of ints, else PyTorch's error marking what each overload could not take."""
+    """``movedim(input, source, destination)`` (or the method's two, ``function``
+    "Tensor.movedim"): both ints or both sequences of ints, else PyTorch's error marking
+    what each overload could not take (a call short of them: the parser's rule)."""
+    method = function.startswith("Tensor.")
     given = list(args) + list(kwargs.values())
-    dims = given[-2:] if len(given) >= 2 else given
-    if len(dims) != 2 or all(is_int(d) for d in dims) or all(_ints(d) for d in dims):
+    if len(given) != (2 if method else 3):
         return
-    name = function if is_tensor(given[0]) else f"Tensor.{function}"
+    dims = given[-2:]
+    if all(is_int(d) for d in dims) or all(_ints(d) for d in dims):
+        return
     shown = [("Tensor" if is_tensor(a) else type_name(a)) for a in given]
     notes = {}
     for index, fits in enumerate((is_int, _ints)):
         marked = [s if k < len(given) - 2 or fits(given[k]) else f"!{s}!"
                   for k, s in enumerate(shown)]
         notes[index] = f"some of the arguments have invalid types: ({', '.join(marked)})"
-    raise invalid_combination(name, args, kwargs, notes)
+    raise invalid_combination(function, args, kwargs, notes)
+
+
+def check_movedim_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_movedim_arguments(f"Tensor.{function}", args, kwargs)
 
 
 _ISIN_TAIL = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
@@ -1280,14 +1270,22 @@ def check_typed_arguments(function: str, args: tuple, kwargs: dict) -> None:
 
 
 def check_split_sections(function: str, args: tuple, kwargs: dict) -> None:
-    """hsplit/vsplit/dsplit: an int or a sequence of ints, else PyTorch's error."""
+    """hsplit/vsplit/dsplit (the methods: ``function`` "Tensor.hsplit"): an int or a
+    sequence of ints, else PyTorch's error (a call short of them: the parser's rule)."""
+    method = function.startswith("Tensor.")
     given = list(args) + list(kwargs.values())
-    sections = given[-1] if given else None
-    if given and not (is_int(sections) or _typed_fits("tuple of ints", sections)):
-        name = function if is_tensor(given[0]) and len(given) == 2 else f"Tensor.{function}"
-        marked = ", ".join(("Tensor" if is_tensor(g) else f"!{type_name(g)}!") for g in given)
+    if len(given) != (1 if method else 2):
+        return
+    sections = given[-1]
+    if not (is_int(sections) or _typed_fits("tuple of ints", sections)):
+        marked = ", ".join(("Tensor" if is_tensor(g) and k < len(given) - 1 else
+                            f"!{type_name(g)}!") for k, g in enumerate(given))
         reason = f"some of the arguments have invalid types: ({marked})"
-        raise invalid_combination(name, args, kwargs, {0: reason, 1: reason})
+        raise invalid_combination(function, args, kwargs, {0: reason, 1: reason})
+
+
+def check_split_sections_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_split_sections(f"Tensor.{function}", args, kwargs)
 
 
 def check_aminmax_dim(dim) -> None:

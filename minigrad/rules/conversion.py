@@ -214,6 +214,18 @@ def _flatten_into(values: list, data, shape: tuple, dim: int, dtype: dtypes.dtyp
         _flatten_into(values, item, shape, dim + 1, dtype)
 
 
+NEGATIVE_STRIDES = (
+    "At least one stride in the given numpy array is negative, and tensors with negative "
+    "strides are not currently supported. (You can probably work around this by making a "
+    "copy of your array  with array.copy().) ")
+
+
+def check_numpy_strides(array: np.ndarray) -> None:
+    """PyTorch reads no NumPy array with a negative stride (``a[::-1]``), copied or not."""
+    if array.size and min(array.strides, default=0) < 0:
+        raise ValueError(NEGATIVE_STRIDES)
+
+
 def array_from(data, dtype: dtypes.dtype | None) -> np.ndarray:
     """A fresh NumPy array for ``data`` (a number, nested lists, an array, a tensor)."""
     if isinstance(data, str):
@@ -225,7 +237,10 @@ def array_from(data, dtype: dtypes.dtype | None) -> np.ndarray:
             return data._data.astype((dtype or data.dtype).numpy, copy=True)
         if isinstance(data, np.ndarray):
             own_dtype = dtypes.from_numpy_dtype(data.dtype)  # PyTorch's error if unsupported
-            return data.astype((dtype or own_dtype).numpy, copy=True)
+            check_numpy_strides(data)
+            copied = data.astype((dtype or own_dtype).numpy, copy=True)
+            # (a dense array's own strides, a size-1 dim's too, as torch's copy keeps them)
+            return layout.with_strides(copied, layout.preserved_strides(data))
         shape = _shape_of(data)
         if dtype is None:
             dtype = _infer_dtype(data)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import builtins
 import collections
-import warnings
 
 import numpy as np
 
@@ -58,11 +57,10 @@ def _write_into(function: str, result: TensorBase, out, inputs, exact_dtype: boo
             check_no_partial_overlap(out._data, tensor._data)
     if out.shape != result.shape:
         if out.numel() and resize_warning:
-            warnings.warn(
+            errors.warn_at_caller(
                 resize_warning.format(
                     old=_size_text(out.shape), new=_size_text(result.shape),
-                    numel=out.numel(), count=result.numel(), shape=tuple(result.shape)),
-                UserWarning, stacklevel=4)
+                    numel=out.numel(), count=result.numel(), shape=tuple(result.shape)))
         out._replace_data(np.empty(result.shape, dtype=out.dtype.numpy))
     np.copyto(out._data, result._data, casting="unsafe")
     out._bump_version()

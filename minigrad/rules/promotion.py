@@ -172,7 +172,8 @@ def _number_operand(value, dtype) -> tuple:
             constant = _wrapped(value)
             data = constant._data
             if data.dtype != dtype.numpy:
-                data = data.astype(dtype.numpy)
+                with np.errstate(over="ignore"):  # (2**40 as a half: inf, as torch's cast)
+                    data = data.astype(dtype.numpy)
                 data.flags.writeable = False
         else:
             if isinstance(value, (bool, np.bool_)):

@@ -33,3 +33,20 @@ def gradcheck_in_float32(lib):
 def test_warning_texts_are_pytorchs(program):
     theirs = caught(torch, program)
     assert theirs and caught(minigrad, program) == theirs
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.ones(1).std(), lambda L: L.ones(3, 1).var(1), lambda L: L.ones(1, 2).std(0),
+    lambda L: L.std_mean(L.ones(1)), lambda L: L.var_mean(L.ones(1), 0),
+    lambda L: L.ones(1, requires_grad=True).var(), lambda L: L.cov(L.ones(2, 1)),
+    lambda L: L.add(L.ones(2), 1, out=L.empty(1)), lambda L: L.sum(L.ones(2), 0, out=L.empty(3))])
+def test_warnings_name_the_calling_line_as_torchs(program):
+    """PyTorch's C++ warnings name the Python line that called in (its text and this
+    file), however deep the kit's own calls are and whatever wraps its functions."""
+    def seen(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            program(lib)
+        return [(str(w.message).split(" (Triggered internally")[0], w.filename)
+                for w in caught]
+    assert seen(minigrad) == seen(torch)

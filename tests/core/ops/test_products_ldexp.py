@@ -5,6 +5,8 @@ gradients (and finite differences in float64), dtypes, printed results, errors."
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -125,3 +127,55 @@ def test_half_addmm_rounds_once_as_torch(inner):
         runs.append([t.detach().numpy() for t in (y, a.grad, b.grad, bias.grad)])
     for ours, theirs in zip(runs[1], runs[0]):
         np.testing.assert_array_equal(ours, theirs)
+
+
+LDEXP_CALLS = {  # (x, exponent, x's dtype, the exponent's dtype)
+    "0 * 2**200 is 0": ([0.0, 5.0, 3.0, -2.0], [200, 200, 1, -200], None, None),
+    "int64 powers wrap in the gradient": ([0.0, 5.0, 3.0], [60, 63, 64], None, None),
+    "int32": ([0.0, 5.0, 3.0], [30, 31, 32], None, "int32"),
+    "int8": ([0.0, 5.0, 3.0], [6, 7, 8], None, "int8"),
+    "uint8": ([0.0, 5.0], [200, 1], None, "uint8"),
+    "negative exponents": ([5.0, 3.0], [-150, -149], None, None),
+    "float16": ([1.0, 5.0], [20, 1], "float16", None),
+    "float64 past 2**1024": ([1e-300, 5.0], [1100, 1], "float64", None),
+    "a float exponent": ([0.0, 5.0], [2.5, 1.5], None, "float32"),
+    "a float64 exponent": ([0.0, 5.0], [2.0, 1.0], "float16", "float64"),
+    "integers": ([0, 3], [200, 2], "int64", None),
+}
+
+
+@pytest.mark.parametrize("name", list(LDEXP_CALLS))
+def test_ldexp_of_large_exponents_and_its_gradient_as_torch(name):
+    """PyTorch's ldexp of a float by integer exponents is C's ldexp (exact); its gradient
+    is grad * pow(2, other) in the exponent's dtype, where integer powers wrap."""
+    values, exponents, dtype, exponent_dtype = LDEXP_CALLS[name]
+
+    def run(lib):
+        floating = dtype is None or "float" in dtype
+        x = lib.tensor(values, dtype=getattr(lib, dtype) if dtype else None,
+                       requires_grad=floating)
+        e = lib.tensor(exponents, requires_grad=exponent_dtype is not None
+                       and "float" in exponent_dtype,
+                       dtype=getattr(lib, exponent_dtype) if exponent_dtype else None)
+        y = lib.ldexp(x, e)
+        if floating:
+            y.sum().backward()
+        return repr(y), repr(x.grad), repr(e.grad)
+    assert run(mg) == run(torch)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.ldexp(L.tensor([0.0, 1.0]), L.tensor([True, False])),
+    lambda L: L.tensor([0.0, 1.0]).ldexp_(L.tensor([True, False])),
+    lambda L: L.ldexp(L.tensor([[0.0, 3.0]]), L.tensor([[100], [2]])),
+    lambda L: L.ldexp(L.tensor([0, 1]), L.tensor([True, False]))])
+def test_ldexp_refuses_a_bool_exponent_and_warns_of_a_broadcast_x_as_torch(call):
+    def run(lib):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                result = repr(call(lib))
+            except NotImplementedError as error:
+                result = str(error)
+        return result, [(str(w.message), w.filename) for w in seen]
+    assert run(mg) == run(torch)

@@ -257,3 +257,19 @@ def test_an_integer_division_by_zero_into_an_empty_result_is_no_error():
                      "b": lib.zeros(3, 1, dtype=lib.long), "c": lib.ones(2, dtype=lib.long)}
             return eval(text, names)
         assert outcome(call, mg) == outcome(call, torch), text
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: x.floor_divide_(2), lambda L, x: x.__ifloordiv__(2),
+    lambda L, x: x.floor_divide_(L.tensor([2.0, 3.0], requires_grad=True)),
+    lambda L, x: x.heaviside_(L.tensor([1.0, 1.0])), lambda L, x: x // 2,
+    lambda L, x: x.heaviside(L.tensor([1.0, 1.0]))])
+def test_the_error_of_a_missing_derivative_names_the_in_place_op(call):
+    """PyTorch's NotImplemented node of ``x.floor_divide_(2)`` names aten::floor_divide_."""
+    def run(lib):
+        x = lib.tensor([5.0, 7.0], requires_grad=True) * 1
+        y = call(lib, x)
+        with pytest.raises(RuntimeError) as error:
+            y.sum().backward()
+        return y.grad_fn.name(), str(error.value)
+    assert run(mg) == run(torch)
