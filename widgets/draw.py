@@ -155,10 +155,11 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
     # monospace font has the same advance (0.6 em), so labels fit their boxes on
     # any machine (with Helvetica, a browser without it draws wider text).
     said = summary(model)
-    # newrank: a box beside its op (a cluster of the two) keeps its rank; the op boxes'
-    # "ordering=out" draws their inputs left to right in next_functions' order (addmm's
-    # bias, input, weight), so the layers of a network stack up straight instead of each
-    # one stepping right of the one above it (lesson 9's graph was 1,900 px wide)
+    # newrank: a leaf beside its AccumulateGrad (a cluster of the two) keeps its rank;
+    # the op boxes' "ordering=out" asks for their inputs left to right in next_functions'
+    # order (addmm's bias, input, weight; Graphviz keeps it where the clusters let it), so
+    # the layers of a network stack up straight instead of each one stepping right of the
+    # one above it (lesson 9's graph was 1,900 px wide, drawn at 0.44 without it)
     graph = Digraph(name=said, graph_attr={"rankdir": "TB", "nodesep": "0.3",
                                            "ranksep": "0.35", "newrank": "true",
                                            "size": f"{MAX_WIDTH},1000"},
@@ -186,8 +187,8 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
 
 
 def _add_groups(graph: Digraph, model: GraphModel) -> None:
-    """A dashed frame around each repeated block; tensor boxes beside their op (in a
-    frameless cluster of their own, so that nothing is placed between the two)."""
+    """A dashed frame around each repeated block; tensor boxes beside their op (a leaf
+    with its AccumulateGrad in a frameless cluster, so that nothing comes between them)."""
     for run in model.runs:
         first = model.box_of[model.ops[run.start]]
         if run.period > 1 and first in model.boxes:
@@ -200,8 +201,10 @@ def _add_groups(graph: Digraph, model: GraphModel) -> None:
     for box in model.boxes.values():
         if box.kind in ("tensor", "leaf"):
             arrow = model.arrows[box.id + "-arrow"]
-            with graph.subgraph(name=f"cluster_{box.id}") as beside:
-                beside.attr(rank="same", peripheries="0", margin="0", id=f"{box.id}-beside")
+            leaf = box.kind == "leaf"
+            frameless = {"peripheries": "0", "margin": "0", "id": f"{box.id}-beside"}
+            with graph.subgraph(name=f"cluster_{box.id}" if leaf else None) as beside:
+                beside.attr(rank="same", **(frameless if leaf else {}))
                 beside.node(box.id)
                 beside.node(arrow.head if arrow.tail == box.id else arrow.tail)
 
