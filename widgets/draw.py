@@ -35,11 +35,12 @@ __all__ = ["draw_graph", "box_lines", "digraph"]
 FILL = {"op": "#eeeeee", "accumulate": "#eeeeee", "leaf": "#cfe2f3", "output": "#d9ead3", "tensor": "#fff2cc",
         "saved": "#fce5cd", "more": "#ffffff"}
 FONT = "Courier"  # in the SVG: font-family="Courier,monospace"
-# The widest drawing shown at its own size, in inches (Graphviz's unit): 8.8 in is 845 px,
-# the width of a notebook's output in JupyterLab in a 1280 px window with its file browser
-# open. A wider graph is drawn smaller to fit (Graphviz's "size"), rather than cut off at
-# the panel's edge, where a learner would have to scroll sideways to see its leaves.
-MAX_WIDTH = 8.8
+# The widest drawing shown at its own size, in inches (Graphviz's unit): 8.6 in is 826 px,
+# within the 848 px of a notebook's output in JupyterLab in a 1280 px window with its file
+# browser open, with room for a check's frame around its graph (12 px). A wider graph is
+# drawn smaller to fit (Graphviz's "size"), rather than cut off at the panel's edge, where
+# a learner would have to scroll sideways to see its leaves.
+MAX_WIDTH = 8.6
 NO_GRAD = object()  # a non-leaf that does not retain its grad: no "grad" line
 
 

@@ -1,4 +1,4 @@
-"""A learner's first look at lessons 1 and 9 in a 1280 px window, file browser open.
+"""A learner's first look at lessons 1, 9 and 10 in a 1280 px window, file browser open.
 
 Every drawing is seen whole: no graph, stepper or check is wider than the notebook's
 output area (the learner would have to scroll sideways to find the leaves), and a graph
@@ -30,7 +30,10 @@ _DRAWINGS = """() => [...document.querySelectorAll(
         if (box) scale = (drawn ? Number(drawn[1]) : 1) * picture.getBoundingClientRect().width
                          / (Number(box[1]) * 4 / 3);
     }
-    const widest = Math.max(e.scrollWidth, ...[...e.querySelectorAll('*')].map(c => c.scrollWidth));
+    const widest = Math.max(e.scrollWidth,
+                            ...[...e.querySelectorAll('*')]  // (an SVG <text>'s scrollWidth
+                                .filter(c => c instanceof HTMLElement)  // is meaningless)
+                                .map(c => c.scrollWidth));
     return {kind: e.className.split(' ').filter(c => c.startsWith('jp-Rendered') ||
                                                     c.startsWith('minigrad')).join(' '),
             panel: e.clientWidth, content: widest, scale};
@@ -43,21 +46,22 @@ _MARKED = """() => [...document.querySelectorAll('.jupyter-widgets-disconnected'
 
 
 @pytest.mark.parametrize("lesson", ["01_a_scalar_by_hand.ipynb",
-                                    "09_train_your_first_network.ipynb"])
+                                    "09_train_your_first_network.ipynb",
+                                    "10_backprop_by_hand.ipynb"])
 def test_every_drawing_fits_the_panel_and_stays_readable(page, lab, lesson):
     open_notebook(page, lab, lesson)
     assert page.locator(".jp-DirListing").first.is_visible()  # the file browser takes its room
-    page.locator(".jp-RenderedSVG img").first.wait_for(timeout=30_000)
+    page.locator(".jp-RenderedSVG img, .minigrad-check svg").first.wait_for(timeout=30_000)
     page.wait_for_timeout(1000)  # (the widgets render after the pictures)
     drawings = page.evaluate(_DRAWINGS)
-    assert any(d["kind"].startswith("jp-RenderedSVG") for d in drawings), drawings
+    assert any(d["scale"] for d in drawings), drawings
     for drawing in drawings:
         assert drawing["content"] <= drawing["panel"] + 1, (
             f"{lesson}: a drawing wider than the notebook's output area: {drawing}")
         if drawing["scale"] is not None:
             font_px = FONT_PT * 4 / 3 * drawing["scale"]
             assert font_px >= 9, f"{lesson}: text drawn at {font_px:.1f} px: {drawing}"
-    snapshot(page, f"fit-{lesson[:2]}", page.locator(".jp-RenderedSVG").first)
+    snapshot(page, f"fit-{lesson[:2]}", page.locator(".jp-RenderedSVG, .minigrad-check").first)
 
 
 def test_unrun_progress_bar_shows_no_disconnected_mark(page, lab):
