@@ -156,7 +156,7 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
     # monospace font has the same advance (0.6 em), so labels fit their boxes on
     # any machine (with Helvetica, a browser without it draws wider text).
     said = summary(model)
-    # newrank: a leaf beside its AccumulateGrad (a cluster of the two) keeps its rank;
+    # newrank: a box beside its op or AccumulateGrad (a cluster of the two) keeps its rank;
     # the op boxes' "ordering=out" asks for their inputs left to right in next_functions'
     # order (addmm's bias, input, weight; Graphviz keeps it where the clusters let it), so
     # the layers of a network stack up straight instead of each one stepping right of the
@@ -188,8 +188,8 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
 
 
 def _add_groups(graph: Digraph, model: GraphModel) -> None:
-    """A dashed frame around each repeated block; tensor boxes beside their op (a leaf
-    with its AccumulateGrad in a frameless cluster, so that nothing comes between them)."""
+    """A dashed frame around each repeated block; tensor boxes beside their op (in a
+    frameless cluster of the two, so that nothing comes between them)."""
     for run in model.runs:
         first = model.box_of[model.ops[run.start]]
         if run.period > 1 and first in model.boxes:
@@ -202,10 +202,8 @@ def _add_groups(graph: Digraph, model: GraphModel) -> None:
     for box in model.boxes.values():
         if box.kind in ("tensor", "leaf"):
             arrow = model.arrows[box.id + "-arrow"]
-            leaf = box.kind == "leaf"
-            frameless = {"peripheries": "0", "margin": "0", "id": f"{box.id}-beside"}
-            with graph.subgraph(name=f"cluster_{box.id}" if leaf else None) as beside:
-                beside.attr(rank="same", **(frameless if leaf else {}))
+            with graph.subgraph(name=f"cluster_{box.id}") as beside:
+                beside.attr(rank="same", peripheries="0", margin="0", id=f"{box.id}-beside")
                 beside.node(box.id)
                 beside.node(arrow.head if arrow.tail == box.id else arrow.tail)
 

@@ -1,10 +1,11 @@
-"""A learner's first look at lessons 1, 9 and 10 in a 1280 px window, file browser open.
+"""A learner's first look at lessons 1, 9 and 10 (en, zh, ko) in a 1280 px window.
 
-Every drawing is seen whole: no graph, stepper or check is wider than the notebook's
-output area (the learner would have to scroll sideways to find the leaves), and a graph
-drawn smaller to fit keeps its text readable (at least 9 px). Opened unrun, lesson 9's
-progress bar carries no red "disconnected" mark: it has nothing to press, so the mark
-would only read as an error (the quiz's buttons, which need the kernel, keep theirs).
+With the file browser open, every drawing is seen whole: no graph, stepper or check is
+wider than the notebook's output area (the learner would have to scroll sideways to find
+the leaves), and a graph drawn smaller to fit keeps its text readable (at least 9 px).
+Opened unrun, lesson 9's progress bar carries no red "disconnected" mark: it has nothing
+to press, so the mark would only read as an error (the quiz's buttons, which need the
+kernel, keep theirs).
 """
 
 import pytest
@@ -45,9 +46,19 @@ _MARKED = """() => [...document.querySelectorAll('.jupyter-widgets-disconnected'
     .map(e => e.className)"""
 
 
+# (Chinese and Korean labels are wider: lesson 10's graph in Korean was once drawn at 0.46,
+# 6.7 px text, when named tensors were not kept in a cluster with their op)
+KOREAN_10 = pytest.param(
+    "ko/10_backprop_by_hand.ipynb", marks=pytest.mark.xfail(strict=True, reason=(
+        "its first check's graph fits, at 0.58 (8.5 px text): below the hidden layer its "
+        "layers still step right, where Graphviz drops ordering=out (MmBackward0 draws W2's "
+        "AccumulateGrad left of tanh), and the Korean labels are wider")))
+
+
 @pytest.mark.parametrize("lesson", ["01_a_scalar_by_hand.ipynb",
                                     "09_train_your_first_network.ipynb",
-                                    "10_backprop_by_hand.ipynb"])
+                                    "10_backprop_by_hand.ipynb", "zh/10_backprop_by_hand.ipynb",
+                                    KOREAN_10])
 def test_every_drawing_fits_the_panel_and_stays_readable(page, lab, lesson):
     open_notebook(page, lab, lesson)
     assert page.locator(".jp-DirListing").first.is_visible()  # the file browser takes its room
@@ -61,7 +72,8 @@ def test_every_drawing_fits_the_panel_and_stays_readable(page, lab, lesson):
         if drawing["scale"] is not None:
             font_px = FONT_PT * 4 / 3 * drawing["scale"]
             assert font_px >= 9, f"{lesson}: text drawn at {font_px:.1f} px: {drawing}"
-    snapshot(page, f"fit-{lesson[:2]}", page.locator(".jp-RenderedSVG, .minigrad-check").first)
+    snapshot(page, f"fit-{lesson.replace('/', '-')[:5]}",
+             page.locator(".jp-RenderedSVG, .minigrad-check").first)
 
 
 def test_unrun_progress_bar_shows_no_disconnected_mark(page, lab):
