@@ -7,6 +7,7 @@
     DerivativeCheck(fn, inputs) autograd vs finite differences vs your formula
     BackwardCheck(loss, named)  your backward pass by hand, tensor by tensor, against autograd
     check_derivatives(...)      the same comparison with no display (for graders)
+    ProgressBar(total)          a bar that fills as a loop runs (set its .value)
     set_language("zh")          speak Chinese ("ko": Korean, "en": English; None: the
                                 notebook's language, else the locale's, else English)
 
@@ -24,9 +25,10 @@ from .errors import GraphvizNotFound, RenderError
 from .gradients import DerivativeComparison, check_derivatives
 from .graph_view import GraphView
 from .i18n import language, set_language
+from .progress import ProgressBar
 from .render import Digraph, find_program, render_svg
 from .stepper import BackwardStepper
 
 __all__ = ["draw_graph", "render_svg", "find_program", "Digraph", "GraphView",
            "BackwardStepper", "DerivativeCheck", "BackwardCheck", "check_derivatives", "DerivativeComparison",
-           "GraphvizNotFound", "RenderError", "set_language", "language"]
+           "ProgressBar", "GraphvizNotFound", "RenderError", "set_language", "language"]

@@ -35,6 +35,12 @@ __all__ = ["draw_graph", "box_lines", "digraph"]
 FILL = {"op": "#eeeeee", "accumulate": "#eeeeee", "leaf": "#cfe2f3", "output": "#d9ead3", "tensor": "#fff2cc",
         "saved": "#fce5cd", "more": "#ffffff"}
 FONT = "Courier"  # in the SVG: font-family="Courier,monospace"
+# The widest drawing shown at its own size, in inches (Graphviz's unit): 8.6 in is 826 px,
+# within the 848 px of a notebook's output in JupyterLab in a 1280 px window with its file
+# browser open, with room for a check's frame around its graph (12 px). A wider graph is
+# drawn smaller to fit (Graphviz's "size"), rather than cut off at the panel's edge, where
+# a learner would have to scroll sideways to see its leaves.
+MAX_WIDTH = 8.6
 NO_GRAD = object()  # a non-leaf that does not retain its grad: no "grad" line
 
 
@@ -150,8 +156,14 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
     # monospace font has the same advance (0.6 em), so labels fit their boxes on
     # any machine (with Helvetica, a browser without it draws wider text).
     said = summary(model)
+    # newrank: a box beside its op or AccumulateGrad (a cluster of the two) keeps its rank;
+    # the op boxes' "ordering=out" asks for their inputs left to right in next_functions'
+    # order (addmm's bias, input, weight; Graphviz keeps it where the clusters let it), so
+    # the layers of a network stack up straight instead of each one stepping right of the
+    # one above it (lesson 9's graph was 1,900 px wide, drawn at 0.44 without it)
     graph = Digraph(name=said, graph_attr={"rankdir": "TB", "nodesep": "0.3",
-                                                      "ranksep": "0.35"},
+                                           "ranksep": "0.35", "newrank": "true",
+                                           "size": f"{MAX_WIDTH},1000"},
                     node_attr={"shape": "box", "style": "filled", "fontname": FONT,
                                "fontsize": "11", "color": "#666666", "margin": "0.1,0.04"},
                     edge_attr={"fontname": FONT, "fontsize": "10", "color": "#555555"})
@@ -161,7 +173,8 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
                    fillcolor=FILL[box.kind], tooltip=graphviz.escape(_tooltip(box)),
                    **{"class": _classes(box)},
                    **({"style": "filled,dashed"} if box.kind in ("more", "saved") else {}),
-                   **({"penwidth": "2"} if box.count > 1 else {}))
+                   **({"penwidth": "2"} if box.count > 1 else {}),
+                   **({"ordering": "out"} if box.kind == "op" else {}))
     _add_groups(graph, model)
     for arrow in model.arrows.values():
         style = {"saved": {"style": "dotted", "arrowhead": "none"},
@@ -175,7 +188,8 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
 
 
 def _add_groups(graph: Digraph, model: GraphModel) -> None:
-    """A dashed frame around each repeated block; tensor boxes beside their op."""
+    """A dashed frame around each repeated block; tensor boxes beside their op (in a
+    frameless cluster of the two, so that nothing comes between them)."""
     for run in model.runs:
         first = model.box_of[model.ops[run.start]]
         if run.period > 1 and first in model.boxes:
@@ -188,8 +202,8 @@ def _add_groups(graph: Digraph, model: GraphModel) -> None:
     for box in model.boxes.values():
         if box.kind in ("tensor", "leaf"):
             arrow = model.arrows[box.id + "-arrow"]
-            with graph.subgraph() as beside:
-                beside.attr(rank="same")
+            with graph.subgraph(name=f"cluster_{box.id}") as beside:
+                beside.attr(rank="same", peripheries="0", margin="0", id=f"{box.id}-beside")
                 beside.node(box.id)
                 beside.node(arrow.head if arrow.tail == box.id else arrow.tail)
 

@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["widgets.draw", "widgets.graph_view", "widgets.stepper", "widgets.derivative",
-           "widgets.gradients", "widgets.backward_check", "widgets.compare"]
+           "widgets.gradients", "widgets.backward_check", "widgets.compare", "widgets.progress"]
 
 
 @pytest.mark.parametrize("name", MODULES)
