@@ -200,7 +200,7 @@ def leaf_grad_layout(grad: np.ndarray, variable) -> np.ndarray:
 def _is_dense(array: np.ndarray) -> bool:
     """torch's is_non_overlapping_and_dense: the elements fill a block of memory
     without gaps, in some order of the dims."""
-    itemsize, expected = array.itemsize, array.itemsize
+    expected = array.itemsize
     for step, size in sorted((s, n) for s, n in zip(array.strides, array.shape) if n != 1):
         if step != expected:
             return False

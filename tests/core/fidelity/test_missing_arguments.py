@@ -21,7 +21,7 @@ from parser_overloads import NAMESPACES, labels, read_from_torch
 VALUES = {"dim": 0, "dim0": 0, "dim1": 1, "dims": (0,), "source": 0, "destination": 1,
           "size": (2, 2), "shape": (4,), "chunks": 2, "sections": 2, "split_size": 1,
           "split_sizes": (1, 1), "n": 1, "k": 1, "q": 0.5, "repeats": 2, "p": 0.5,
-          "dtype": "float32", "value": 1.0, "fill_value": 1.0, "from_": 0, "to": 2,
+          "dtype": "float32", "value": 1.0, "fill_value": 1.0, "to": 2,
           "mask": "mask", "index": "index", "tensors": "tensors", "start": 0, "end": 3,
           "row": 2, "col": 2, "low": 0, "high": 2, "stride": (2, 1), "kernel_size": 2,
           "offset": 0, "diagonal": 0, "exponent": 2.0, "correction": 1, "axis0": 0,
