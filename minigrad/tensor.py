@@ -2408,6 +2408,12 @@ class Tensor(TensorBase):
 
     # ---- creation helpers on an existing tensor --------------------------
 
+    def new(self, *args, device=None):
+        """The legacy ``x.new(...)``: ``torch.FloatTensor(...)`` of x's dtype, so
+        ``x.new(2, 3)`` a tensor of that shape (uninitialised in PyTorch, zeros here),
+        ``x.new([1, 2])`` one of those values, ``x.new(t)`` an alias of ``t``."""
+        return creation.legacy_new(self.dtype, args, device)
+
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
         return creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
                                requires_grad=requires_grad)
