@@ -29357,6 +29357,139 @@ def atcold_vae(torch):
             "mu": codes['μ'][-1]}
 
 
+def atcold_space_stretching(torch):
+    """Atcold/NYU-DLSP20 02-space_stretching.ipynb: points from randn coloured by their
+    first coordinate, random 2x2 matrices applied with ``X @ W.t()`` and decomposed by
+    ``torch.svd``, a bias-free nn.Linear(2, 2) under
+    no_grad, then followed by Tanh with its weight set to s * eye(2) through
+    ``model[0].weight.data.copy_(W)``, and five random two-layer ReLU networks applied to
+    the points (``model(X).data``). 1000 points are 64; the plots are printed numbers."""
+    nn = torch.nn
+    torch.manual_seed(0)
+    n_points = 64
+    X = torch.randn(n_points, 2)
+    colors = X[:, 0]
+    print(X[:3], colors.min(), colors.max())
+    for i in range(3):
+        W = torch.randn(2, 2)
+        Y = X @ W.t()
+        U, S, V = torch.svd(W)
+        print(W, S, torch.allclose(U @ torch.diag(S) @ V.t(), W, atol=1e-6), Y.norm(dim=1)[:3])
+    model = nn.Sequential(nn.Linear(2, 2, bias=False))
+    with torch.no_grad():
+        Y = model(X)
+    print(Y[:3], model[0].weight)
+    model = nn.Sequential(nn.Linear(2, 2, bias=False), nn.Tanh())
+    for s in range(1, 6):
+        W = s * torch.eye(2)
+        model[0].weight.data.copy_(W)
+        Y = model(X).data
+        print(s, Y[:2], Y.abs().max())
+    n_hidden = 5
+    NL = nn.ReLU()
+    models = [nn.Sequential(nn.Linear(2, n_hidden), NL, nn.Linear(n_hidden, 2)) for i in range(5)]
+    for model in models:
+        with torch.no_grad():
+            Y = model(X)
+        print(Y[:2], Y.mean(0))
+    return {"Y": Y, "last": models[-1][2].weight}
+
+
+def atcold_echo_data(torch):
+    """Atcold/NYU-DLSP20 09-echo_data.ipynb: the echo task's data (np.random.choice of 0/1
+    bits, np.roll by the echo step with the first steps zeroed, reshaped into batch rows),
+    SimpleRNN (nn.RNN(nonlinearity='relu', batch_first=True) and a Linear), init_hidden
+    with ``weight.new(1, batch_size, rnn_units).zero_()``, truncated backpropagation with
+    ``hidden.detach_()``, BCEWithLogitsLoss, RMSprop(lr=0.001), the accuracy from
+    ``(torch.sigmoid(output) > 0.5) == target.byte()`` summed as ints, train and test
+    epochs printed. The 15,000 and 5,000 values are 1,200 and 400, rows of 5, 3 epochs."""
+    nn = torch.nn
+    train_size, test_size = 1200, 400
+    echo_step, batch_size, seq_length = 3, 5, 20
+
+    def generate_data(seq_length_, echo_step_, n, seed=None):
+        if seed is not None:
+            np.random.seed(seed)
+        x = np.array(np.random.choice(2, n, p=[0.5, 0.5]))
+        y = np.roll(x, echo_step_)
+        y[0:echo_step_] = 0
+        X = x.reshape((batch_size, -1))
+        Y = y.reshape((batch_size, -1))
+        return X, Y
+
+    train_data = generate_data(seq_length, echo_step, train_size, seed=0)
+    test_data = generate_data(seq_length, echo_step, test_size)
+    print(train_data[0][0, :12], train_data[1][0, :12])
+
+    class SimpleRNN(nn.Module):
+        def __init__(self, input_size, rnn_units):
+            super().__init__()
+            self.rnn_units = rnn_units
+            self.rnn = nn.RNN(input_size=input_size, hidden_size=rnn_units, num_layers=1,
+                              nonlinearity='relu', batch_first=True)
+            self.dense = nn.Linear(rnn_units, 1)
+
+        def forward(self, x, hidden):
+            x, hidden = self.rnn(x, hidden)
+            x = self.dense(x)
+            return x, hidden
+
+        def init_hidden(self, batch_size):
+            weight = next(self.parameters()).data
+            hidden = weight.new(1, batch_size, self.rnn_units).zero_()
+            return hidden
+
+    rnn_units, feature_dim = 4, 1
+    model = SimpleRNN(input_size=1, rnn_units=rnn_units)
+    criterion = nn.BCEWithLogitsLoss()
+    optimizer = torch.optim.RMSprop(model.parameters(), lr=0.001)
+
+    def train():
+        model.train()
+        hidden = model.init_hidden(batch_size)
+        correct = 0
+        for batch_idx in range(train_size // (batch_size * seq_length)):
+            start_idx = batch_idx * seq_length
+            end_idx = start_idx + seq_length
+            data = train_data[0][:, start_idx:end_idx]
+            data = torch.Tensor(data).unsqueeze(2)
+            target = torch.Tensor(train_data[1][:, start_idx:end_idx]).unsqueeze(2)
+            hidden.detach_()
+            optimizer.zero_grad()
+            output, hidden = model(data, hidden)
+            loss = criterion(output, target)
+            loss.backward()
+            optimizer.step()
+            pred = (torch.sigmoid(output) > 0.5)
+            correct += (pred == target.byte()).int().sum().item()
+        return correct, loss.item()
+
+    def test():
+        model.eval()
+        correct = 0
+        with torch.no_grad():
+            hidden = model.init_hidden(batch_size)
+            for batch_idx in range(test_size // (batch_size * seq_length)):
+                start_idx = batch_idx * seq_length
+                end_idx = start_idx + seq_length
+                data = torch.Tensor(test_data[0][:, start_idx:end_idx]).unsqueeze(2)
+                target = torch.Tensor(test_data[1][:, start_idx:end_idx]).unsqueeze(2)
+                output, hidden = model(data, hidden)
+                pred = (torch.sigmoid(output) > 0.5)
+                correct += (pred == target.byte()).int().sum().item()
+        return correct
+
+    for epoch in range(1, 4):
+        correct, loss = train()
+        train_accuracy = float(correct) / train_size * 100
+        print(f'Train Epoch: {epoch}/3, loss: {loss:.3f}, accuracy {train_accuracy:.1f}%')
+    correct = test()
+    test_accuracy = float(correct) / test_size * 100
+    print(f'Test accuracy: {test_accuracy:.1f}% ({correct}/{test_size})')
+    return {"weight_hh": model.rnn.weight_hh_l0, "dense": model.dense.weight,
+            "dense.grad": model.dense.weight.grad}
+
+
 # ---- karpathy/pytorch-normalizing-flows; rasbt/LLMs-from-scratch appendices D and E ------------
 
 def make_moons(n_samples, noise, random_state=None):
@@ -31229,6 +31362,7 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             makemore_bigrams_lecture,
             karpathy_made, examples_actor_critic, annotated_transformer, text_sentiment_ngrams,
             translation_transformer, atcold_spiral_classification, atcold_vae,
+            atcold_space_stretching, atcold_echo_data,
             karpathy_normalizing_flows, llms_appendix_d, llms_appendix_e, numpy_extensions,
             extending_autograd_and_nn, dcgan_faces, bentrevett_seq2seq_lstm,
             bentrevett_seq2seq_attention, cs231n_gan_pytorch, data_loading_reference,
