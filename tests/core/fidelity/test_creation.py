@@ -824,3 +824,16 @@ def test_set_default_dtype_errors_as_torch(value):
         finally:
             lib.set_default_dtype(lib.float32)
     assert compare_outcome(program, mg) == compare_outcome(program, torch)
+
+
+@pytest.mark.xfail(strict=True, reason="minigrad's ops make plain Tensors (it has no "
+                   "__torch_function__ protocol): extending.rst's SubTensor comes back from "
+                   "torch.add as a Tensor where PyTorch keeps the subclass")
+def test_an_op_on_a_tensor_subclass_keeps_the_subclass():
+    names = []
+    for lib in (mg, torch):
+        class SubTensor(lib.Tensor):
+            pass
+        names.append((type(lib.add(SubTensor([0]), SubTensor([1]))).__name__,
+                      type(lib.add(SubTensor([0]), lib.tensor([1]))).__name__))
+    assert names[0] == names[1]

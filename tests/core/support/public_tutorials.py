@@ -31311,6 +31311,70 @@ def labml_optimizers(torch):
             "noam.grad": noam[0].weight.grad}
 
 
+# ---- a tutorial minigrad does not yet run as PyTorch ---------------------------------------
+
+def memory_format_channels_last(torch):
+    """pytorch/tutorials intermediate_source/memory_format_tutorial.py: the strides of an
+    NCHW tensor, ``to(memory_format=torch.channels_last)`` and back with
+    ``torch.contiguous_format``, ``contiguous(memory_format=...)``, ``empty(...,
+    memory_format=torch.channels_last)``, ``clone`` and ``empty_like`` keeping the format,
+    ``is_contiguous(memory_format=...)``, the ambiguous 1x1 and C == 1 cases, ``permute``
+    giving a channels-last layout, unary ops and conv outputs keeping it,
+    ``model.to(memory_format=torch.channels_last)`` and a training step with it. N is 10
+    and H, W 32, as the tutorial; the model a small CNN."""
+    N, C, H, W = 10, 3, 32, 32
+    x = torch.empty(N, C, H, W)
+    print(x.stride())
+    x = x.to(memory_format=torch.channels_last)
+    print(x.shape)
+    print(x.stride())
+    x = x.to(memory_format=torch.contiguous_format)
+    print(x.stride())
+    x = x.contiguous(memory_format=torch.channels_last)
+    print(x.stride())
+    x = torch.empty(N, C, H, W, memory_format=torch.channels_last)
+    print(x.stride())
+    y = x.clone()
+    print(y.stride())
+    print(torch.empty_like(x).stride(), torch.zeros_like(x).stride(), torch.rand_like(x).stride())
+    print(x.is_contiguous(memory_format=torch.channels_last), x.is_contiguous())
+    print((x + 1).stride(), x.relu().stride(), (x * x).stride(), x.sin().stride())
+    special_x = torch.empty(4, 1, 4, 4)
+    print(special_x.is_contiguous(memory_format=torch.channels_last))
+    print(special_x.is_contiguous(memory_format=torch.contiguous_format))
+    special_x = torch.empty(4, 3, 1, 1)
+    print(special_x.is_contiguous(memory_format=torch.channels_last))
+    print(special_x.is_contiguous(memory_format=torch.contiguous_format))
+    x = torch.randn(N, C, H, W).permute(0, 2, 3, 1)
+    print(x.shape, x.stride())
+    x = x.permute(0, 3, 1, 2)
+    print(x.shape, x.stride(), x.is_contiguous(memory_format=torch.channels_last))
+    input = torch.randint(1, 10, (2, 8, 4, 4), dtype=torch.float32)
+    model = torch.nn.Conv2d(8, 4, 3)
+    input = input.contiguous(memory_format=torch.channels_last).requires_grad_()
+    model = model.to(memory_format=torch.channels_last)
+    print(model.weight.stride(), model.weight.is_contiguous(memory_format=torch.channels_last))
+    out = model(input)
+    print(out.is_contiguous(memory_format=torch.channels_last), out.shape)
+    out.sum().backward()
+    print(input.grad.is_contiguous(memory_format=torch.channels_last), model.weight.grad.shape)
+    nn = torch.nn
+    net = nn.Sequential(nn.Conv2d(3, 6, 3, padding=1), nn.BatchNorm2d(6), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(6, 4, 3, padding=1), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2))
+    net = net.to(memory_format=torch.channels_last)
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    images = torch.rand(N, C, H, W).contiguous(memory_format=torch.channels_last)
+    labels = torch.arange(N) % 2
+    for step in range(3):
+        output = net(images)
+        loss = nn.functional.cross_entropy(output, labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(step, loss.item(), net[0].weight.is_contiguous(memory_format=torch.channels_last))
+    return {"conv": net[0].weight, "linear": net[7].weight, "input.grad": input.grad}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
