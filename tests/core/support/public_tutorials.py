@@ -31311,6 +31311,210 @@ def labml_optimizers(torch):
             "noam.grad": noam[0].weight.grad}
 
 
+# ---- d2l's anchor boxes -------------------------------------------------------------------
+
+def d2l_anchor_boxes(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/anchor.md (with bounding-box.md's box
+    conversions), the PyTorch tab: ``torch.set_printoptions(2)``, multibox_prior (centres
+    from arange, ``torch.meshgrid(..., indexing='ij')``, widths and heights from
+    ``torch.cat`` of sqrt'ed sizes and ratios, ``torch.stack(...).T.repeat(...)``,
+    ``repeat_interleave``), box_iou by broadcasting with clamp, assign_anchor_to_bbox
+    (``torch.full``, ``torch.max(jaccard, dim=1)``, ``torch.nonzero``, argmax with the
+    discarded rows and columns filled with -1), offset_boxes, multibox_target (label and
+    offset masks), offset_inverse, nms (``torch.argsort(descending=True)``, a while loop
+    over ``torch.nonzero(iou <= iou_threshold)``) and multibox_detection (``torch.max`` of
+    the class probabilities, ``torch.unique(return_counts=True)``, the background labels
+    filled with -1); the chapter's cat-and-dog example with its printed outputs, on a
+    561x728 image shrunk to 8x10 (the anchors' shapes printed as the chapter does)."""
+    torch.set_printoptions(2)
+
+    def box_corner_to_center(boxes):
+        x1, y1, x2, y2 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+        cx = (x1 + x2) / 2
+        cy = (y1 + y2) / 2
+        w = x2 - x1
+        h = y2 - y1
+        return torch.stack((cx, cy, w, h), axis=-1)
+
+    def box_center_to_corner(boxes):
+        cx, cy, w, h = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+        x1 = cx - 0.5 * w
+        y1 = cy - 0.5 * h
+        x2 = cx + 0.5 * w
+        y2 = cy + 0.5 * h
+        return torch.stack((x1, y1, x2, y2), axis=-1)
+
+    dog_bbox, cat_bbox = [60.0, 45.0, 378.0, 516.0], [400.0, 112.0, 655.0, 493.0]
+    boxes = torch.tensor((dog_bbox, cat_bbox))
+    print(box_center_to_corner(box_corner_to_center(boxes)) == boxes)
+
+    def multibox_prior(data, sizes, ratios):
+        in_height, in_width = data.shape[-2:]
+        device, num_sizes, num_ratios = data.device, len(sizes), len(ratios)
+        boxes_per_pixel = (num_sizes + num_ratios - 1)
+        size_tensor = torch.tensor(sizes, device=device)
+        ratio_tensor = torch.tensor(ratios, device=device)
+        offset_h, offset_w = 0.5, 0.5
+        steps_h = 1.0 / in_height
+        steps_w = 1.0 / in_width
+        center_h = (torch.arange(in_height, device=device) + offset_h) * steps_h
+        center_w = (torch.arange(in_width, device=device) + offset_w) * steps_w
+        shift_y, shift_x = torch.meshgrid(center_h, center_w, indexing='ij')
+        shift_y, shift_x = shift_y.reshape(-1), shift_x.reshape(-1)
+        w = torch.cat((size_tensor * torch.sqrt(ratio_tensor[0]),
+                       sizes[0] * torch.sqrt(ratio_tensor[1:]))) * in_height / in_width
+        h = torch.cat((size_tensor / torch.sqrt(ratio_tensor[0]),
+                       sizes[0] / torch.sqrt(ratio_tensor[1:])))
+        anchor_manipulations = torch.stack((-w, -h, w, h)).T.repeat(in_height * in_width, 1) / 2
+        out_grid = torch.stack([shift_x, shift_y, shift_x, shift_y],
+                               dim=1).repeat_interleave(boxes_per_pixel, dim=0)
+        output = out_grid + anchor_manipulations
+        return output.unsqueeze(0)
+
+    h, w = 8, 10
+    print(h, w)
+    X = torch.rand(size=(1, 3, h, w))
+    Y = multibox_prior(X, sizes=[0.75, 0.5, 0.25], ratios=[1, 2, 0.5])
+    print(Y.shape)
+    boxes = Y.reshape(h, w, 5, 4)
+    print(boxes[5, 5, 0, :])
+    print(boxes[2, 3, :, :])
+
+    def box_iou(boxes1, boxes2):
+        box_area = lambda boxes: ((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
+        areas1 = box_area(boxes1)
+        areas2 = box_area(boxes2)
+        inter_upperlefts = torch.max(boxes1[:, None, :2], boxes2[:, :2])
+        inter_lowerrights = torch.min(boxes1[:, None, 2:], boxes2[:, 2:])
+        inters = (inter_lowerrights - inter_upperlefts).clamp(min=0)
+        inter_areas = inters[:, :, 0] * inters[:, :, 1]
+        union_areas = areas1[:, None] + areas2 - inter_areas
+        return inter_areas / union_areas
+
+    def assign_anchor_to_bbox(ground_truth, anchors, device, iou_threshold=0.5):
+        num_anchors, num_gt_boxes = anchors.shape[0], ground_truth.shape[0]
+        jaccard = box_iou(anchors, ground_truth)
+        anchors_bbox_map = torch.full((num_anchors,), -1, dtype=torch.long, device=device)
+        max_ious, indices = torch.max(jaccard, dim=1)
+        anc_i = torch.nonzero(max_ious >= iou_threshold).reshape(-1)
+        box_j = indices[max_ious >= iou_threshold]
+        anchors_bbox_map[anc_i] = box_j
+        col_discard = torch.full((num_anchors,), -1)
+        row_discard = torch.full((num_gt_boxes,), -1)
+        for _ in range(num_gt_boxes):
+            max_idx = torch.argmax(jaccard)
+            box_idx = (max_idx % num_gt_boxes).long()
+            anc_idx = (max_idx / num_gt_boxes).long()
+            anchors_bbox_map[anc_idx] = box_idx
+            jaccard[:, box_idx] = col_discard
+            jaccard[anc_idx, :] = row_discard
+        return anchors_bbox_map
+
+    def offset_boxes(anchors, assigned_bb, eps=1e-6):
+        c_anc = box_corner_to_center(anchors)
+        c_assigned_bb = box_corner_to_center(assigned_bb)
+        offset_xy = 10 * (c_assigned_bb[:, :2] - c_anc[:, :2]) / c_anc[:, 2:]
+        offset_wh = 5 * torch.log(eps + c_assigned_bb[:, 2:] / c_anc[:, 2:])
+        offset = torch.cat([offset_xy, offset_wh], axis=1)
+        return offset
+
+    def multibox_target(anchors, labels):
+        batch_size, anchors = labels.shape[0], anchors.squeeze(0)
+        batch_offset, batch_mask, batch_class_labels = [], [], []
+        device, num_anchors = anchors.device, anchors.shape[0]
+        for i in range(batch_size):
+            label = labels[i, :, :]
+            anchors_bbox_map = assign_anchor_to_bbox(label[:, 1:], anchors, device)
+            bbox_mask = ((anchors_bbox_map >= 0).float().unsqueeze(-1)).repeat(1, 4)
+            class_labels = torch.zeros(num_anchors, dtype=torch.long, device=device)
+            assigned_bb = torch.zeros((num_anchors, 4), dtype=torch.float32, device=device)
+            indices_true = torch.nonzero(anchors_bbox_map >= 0)
+            bb_idx = anchors_bbox_map[indices_true]
+            class_labels[indices_true] = label[bb_idx, 0].long() + 1
+            assigned_bb[indices_true] = label[bb_idx, 1:]
+            offset = offset_boxes(anchors, assigned_bb) * bbox_mask
+            batch_offset.append(offset.reshape(-1))
+            batch_mask.append(bbox_mask.reshape(-1))
+            batch_class_labels.append(class_labels)
+        bbox_offset = torch.stack(batch_offset)
+        bbox_mask = torch.stack(batch_mask)
+        class_labels = torch.stack(batch_class_labels)
+        return (bbox_offset, bbox_mask, class_labels)
+
+    ground_truth = torch.tensor([[0, 0.1, 0.08, 0.52, 0.92], [1, 0.55, 0.2, 0.9, 0.88]])
+    anchors = torch.tensor([[0, 0.1, 0.2, 0.3], [0.15, 0.2, 0.4, 0.4], [0.63, 0.05, 0.88, 0.98],
+                            [0.66, 0.45, 0.8, 0.8], [0.57, 0.3, 0.92, 0.9]])
+    print(box_iou(anchors, ground_truth[:, 1:]))
+    labels = multibox_target(anchors.unsqueeze(dim=0), ground_truth.unsqueeze(dim=0))
+    print(labels[2])
+    print(labels[1])
+    print(labels[0])
+
+    def offset_inverse(anchors, offset_preds):
+        anc = box_corner_to_center(anchors)
+        pred_bbox_xy = (offset_preds[:, :2] * anc[:, 2:] / 10) + anc[:, :2]
+        pred_bbox_wh = torch.exp(offset_preds[:, 2:] / 5) * anc[:, 2:]
+        pred_bbox = torch.cat((pred_bbox_xy, pred_bbox_wh), axis=1)
+        predicted_bbox = box_center_to_corner(pred_bbox)
+        return predicted_bbox
+
+    def nms(boxes, scores, iou_threshold):
+        B = torch.argsort(scores, dim=-1, descending=True)
+        keep = []
+        while B.numel() > 0:
+            i = B[0]
+            keep.append(i)
+            if B.numel() == 1:
+                break
+            iou = box_iou(boxes[i, :].reshape(-1, 4), boxes[B[1:], :].reshape(-1, 4)).reshape(-1)
+            inds = torch.nonzero(iou <= iou_threshold).reshape(-1)
+            B = B[inds + 1]
+        return torch.tensor(keep, device=boxes.device)
+
+    def multibox_detection(cls_probs, offset_preds, anchors, nms_threshold=0.5, pos_threshold=0.009999999):
+        device, batch_size = cls_probs.device, cls_probs.shape[0]
+        anchors = anchors.squeeze(0)
+        num_classes, num_anchors = cls_probs.shape[1], cls_probs.shape[2]
+        out = []
+        for i in range(batch_size):
+            cls_prob, offset_pred = cls_probs[i], offset_preds[i].reshape(-1, 4)
+            conf, class_id = torch.max(cls_prob[1:], 0)
+            predicted_bb = offset_inverse(anchors, offset_pred)
+            keep = nms(predicted_bb, conf, nms_threshold)
+            all_idx = torch.arange(num_anchors, dtype=torch.long, device=device)
+            combined = torch.cat((keep, all_idx))
+            uniques, counts = combined.unique(return_counts=True)
+            non_keep = uniques[counts == 1]
+            all_id_sorted = torch.cat((keep, non_keep))
+            class_id[non_keep] = -1
+            class_id = class_id[all_id_sorted]
+            conf, predicted_bb = conf[all_id_sorted], predicted_bb[all_id_sorted]
+            below_min_idx = (conf < pos_threshold)
+            class_id[below_min_idx] = -1
+            conf[below_min_idx] = 1 - conf[below_min_idx]
+            pred_info = torch.cat((class_id.unsqueeze(1), conf.unsqueeze(1), predicted_bb), dim=1)
+            out.append(pred_info)
+        return torch.stack(out)
+
+    anchors = torch.tensor([[0.1, 0.08, 0.52, 0.92], [0.08, 0.2, 0.56, 0.95],
+                            [0.15, 0.3, 0.62, 0.91], [0.55, 0.2, 0.9, 0.88]])
+    offset_preds = torch.tensor([0] * anchors.numel())
+    cls_probs = torch.tensor([[0] * 4, [0.9, 0.8, 0.7, 0.1], [0.1, 0.2, 0.3, 0.9]])
+    output = multibox_detection(cls_probs.unsqueeze(dim=0), offset_preds.unsqueeze(dim=0),
+                                anchors.unsqueeze(dim=0), nms_threshold=0.5)
+    print(output)
+    for i in output[0].detach().numpy():
+        if i[0] == -1:
+            continue
+        label = ('dog=', 'cat=')[int(i[0])] + str(i[1])
+        print(label, [round(float(v), 2) for v in i[2:]])
+    Y_big = multibox_prior(torch.rand(1, 3, 4, 6), sizes=[0.15], ratios=[1, 2, 0.5])
+    scores = torch.rand(Y_big.shape[1])
+    print(nms(Y_big[0], scores, 0.3), Y_big.shape)
+    torch.set_printoptions(profile="default")
+    return {"anchors": Y, "labels0": labels[0], "output": output}
+
+
 # ---- a tutorial minigrad does not yet run as PyTorch ---------------------------------------
 
 def memory_format_channels_last(torch):
@@ -31430,4 +31634,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             karpathy_normalizing_flows, llms_appendix_d, llms_appendix_e, numpy_extensions,
             extending_autograd_and_nn, dcgan_faces, bentrevett_seq2seq_lstm,
             bentrevett_seq2seq_attention, cs231n_gan_pytorch, data_loading_reference,
-            func_whirlwind_tour, modules_note, labml_optimizers]
+            func_whirlwind_tour, modules_note, labml_optimizers, d2l_anchor_boxes]
