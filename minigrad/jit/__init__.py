@@ -127,9 +127,16 @@ def _copy_of(kind, module: nn.Module) -> _ScriptedCopy:
     state.update(training=module.training, _parameters=dict(module._parameters),
                  _buffers=dict(module._buffers), original_name=type(module).__name__,
                  _non_persistent_buffers_set=set(module._non_persistent_buffers_set),
-                 _modules={name: None if child is None else _copy_of(kind._child_kind, child)
-                           for name, child in module._modules.items()})
+                 _modules={name: _child_copy(kind, child) for name, child in module._modules.items()})
     return copied
+
+
+def _child_copy(kind, child):
+    """A submodule's copy; one scripted or traced already is kept itself, as PyTorch
+    keeps it (the tutorial's MyCell around a scripted MyDecisionGate)."""
+    if child is None or isinstance(child, ScriptModule):
+        return child
+    return _copy_of(kind._child_kind, child)
 
 
 def _rebuild(bases: tuple, state: dict) -> _ScriptedCopy:

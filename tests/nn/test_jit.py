@@ -129,6 +129,39 @@ def test_a_traced_module_and_function():
     assert ours == theirs
 
 
+def test_a_scripted_submodule_is_kept_inside_a_scripted_or_traced_module():
+    """The TorchScript introduction's MyCell around ``torch.jit.script(MyDecisionGate())``:
+    scripting or tracing the cell keeps the scripted gate itself (minigrad's copy used to
+    fail on the MRO of a copy of a copy)."""
+    def program(lib):
+        class MyDecisionGate(lib.nn.Module):
+            def forward(self, x):
+                return x if x.sum() > 0 else -x
+
+        class MyCell(lib.nn.Module):
+            def __init__(self, dg):
+                super().__init__()
+                self.dg = dg
+                self.linear = lib.nn.Linear(4, 4)
+
+            def forward(self, x, h):
+                new_h = lib.tanh(self.dg(self.linear(x)) + h)
+                return new_h, new_h
+
+        lib.manual_seed(0)
+        x, h = lib.rand(3, 4), lib.rand(3, 4)
+        scripted_gate = lib.jit.script(MyDecisionGate())
+        scripted_cell = lib.jit.script(MyCell(scripted_gate))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (PyTorch's TracerWarning for the gate's bool)
+            traced_cell = lib.jit.trace(MyCell(scripted_gate), (x, h))
+        return [repr(scripted_cell), repr(traced_cell), scripted_cell.dg is scripted_gate,
+                traced_cell.dg is scripted_gate, repr(scripted_cell(x, h)[0]),
+                repr(traced_cell(x, h)[0].shape)]
+    theirs, mine = both(program)
+    assert mine == theirs
+
+
 def test_tracing_without_the_check_runs_the_function_once():
     # (with check_trace=True PyTorch runs the Python three times and its trace once more:
     # minigrad runs the Python three times; the module docstring says so)
