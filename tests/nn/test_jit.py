@@ -162,6 +162,28 @@ def test_a_scripted_submodule_is_kept_inside_a_scripted_or_traced_module():
     assert mine == theirs
 
 
+@pytest.mark.parametrize("check_trace", [True, False])
+def test_tensors_turned_into_python_values_while_tracing_warn_as_pytorch(check_trace):
+    """PyTorch's TracerWarning for item(), float(), tolist(), int(), numpy() and bool() in
+    traced code (the TorchScript introduction's MyDecisionGate: ``if x.sum() > 0``), from
+    the trace's run and its check's trace, not its eager run, nor outside a trace."""
+    def program(lib):
+        class Gate(lib.nn.Module):
+            def forward(self, x):
+                x.sum().item(), float(x.sum()), x.tolist(), int(x.sum() > 0), x.numpy()
+                return x if x.sum() > 0 else -x
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.jit.trace(Gate(), lib.ones(2), check_trace=check_trace)
+            Gate()(lib.ones(2))
+        return [(w.category.__name__, str(w.message), w.lineno if w.category.__name__ == "TracerWarning"
+                 else None) for w in caught]  # (the deprecations come from each library's own file)
+    theirs, mine = both(program)
+    assert mine == theirs
+    assert sum(name == "TracerWarning" for name, _, _ in mine) == (12 if check_trace else 6)
+
+
 def test_tracing_without_the_check_runs_the_function_once():
     # (with check_trace=True PyTorch runs the Python three times and its trace once more:
     # minigrad runs the Python three times; the module docstring says so)
