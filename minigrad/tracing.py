@@ -37,3 +37,15 @@ def traced_run():
         yield
     finally:
         active = before
+
+
+@contextmanager
+def paused():
+    """A scripted or traced module's own run inside a trace: compiled code in PyTorch,
+    which turns no tensor into a Python value, so nothing warns."""
+    global active
+    before, active = active, False
+    try:
+        yield
+    finally:
+        active = before

@@ -95,7 +95,9 @@ class _ScriptedCopy(ScriptModule):
     _child_kind = None  # the kind of the submodules' copies (set below)
 
     def forward(self, *args, **kwargs):
-        return super(ScriptModule, self).forward(*args, **kwargs)  # (the module's own)
+        # (the module's own forward; compiled in PyTorch, so never a TracerWarning)
+        with tracing.paused():
+            return super(ScriptModule, self).forward(*args, **kwargs)
 
     def extra_repr(self) -> str:
         return f"original_name={self.original_name}"

@@ -184,6 +184,33 @@ def test_tensors_turned_into_python_values_while_tracing_warn_as_pytorch(check_t
     assert sum(name == "TracerWarning" for name, _, _ in mine) == (12 if check_trace else 6)
 
 
+def test_a_scripted_module_called_while_tracing_does_not_warn():
+    """A scripted gate inside a traced cell runs as compiled code in PyTorch: its
+    ``if x.sum() > 0`` gives no TracerWarning (the same gate unscripted does)."""
+    def program(lib):
+        class Gate(lib.nn.Module):
+            def forward(self, x):
+                return x if x.sum() > 0 else -x
+
+        class Cell(lib.nn.Module):
+            def __init__(self, gate):
+                super().__init__()
+                self.gate = gate
+
+            def forward(self, x):
+                return self.gate(x) * 2
+
+        counts = []
+        for gate in (lib.jit.script(Gate()), Gate()):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                lib.jit.trace(Cell(gate), lib.ones(2))
+            counts.append(sum(w.category.__name__ == "TracerWarning" for w in caught))
+        return counts
+    theirs, mine = both(program)
+    assert mine == theirs == [0, 2]
+
+
 def test_tracing_without_the_check_runs_the_function_once():
     # (with check_trace=True PyTorch runs the Python three times and its trace once more:
     # minigrad runs the Python three times; the module docstring says so)

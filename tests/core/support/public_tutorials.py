@@ -31515,6 +31515,91 @@ def d2l_anchor_boxes(torch):
     return {"anchors": Y, "labels0": labels[0], "output": output}
 
 
+# ---- pytorch/tutorials' introduction to TorchScript -----------------------------------------
+
+def torchscript_introduction(torch):
+    """pytorch/tutorials beginner_source/Intro_to_TorchScript_tutorial.py: MyCell (a Linear
+    and tanh, returning the new hidden state twice), MyDecisionGate's data-dependent
+    ``if x.sum() > 0``, torch.jit.trace of the cell (PyTorch's TracerWarning for the gate's
+    bool, the deprecation warnings) and the traced module printed and called,
+    torch.jit.script of the gate and of a cell around the scripted gate, MyRNNLoop
+    scripting a loop around a traced cell, and WrapRNN traced around the scripted loop,
+    each printed and run. The ``.code`` and ``.graph`` prints (TorchScript's text, which
+    minigrad does not compile) and torch.jit.save/load are left out."""
+    class MyCell(torch.nn.Module):
+        def __init__(self):
+            super(MyCell, self).__init__()
+            self.linear = torch.nn.Linear(4, 4)
+
+        def forward(self, x, h):
+            new_h = torch.tanh(self.linear(x) + h)
+            return new_h, new_h
+
+    my_cell = MyCell()
+    x, h = torch.rand(3, 4), torch.rand(3, 4)
+    traced_cell = torch.jit.trace(my_cell, (x, h))
+    print(traced_cell)
+    print(traced_cell(x, h))
+
+    class MyDecisionGate(torch.nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:
+                return x
+            else:
+                return -x
+
+    class MyCell(torch.nn.Module):
+        def __init__(self, dg):
+            super(MyCell, self).__init__()
+            self.dg = dg
+            self.linear = torch.nn.Linear(4, 4)
+
+        def forward(self, x, h):
+            new_h = torch.tanh(self.dg(self.linear(x)) + h)
+            return new_h, new_h
+
+    my_cell = MyCell(MyDecisionGate())
+    traced_cell = torch.jit.trace(my_cell, (x, h))
+    print(traced_cell)
+    print(my_cell(x, h), traced_cell(x, h))
+    scripted_gate = torch.jit.script(MyDecisionGate())
+    my_cell = MyCell(scripted_gate)
+    scripted_cell = torch.jit.script(my_cell)
+    print(scripted_cell)
+    print(scripted_cell(x, h))
+
+    class MyRNNLoop(torch.nn.Module):
+        def __init__(self):
+            super(MyRNNLoop, self).__init__()
+            self.cell = torch.jit.trace(MyCell(scripted_gate), (x, h))
+
+        def forward(self, xs):
+            h, y = torch.zeros(3, 4), torch.zeros(3, 4)
+            for i in range(xs.size(0)):
+                y, h = self.cell(xs[i], h)
+            return y, h
+
+    rnn_loop = torch.jit.script(MyRNNLoop())
+    print(rnn_loop)
+
+    class WrapRNN(torch.nn.Module):
+        def __init__(self):
+            super(WrapRNN, self).__init__()
+            self.loop = torch.jit.script(MyRNNLoop())
+
+        def forward(self, xs):
+            y, h = self.loop(xs)
+            return torch.relu(y)
+
+    traced = torch.jit.trace(WrapRNN(), (torch.rand(10, 3, 4)))
+    print(traced)
+    xs = torch.rand(5, 3, 4)
+    y = traced(xs)
+    y.sum().backward()
+    print(y, rnn_loop(xs)[1].shape)
+    return {"y": y, "linear.grad": traced.loop.cell.linear.weight.grad}
+
+
 # ---- a tutorial minigrad does not yet run as PyTorch ---------------------------------------
 
 def memory_format_channels_last(torch):
@@ -31634,4 +31719,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             karpathy_normalizing_flows, llms_appendix_d, llms_appendix_e, numpy_extensions,
             extending_autograd_and_nn, dcgan_faces, bentrevett_seq2seq_lstm,
             bentrevett_seq2seq_attention, cs231n_gan_pytorch, data_loading_reference,
-            func_whirlwind_tour, modules_note, labml_optimizers, d2l_anchor_boxes]
+            func_whirlwind_tour, modules_note, labml_optimizers, d2l_anchor_boxes,
+            torchscript_introduction]
