@@ -29010,7 +29010,8 @@ def translation_transformer(torch):
     pad_sequence, CrossEntropyLoss(ignore_index=PAD_IDX), Adam(betas=(0.9, 0.98),
     eps=1e-9), train_epoch/evaluate over DataLoaders, greedy_decode and translate. Multi30k
     is ten made-up pairs (``MULTI30K``) split on spaces, EMB_SIZE 512 is 32 (4 heads,
-    feed-forward 64, two layers each), 3 epochs; the epoch line leaves out its time."""
+    feed-forward 64, two layers each), batches of 4, lr 1e-3 for the tutorial's 1e-4, 3
+    epochs; the epoch line leaves out its time."""
     nn = torch.nn
     Transformer = nn.Transformer
     pad_sequence = torch.nn.utils.rnn.pad_sequence
@@ -29855,8 +29856,8 @@ def llms_appendix_e(torch):
     (A from ``torch.empty`` with kaiming_uniform_(a=math.sqrt(5)), B zeros, ``alpha * (x @
     A @ B)``), LinearWithLoRA, replace_linear_with_lora by named_children and setattr,
     the trainable parameters counted before and after freezing (printed with ``:,``), the
-    model printed, and the spam classifier fine-tuned through the adapters with AdamW(lr=5e-5,
-    weight_decay=0.1) (ch06's train_classifier_simple, its accuracy and loss loaders). The
+    model printed, and the spam classifier fine-tuned through the adapters with AdamW(lr=5e-3
+    for the notebook's 5e-5, weight_decay=0.1) (ch06's train_classifier_simple, its accuracy and loss loaders). The
     GPT is small (emb_dim 12, 1 layer, 2 heads) with a two-class out_head; the spam
     messages the made-up ones, padded with 50256 by the stand-in tokenizer; rank 4, alpha
     8 for the notebook's 16 and 16; 2 epochs."""
