@@ -31526,7 +31526,9 @@ def torchscript_introduction(torch):
     torch.jit.script of the gate and of a cell around the scripted gate, MyRNNLoop
     scripting a loop around a traced cell, and WrapRNN traced around the scripted loop,
     each printed and run. The ``.code`` and ``.graph`` prints (TorchScript's text, which
-    minigrad does not compile) and torch.jit.save/load are left out."""
+    minigrad does not compile) and torch.jit.save/load are left out; the second MyCell is
+    named MyGatedCell here (PyTorch's scripting finds a class's source by its name, and met
+    the first MyCell's when another test had run before in the process)."""
     class MyCell(torch.nn.Module):
         def __init__(self):
             super(MyCell, self).__init__()
@@ -31549,9 +31551,9 @@ def torchscript_introduction(torch):
             else:
                 return -x
 
-    class MyCell(torch.nn.Module):
+    class MyGatedCell(torch.nn.Module):
         def __init__(self, dg):
-            super(MyCell, self).__init__()
+            super(MyGatedCell, self).__init__()
             self.dg = dg
             self.linear = torch.nn.Linear(4, 4)
 
@@ -31559,12 +31561,12 @@ def torchscript_introduction(torch):
             new_h = torch.tanh(self.dg(self.linear(x)) + h)
             return new_h, new_h
 
-    my_cell = MyCell(MyDecisionGate())
+    my_cell = MyGatedCell(MyDecisionGate())
     traced_cell = torch.jit.trace(my_cell, (x, h))
     print(traced_cell)
     print(my_cell(x, h), traced_cell(x, h))
     scripted_gate = torch.jit.script(MyDecisionGate())
-    my_cell = MyCell(scripted_gate)
+    my_cell = MyGatedCell(scripted_gate)
     scripted_cell = torch.jit.script(my_cell)
     print(scripted_cell)
     print(scripted_cell(x, h))
@@ -31572,7 +31574,7 @@ def torchscript_introduction(torch):
     class MyRNNLoop(torch.nn.Module):
         def __init__(self):
             super(MyRNNLoop, self).__init__()
-            self.cell = torch.jit.trace(MyCell(scripted_gate), (x, h))
+            self.cell = torch.jit.trace(MyGatedCell(scripted_gate), (x, h))
 
         def forward(self, xs):
             h, y = torch.zeros(3, 4), torch.zeros(3, 4)
