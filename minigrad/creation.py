@@ -27,7 +27,7 @@ import numpy as np
 
 from . import dtypes, errors, layouts
 from . import random as _random
-from .devices import check_device, meta_requested
+from .devices import check_device, device as as_device, meta_requested
 from .kernels import meta
 from .kernels import random as random_kernels
 from .kernels.fma import fma64, linspace_values
@@ -880,6 +880,14 @@ class tensortype(type):
 
     def __instancecheck__(cls, obj) -> bool:
         return isinstance(obj, TensorBase) and obj.dtype is cls.dtype
+
+
+def legacy_new(dtype: dtypes.dtype, args: tuple, device=None):
+    """``x.new(...)``: the legacy constructor of x's dtype, on the CPU only (PyTorch's text)."""
+    if device is not None and as_device(device).type != "cpu":
+        raise RuntimeError("legacy constructor expects device type: cpu but device type: "
+                           f"{as_device(device).type} was passed")
+    return _legacy(dtype)(*args)
 
 
 legacy_constructor = _legacy  # (torch.Tensor's: the default dtype's, see tensor.py)

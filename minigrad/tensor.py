@@ -13,7 +13,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from . import creation, devices, dtypes, errors, layouts, removed
+from . import creation, devices, dtypes, errors, layouts, removed, tracing
 from . import storage as storages
 from . import ops
 from . import random as _random
@@ -588,13 +588,19 @@ class Tensor(TensorBase):
         if type(self._data) is MetaArray:
             raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() "
                             "to copy the tensor to host memory first.")
+        if tracing.active:
+            tracing.warn_conversion("NumPy array")
         return self._data
 
     def tolist(self):
+        if tracing.active:
+            tracing.warn_conversion("Python list")
         return self._data.tolist()
 
     def item(self):
         """The value of a one-element tensor as a Python number."""
+        if tracing.active:
+            tracing.warn_conversion("Python number")
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
@@ -606,12 +612,16 @@ class Tensor(TensorBase):
             errors.warn_once(errors.SCALAR_REQUIRES_GRAD)  # before the size check)
         if self._data.size != 1:
             raise ValueError(errors.ONLY_ONE_ELEMENT_TO_SCALAR)
-        return float(self.item())
+        if tracing.active:
+            tracing.warn_conversion("Python float")
+        return float(self._data.reshape(()).item())
 
     def __int__(self) -> int:
         if self._data.size != 1:
             raise ValueError(errors.ONLY_ONE_ELEMENT_TO_SCALAR)
-        return int(self.item())
+        if tracing.active:
+            tracing.warn_conversion("Python integer")
+        return int(self._data.reshape(()).item())
 
     def __index__(self) -> int:
         if not self.dtype.is_integer or self._data.size != 1:
@@ -622,6 +632,8 @@ class Tensor(TensorBase):
         if self._data.size != 1:
             how_many = "no values" if self._data.size == 0 else "more than one value"
             raise RuntimeError(f"Boolean value of Tensor with {how_many} is ambiguous")
+        if tracing.active:
+            tracing.warn_conversion("Python boolean")
         return bool(self._data.reshape(()).item())
 
     def __array__(self, dtype=None):
@@ -2410,6 +2422,12 @@ class Tensor(TensorBase):
         return self.floor_divide_(other)
 
     # ---- creation helpers on an existing tensor --------------------------
+
+    def new(self, *args, device=None):
+        """The legacy ``x.new(...)``: ``torch.FloatTensor(...)`` of x's dtype, so
+        ``x.new(2, 3)`` a tensor of that shape (uninitialised in PyTorch, zeros here),
+        ``x.new([1, 2])`` one of those values, ``x.new(t)`` an alias of ``t``."""
+        return creation.legacy_new(self.dtype, args, device)
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
         return creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,

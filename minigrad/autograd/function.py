@@ -175,8 +175,7 @@ class Function(metaclass=_FunctionMeta):
         ctx._output_count = len(outputs)
         wrapped = []
         for nr, out in enumerate(outputs):
-            if not isinstance(out, TensorBase) or id(out) in ctx.non_differentiable \
-                    or not out.dtype.is_floating_point:
+            if not _differentiable(out, ctx):
                 wrapped.append(out)
             elif any(out is t for t in ctx.dirty_tensors):
                 wrapped.append(_dirty(out, ctx, nr))
@@ -184,11 +183,21 @@ class Function(metaclass=_FunctionMeta):
                 wrapped.append(_output(out, ctx, nr, args))
         if ctx._saved_for_backward is not None:
             _check_saved(ctx._saved_for_backward)
-            by_id = {id(out): new for out, new in zip(outputs, wrapped)}
+            # (a saved output comes back with this node as its grad_fn; one marked
+            # non-differentiable, or not a float, is saved as any tensor: no grad_fn)
+            by_id = {id(out): new for out, new in zip(outputs, wrapped)
+                     if _differentiable(out, ctx)}
             ctx._saved_for_backward = tuple(
                 _save(t, by_id) for t in ctx._saved_for_backward
             )
         return _with_tangents(cls, ctx, args, tuple(wrapped), single)
+
+
+def _differentiable(out, ctx) -> bool:
+    """Whether the Function's output ``out`` becomes an output of its node: a float
+    tensor not marked non-differentiable."""
+    return isinstance(out, TensorBase) and id(out) not in ctx.non_differentiable \
+        and out.dtype.is_floating_point
 
 
 def _with_tangents(cls, ctx, args, outputs, single):

@@ -26,6 +26,7 @@ This is the top floor, written on minigrad's public API as ``nn`` is.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import io
@@ -35,7 +36,8 @@ import warnings
 from contextlib import contextmanager
 
 import minigrad
-from minigrad import nn
+from minigrad import nn, tracing
+from minigrad.tracing import TracerWarning  # noqa: F401 (torch.jit.TracerWarning)
 
 __all__ = ["script", "trace", "trace_module", "save", "load", "freeze", "optimize_for_inference",
            "ignore", "unused", "export", "interface", "is_scripting", "is_tracing", "annotate",
@@ -45,10 +47,6 @@ __all__ = ["script", "trace", "trace_module", "save", "load", "freeze", "optimiz
 
 Final = typing.Final
 Error = RuntimeError  # (torch.jit.Error: TorchScript's runtime errors)
-
-
-class TracerWarning(Warning):
-    """PyTorch's warning about a trace that may not generalise."""
 
 
 def _deprecated(name: str, instead: str = "Please switch to `torch.compile` or "
@@ -97,7 +95,9 @@ class _ScriptedCopy(ScriptModule):
     _child_kind = None  # the kind of the submodules' copies (set below)
 
     def forward(self, *args, **kwargs):
-        return super(ScriptModule, self).forward(*args, **kwargs)  # (the module's own)
+        # (the module's own forward; compiled in PyTorch, so never a TracerWarning)
+        with tracing.paused():
+            return super(ScriptModule, self).forward(*args, **kwargs)
 
     def extra_repr(self) -> str:
         return f"original_name={self.original_name}"
@@ -127,9 +127,16 @@ def _copy_of(kind, module: nn.Module) -> _ScriptedCopy:
     state.update(training=module.training, _parameters=dict(module._parameters),
                  _buffers=dict(module._buffers), original_name=type(module).__name__,
                  _non_persistent_buffers_set=set(module._non_persistent_buffers_set),
-                 _modules={name: None if child is None else _copy_of(kind._child_kind, child)
-                           for name, child in module._modules.items()})
+                 _modules={name: _child_copy(kind, child) for name, child in module._modules.items()})
     return copied
+
+
+def _child_copy(kind, child):
+    """A submodule's copy; one scripted or traced already is kept itself, as PyTorch
+    keeps it (the tutorial's MyCell around a scripted MyDecisionGate)."""
+    if child is None or isinstance(child, ScriptModule):
+        return child
+    return _copy_of(kind._child_kind, child)
 
 
 def _rebuild(bases: tuple, state: dict) -> _ScriptedCopy:
@@ -257,8 +264,9 @@ def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inpu
     if isinstance(func, nn.Module):
         return trace_module(func, {"forward": example}, check_trace=check_trace,
                             example_inputs_is_kwarg=kwargs)
-    for _ in range(3 if check_trace else 1):
-        func(**example) if kwargs else func(*_example_args(example))
+    for run in range(3 if check_trace else 1):
+        with _traced_or_not(run):
+            func(**example) if kwargs else func(*_example_args(example))
     if check_trace:  # (PyTorch's check traces once more, and warns once more)
         _deprecated("trace")
     return ScriptFunction(func)
@@ -270,15 +278,22 @@ def trace_module(mod, inputs: dict, optimize=None, check_trace=True, check_input
                  _store_inputs=True):
     """``torch.jit.trace_module``: each named method run on its example."""
     _deprecated("trace_method")
-    if check_trace:
-        _deprecated("trace_method")
     if not isinstance(inputs, dict):
         raise AttributeError("expected a dictionary of (method_name, input) pairs")
     for method, example in inputs.items():
         call = getattr(mod, method)
-        for _ in range(3 if check_trace else 1):
-            call(**example) if example_inputs_is_kwarg else call(*_example_args(example))
+        for run in range(3 if check_trace else 1):
+            if run == 1:  # (the check traces again, and warns again, after the trace)
+                _deprecated("trace_method")
+            with _traced_or_not(run):
+                call(**example) if example_inputs_is_kwarg else call(*_example_args(example))
     return _copy_of(TopLevelTracedModule, mod)
+
+
+def _traced_or_not(run: int):
+    """The trace's run and its check's trace are traced (a tensor turned into a Python
+    value warns, as PyTorch's tracer warns); the check's third, eager run is not."""
+    return tracing.traced_run() if run < 2 else contextlib.nullcontext()
 
 
 def save(m, f, _extra_files=None) -> None:

@@ -559,6 +559,16 @@ class Module:
     def half(self) -> "Module":
         return self.to(dtypes.float16)
 
+    def type(self, dst_type) -> "Module":  # noqa: A003 - PyTorch's name
+        """Every parameter and buffer (and gradient) converted by ``tensor.type(dst_type)``
+        (a dtype, a legacy type such as ``torch.FloatTensor``, or its name), integer
+        buffers too (BatchNorm's ``num_batches_tracked`` becomes a float), as PyTorch's."""
+        for tensor in itertools.chain(self.parameters(), self.buffers()):
+            tensor.data = tensor.data.type(dst_type)
+            if tensor.grad is not None:
+                tensor.grad = tensor.grad.type(dst_type)
+        return self
+
     def share_memory(self) -> "Module":
         """For worker processes in PyTorch; minigrad's tensors live in one process."""
         return self

@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 import torch
 import torch.utils.data as torch_data
+import torch.utils.data._utils.collate as torch_collate
 
 import minigrad
 import minigrad.utils.data as minigrad_data
+import minigrad.utils.data._utils.collate as minigrad_collate
 
 LIBRARIES = ((minigrad, minigrad_data), (torch, torch_data))
 TRIGGERED = re.compile(r" \(Triggered internally at .*\)$", re.S)
@@ -180,6 +182,24 @@ def test_collate_error_for_unknown_objects():
     assert mine[0] == theirs[0] == "TypeError"
     # (the type's name differs: 'object' in both; torch names its own classes in full)
     assert mine == theirs
+
+
+def test_collate_extended_with_a_type_of_ones_own_as_in_torchs_docs():
+    """PyTorch's docs extend default_collate by importing ``collate`` and
+    ``default_collate_fn_map`` from ``torch.utils.data._utils.collate``."""
+    class CustomType:
+        def __init__(self, value):
+            self.value = value
+
+    seen = []
+    for lib, module in ((minigrad, minigrad_collate), (torch, torch_collate)):
+        def collate_custom(batch, *, collate_fn_map=None, lib=lib):
+            return lib.tensor([item.value for item in batch]) * 10
+        fn_map = {CustomType: collate_custom, **module.default_collate_fn_map}
+        batch = module.collate([(CustomType(1), 2.5), (CustomType(2), 3.5)], collate_fn_map=fn_map)
+        seen.append([repr(part) for part in batch] + [repr(module.default_collate([0, 1])),
+                                                      repr(module.default_convert(np.arange(2)))])
+    assert seen[0] == seen[1]
 
 
 class Stream:

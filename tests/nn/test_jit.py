@@ -129,6 +129,88 @@ def test_a_traced_module_and_function():
     assert ours == theirs
 
 
+def test_a_scripted_submodule_is_kept_inside_a_scripted_or_traced_module():
+    """The TorchScript introduction's MyCell around ``torch.jit.script(MyDecisionGate())``:
+    scripting or tracing the cell keeps the scripted gate itself (minigrad's copy used to
+    fail on the MRO of a copy of a copy)."""
+    def program(lib):
+        class MyDecisionGate(lib.nn.Module):
+            def forward(self, x):
+                return x if x.sum() > 0 else -x
+
+        class MyCell(lib.nn.Module):
+            def __init__(self, dg):
+                super().__init__()
+                self.dg = dg
+                self.linear = lib.nn.Linear(4, 4)
+
+            def forward(self, x, h):
+                new_h = lib.tanh(self.dg(self.linear(x)) + h)
+                return new_h, new_h
+
+        lib.manual_seed(0)
+        x, h = lib.rand(3, 4), lib.rand(3, 4)
+        scripted_gate = lib.jit.script(MyDecisionGate())
+        scripted_cell = lib.jit.script(MyCell(scripted_gate))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (PyTorch's TracerWarning for the gate's bool)
+            traced_cell = lib.jit.trace(MyCell(scripted_gate), (x, h))
+        return [repr(scripted_cell), repr(traced_cell), scripted_cell.dg is scripted_gate,
+                traced_cell.dg is scripted_gate, repr(scripted_cell(x, h)[0]),
+                repr(traced_cell(x, h)[0].shape)]
+    theirs, mine = both(program)
+    assert mine == theirs
+
+
+@pytest.mark.parametrize("check_trace", [True, False])
+def test_tensors_turned_into_python_values_while_tracing_warn_as_pytorch(check_trace):
+    """PyTorch's TracerWarning for item(), float(), tolist(), int(), numpy() and bool() in
+    traced code (the TorchScript introduction's MyDecisionGate: ``if x.sum() > 0``), from
+    the trace's run and its check's trace, not its eager run, nor outside a trace."""
+    def program(lib):
+        class Gate(lib.nn.Module):
+            def forward(self, x):
+                x.sum().item(), float(x.sum()), x.tolist(), int(x.sum() > 0), x.numpy()
+                return x if x.sum() > 0 else -x
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.jit.trace(Gate(), lib.ones(2), check_trace=check_trace)
+            Gate()(lib.ones(2))
+        return [(w.category.__name__, str(w.message), w.lineno if w.category.__name__ == "TracerWarning"
+                 else None) for w in caught]  # (the deprecations come from each library's own file)
+    theirs, mine = both(program)
+    assert mine == theirs
+    assert sum(name == "TracerWarning" for name, _, _ in mine) == (12 if check_trace else 6)
+
+
+def test_a_scripted_module_called_while_tracing_does_not_warn():
+    """A scripted gate inside a traced cell runs as compiled code in PyTorch: its
+    ``if x.sum() > 0`` gives no TracerWarning (the same gate unscripted does)."""
+    def program(lib):
+        class Gate(lib.nn.Module):
+            def forward(self, x):
+                return x if x.sum() > 0 else -x
+
+        class Cell(lib.nn.Module):
+            def __init__(self, gate):
+                super().__init__()
+                self.gate = gate
+
+            def forward(self, x):
+                return self.gate(x) * 2
+
+        counts = []
+        for gate in (lib.jit.script(Gate()), Gate()):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                lib.jit.trace(Cell(gate), lib.ones(2))
+            counts.append(sum(w.category.__name__ == "TracerWarning" for w in caught))
+        return counts
+    theirs, mine = both(program)
+    assert mine == theirs == [0, 2]
+
+
 def test_tracing_without_the_check_runs_the_function_once():
     # (with check_trace=True PyTorch runs the Python three times and its trace once more:
     # minigrad runs the Python three times; the module docstring says so)

@@ -395,3 +395,24 @@ def test_a_module_or_parameter_assigned_again_keeps_its_place_as_in_torch():
                      [n for n, _ in net.named_buffers()], list(net.state_dict()),
                      [type(m).__name__ for m in nn.Sequential(*list(net.children())[:-1])])
     assert seen[mg] == seen[torch]
+
+
+@pytest.mark.parametrize("dst_type", ["DoubleTensor", "float16", "torch.DoubleTensor", "FloatTensor"])
+def test_module_type_converts_parameters_buffers_and_grads_as_torch(dst_type):
+    """``model.type(dtype)`` (CS231n's GAN notebook: ``discriminator().type(dtype)`` with
+    ``dtype = torch.FloatTensor``): every parameter, buffer and gradient converted, the
+    integer ``num_batches_tracked`` too, the module itself returned."""
+    seen = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.BatchNorm1d(3))
+        model(lib.randn(4, 2)).pow(2).mul(lib.arange(3.0)).sum().backward()
+        target = dst_type if dst_type.startswith("torch.") else getattr(lib, dst_type)
+        returned = model.type(target)
+        tensors = list(model.state_dict().items()) + [("grad", model[0].weight.grad)]
+        seen.append(([returned is model, type(model[0].weight).__name__, model[0].weight.requires_grad]
+                     + [(name, str(t.dtype), t.shape) for name, t in tensors],
+                     [t.double().numpy() for _, t in tensors]))
+    assert seen[0][0] == seen[1][0]
+    for mine, theirs in zip(seen[0][1], seen[1][1]):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-6)

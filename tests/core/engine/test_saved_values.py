@@ -99,3 +99,46 @@ def test_saved_numbers_are_shown_as_torch_shows_them(call):
 @pytest.mark.parametrize("call", list(CALLS))
 def test_gradients_use_the_wrapped_numbers(call):
     check(lambda lib, x: CALLS[call](lib, x), X, rtol=1e-4, atol=1e-5)
+
+
+def _cube_with_derivative(lib):
+    """extending.rst's MyCube: (x ** 3, 3 * x ** 2), the second marked non-differentiable
+    and saved for backward."""
+    class MyCube(lib.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x ** 3, 3 * x ** 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0], output[1])
+            ctx.mark_non_differentiable(output[1])
+
+        @staticmethod
+        def backward(ctx, grad_output, grad_dx):
+            x, dx = ctx.saved_tensors
+            seen.append((dx.requires_grad, type(dx.grad_fn).__name__))
+            return grad_output * dx
+
+    seen = []
+    return MyCube, seen
+
+
+def test_a_saved_output_marked_non_differentiable_comes_back_without_a_graph():
+    """PyTorch unpacks a saved output marked non-differentiable as a tensor without
+    grad_fn (it was a leaf that needs no grad when saved), so a derivative through it is
+    not recorded: the gradient of extending.rst's MyCube has no grad_fn, and gradgradcheck
+    finds its second derivative zero."""
+    results = []
+    for lib in (mg, torch):
+        MyCube, seen = _cube_with_derivative(lib)
+        x = lib.tensor([0.5, -1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        grad, = lib.autograd.grad(MyCube.apply(x)[0].sum(), x, create_graph=True)
+        try:
+            lib.autograd.gradgradcheck(lambda t: MyCube.apply(t)[0], (x,))
+            verdict = None
+        except Exception as error:  # (the analytical second derivative: zeros)
+            verdict = (type(error).__name__, str(error).split("analytical:")[1])
+        results.append((grad.tolist(), grad.requires_grad, grad.grad_fn, seen[0], verdict))
+    assert results[0] == results[1]
+    assert results[1][3] == (False, "NoneType")

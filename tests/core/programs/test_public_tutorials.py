@@ -5,7 +5,10 @@ basics" repositories of jcjohnson, MorvanZhou, udacity, bentrevett, lyeoni and
 aladdinpersson; the books' code: rasbt's LLMs-from-scratch and machine-learning-book, Deep
 Learning with PyTorch's dlwpt-code; fastai's course22p2; Karpathy's build-nanogpt; Stanford's
 CS231n and CS224n assignments; the UvA deep learning notebooks of phlippe/uvadlc_notebooks;
-labml.ai's annotated modules; rasbt's STAT 453; mrdbourke's Zero to Mastery) run under
+labml.ai's annotated modules and optimizers; rasbt's STAT 453; mrdbourke's Zero to Mastery;
+Karpathy's pytorch-made and pytorch-normalizing-flows; harvardnlp's annotated transformer;
+Atcold's NYU-DLSP20; bentrevett's pytorch-seq2seq; PyTorch's own reference pages: extending.rst,
+notes/modules.rst, data.rst, func.whirlwind_tour.rst) run under
 PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
 same numbers to float32 precision, raise the same warnings, and end with the same
 parameters and gradients.
@@ -28,16 +31,18 @@ import torch
 
 import minigrad
 
-from public_tutorials import PROGRAMS
+from public_tutorials import PROGRAMS, memory_format_channels_last
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 TRIGGERED = re.compile(r" \(Triggered internally at .*?\)", re.S)
 # minigrad's own note that num_workers > 0 loads in the main process (PyTorch says nothing),
 # and the warnings both libraries give once a process (whether a program sees them depends on
-# what ran before it in the same test worker)
+# what ran before it in the same test worker; PyTorch's functorch scripts its
+# decompositions the first time a transform runs in the process, 18 DeprecationWarnings)
 OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process", "TypedStorage is deprecated",
-             "Using torch.cross without specifying the dim arg is deprecated")
+             "Using torch.cross without specifying the dim arg is deprecated",
+             "`torch.jit.script` is deprecated")
 
 
 @contextlib.contextmanager
@@ -81,8 +86,14 @@ def run(program, library):
 # steps on gradients near Adam's eps show float32 sqrt's last bit, see the README: with
 # session 14's cross_entropy gradient, one weight ends 4.2e-6 (1.6e-4 relative) from
 # PyTorch's; its printed text is PyTorch's).
+# CS231n's GAN notebook: its discriminator's Linear(784, 256) forward is a 784-term float32
+# sum in MKL's blocked order, which minigrad does not reproduce (3,735 of its 4,096 outputs
+# on the first batch differ in the last bits), and four Adam runs at lr 1e-3 carry that into
+# the weights: D's first layer ends 5.5e-6 from PyTorch's; its printed losses are PyTorch's
+# to 2e-5.
 FINAL_TOLERANCE = {"d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6},
-                   "cs224n_parser_model": {"rtol": 1e-3, "atol": 1e-6}}
+                   "cs224n_parser_model": {"rtol": 1e-3, "atol": 1e-6},
+                   "cs231n_gan_pytorch": {"rtol": 1e-3, "atol": 1e-5}}
 
 # Printed numbers compared to rtol=2e-5, atol=1e-6, except: the polynomial examples' RMSprop
 # fit (learning_with_examples), whose Linear(3, 1) weight gradient is a 2,000-term float32
@@ -116,3 +127,11 @@ def test_every_program_names_its_source():
     for program in PROGRAMS:
         doc = program.__doc__ or ""
         assert re.search(r"\b[\w-]+/[\w.-]+ [\w./-]+", doc), program.__name__
+
+
+@pytest.mark.xfail(strict=True, raises=AttributeError, reason="minigrad has no "
+                   "torch.channels_last (minigrad/layouts.py: contiguous_format and "
+                   "preserve_format are the memory formats it honours), which pytorch/tutorials' "
+                   "memory_format_tutorial.py is about")
+def test_the_memory_format_tutorial_prints_as_pytorch():
+    test_program_prints_and_ends_as_pytorch(memory_format_channels_last)

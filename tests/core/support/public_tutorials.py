@@ -30,7 +30,11 @@ sprites, GloVe, IMDb and SNLI (CS231n, d2l) are seeded images, vectors and made-
 The UvA notebooks' Lightning modules are written as plain loops over the same methods
 (``seed_everything`` seeds Python, NumPy and torch as lightning's does), matplotlib's two
 colours are their RGBA values (``to_rgba``), and sklearn's make_circles and make_blobs
-(Zero to Mastery) are seeded stand-ins of their shapes.
+(Zero to Mastery) are seeded stand-ins of their shapes. torchtext's AG_NEWS is made-up
+headlines (``ag_news``) tokenized as basic_english does (``basic_english``) into a vocabulary
+built as build_vocab_from_iterator builds it (``_IterVocab``), Multi30k ten made-up German-English
+pairs (``MULTI30K``), sklearn's make_moons a seeded stand-in (``make_moons``), scipy.signal's
+correlate2d and convolve2d NumPy ones, CelebA and the binarized MNIST seeded random images.
 
 Each program takes the library as ``torch``, prints what the tutorial prints, and returns
 a dict of the tensors it ends with (parameters, gradients), which the test compares too.
@@ -40,6 +44,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import copy
 import csv
 import functools
 import glob
@@ -28147,6 +28152,3521 @@ def makemore_bigrams_lecture(torch):
     return {"W": W, "W.grad": W.grad, "P": P, "N": N}
 
 
+# ---- karpathy/pytorch-made, pytorch/examples' actor-critic, harvardnlp's annotated transformer --
+
+def karpathy_made(torch):
+    """karpathy/pytorch-made made.py and run.py: MaskedLinear (an nn.Linear whose mask is a
+    buffer set with ``self.mask.data.copy_(torch.from_numpy(mask.astype(np.uint8).T))`` and
+    used in ``F.linear(input, self.mask * self.weight, self.bias)``), MADE's masks drawn by
+    np.random.RandomState per ordering, the autoregressive check of made.py's main (each
+    output's gradient on a Variable input, its nonzero inputs printed OK/NOTOK for natural
+    and random orderings), then run.py's loop: grad mode set by split (run.py calls
+    ``torch._C.set_grad_enabled``, a name PyTorch 2.13 no longer has: here
+    ``torch.set_grad_enabled``), masks resampled every resample_every steps and averaged
+    over samples at test time, ``F.binary_cross_entropy_with_logits(..., size_average=False)
+    / B`` (with PyTorch's deprecation warning), Adam with weight_decay and StepLR stepped
+    with the epoch (its deprecation warning too). Hidden sizes 200-230 are 20-23 (run.py's
+    500 is 20,20, with 2 masks resampled every 2 steps and 2 samples), the binarized MNIST a
+    seeded 0/1 array of 500 rows of 16 pixels, 3 epochs of 100."""
+    nn, F = torch.nn, torch.nn.functional
+    from_numpy = torch.from_numpy
+
+    class MaskedLinear(nn.Linear):
+        def __init__(self, in_features, out_features, bias=True):
+            super().__init__(in_features, out_features, bias)
+            self.register_buffer('mask', torch.ones(out_features, in_features))
+
+        def set_mask(self, mask):
+            self.mask.data.copy_(from_numpy(mask.astype(np.uint8).T))
+
+        def forward(self, input):
+            return F.linear(input, self.mask * self.weight, self.bias)
+
+    class MADE(nn.Module):
+        def __init__(self, nin, hidden_sizes, nout, num_masks=1, natural_ordering=False):
+            super().__init__()
+            self.nin = nin
+            self.hidden_sizes = hidden_sizes
+            self.net = []
+            hs = [nin] + hidden_sizes + [nout]
+            for h0, h1 in zip(hs, hs[1:]):
+                self.net.extend([MaskedLinear(h0, h1), nn.ReLU()])
+            self.net.pop()
+            self.net = nn.Sequential(*self.net)
+            self.natural_ordering = natural_ordering
+            self.num_masks = num_masks
+            self.seed = 0
+            self.m = {}
+            self.update_masks()
+
+        def update_masks(self):
+            if self.m and self.num_masks == 1:
+                return
+            L = len(self.hidden_sizes)
+            rng = np.random.RandomState(self.seed)
+            self.seed = (self.seed + 1) % self.num_masks
+            self.m[-1] = np.arange(self.nin) if self.natural_ordering else rng.permutation(self.nin)
+            for l in range(L):
+                self.m[l] = rng.randint(self.m[l - 1].min(), self.nin - 1, size=self.hidden_sizes[l])
+            masks = [self.m[l - 1][:, None] <= self.m[l][None, :] for l in range(L)]
+            masks.append(self.m[L - 1][:, None] < self.m[-1][None, :])
+            layers = [l for l in self.net.modules() if isinstance(l, MaskedLinear)]
+            for l, m in zip(layers, masks):
+                l.set_mask(m)
+
+        def forward(self, x):
+            return self.net(x)
+
+    Variable = torch.autograd.Variable
+    D = 10
+    rng = np.random.RandomState(14)
+    x = (rng.rand(1, D) > 0.5).astype(np.float32)
+    for natural in [True, False]:
+        for hiddens in [[20], [20, 22], [20, 22, 23]]:
+            print("checking hiddens %s with natural = %s" % (hiddens, natural))
+            model = MADE(D, hiddens, D, natural_ordering=natural)
+            res = []
+            for k in range(D):
+                xtr = Variable(torch.from_numpy(x), requires_grad=True)
+                xtrhat = model(xtr)
+                loss = xtrhat[0, k]
+                loss.backward()
+                depends = (xtr.grad[0].numpy() != 0).astype(np.uint8)
+                depends_ix = list(np.where(depends)[0])
+                isok = k not in depends_ix
+                res.append((len(depends_ix), k, depends_ix, isok))
+            res.sort()
+            for nl, k, ix, isok in res:
+                print("output %d depends on inputs: %30s : %s" % (k, [int(i) for i in ix], "OK" if isok else "NOTOK"))
+
+    args = SimpleNamespace(hiddens='20,20', num_masks=2, resample_every=2, samples=2)
+    np.random.seed(42)
+    torch.manual_seed(42)
+    data = np.random.RandomState(3).rand(500, 16)
+    xtr = torch.from_numpy((data[:400] > 0.6).astype(np.float32))
+    xte = torch.from_numpy((data[400:] > 0.6).astype(np.float32))
+    hidden_list = list(map(int, args.hiddens.split(',')))
+    model = MADE(xtr.size(1), hidden_list, xtr.size(1), num_masks=args.num_masks)
+    print("number of model parameters:", sum([np.prod(p.size()) for p in model.parameters()]))
+    opt = torch.optim.Adam(model.parameters(), 1e-3, weight_decay=1e-4)
+    scheduler = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.1)
+
+    def run_epoch(split, upto=None):
+        torch.set_grad_enabled(split == 'train')
+        model.train() if split == 'train' else model.eval()
+        nsamples = 1 if split == 'train' else args.samples
+        x = xtr if split == 'train' else xte
+        N, D = x.size()
+        B = 100
+        nsteps = N // B if upto is None else min(N // B, upto)
+        lossfs = []
+        for step in range(nsteps):
+            xb = Variable(x[step * B:step * B + B])
+            xbhat = torch.zeros_like(xb)
+            for s in range(nsamples):
+                if step % args.resample_every == 0 or split == 'test':
+                    model.update_masks()
+                xbhat += model(xb)
+            xbhat /= nsamples
+            loss = F.binary_cross_entropy_with_logits(xbhat, xb, size_average=False) / B
+            lossf = loss.data.item()
+            lossfs.append(lossf)
+            if split == 'train':
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        print("%s epoch average loss: %f" % (split, np.mean(lossfs)))
+
+    for epoch in range(3):
+        print("epoch %d" % (epoch, ))
+        scheduler.step(epoch)
+        run_epoch('test', upto=5)
+        run_epoch('train')
+    print("optimization done. full test set eval:")
+    run_epoch('test')
+    torch.set_grad_enabled(True)
+    return {"w0": model.net[0].weight, "mask0": model.net[0].mask, "b2": model.net[2].bias}
+
+
+def examples_actor_critic(torch):
+    """pytorch/examples reinforcement_learning/actor_critic.py: one Policy with an actor
+    head (softmax) and a critic head, SavedAction namedtuples of Categorical log_probs and
+    state values, returns normalised with np.finfo(np.float32).eps, the advantage
+    ``R - value.item()``, F.smooth_l1_loss(value, torch.tensor([R])) for the critic, the
+    two losses stacked and summed, Adam(lr=3e-2), and the running reward printed every
+    log_interval episodes. A tiny deterministic environment stands for gym's CartPole; the
+    hidden layer's 128 units are 32, 8 episodes."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    Categorical = torch.distributions.Categorical
+    args = SimpleNamespace(gamma=0.99, seed=543, render=False, log_interval=2)
+
+    class Environment:  # stands for gym's CartPole: a pole tipping one way or the other
+        spec = SimpleNamespace(reward_threshold=195.0)
+
+        def reset(self):
+            self.state, self.steps = np.array([0.01, -0.02, 0.03, 0.01]), 0
+            return self.state
+
+        def step(self, action):
+            self.steps += 1
+            self.state = self.state + 0.04 * (action * 2 - 1) * np.arange(1, 5)
+            done = bool(abs(self.state[2]) > 0.25) or self.steps >= 25
+            return self.state, 1.0, done, {}
+
+    env = Environment()
+    torch.manual_seed(args.seed)
+    SavedAction = collections.namedtuple('SavedAction', ['log_prob', 'value'])
+
+    class Policy(nn.Module):
+        def __init__(self):
+            super(Policy, self).__init__()
+            self.affine1 = nn.Linear(4, 32)
+            self.action_head = nn.Linear(32, 2)
+            self.value_head = nn.Linear(32, 1)
+            self.saved_actions = []
+            self.rewards = []
+
+        def forward(self, x):
+            x = F.relu(self.affine1(x))
+            action_prob = F.softmax(self.action_head(x), dim=-1)
+            state_values = self.value_head(x)
+            return action_prob, state_values
+
+    model = Policy()
+    optimizer = optim.Adam(model.parameters(), lr=3e-2)
+    eps = np.finfo(np.float32).eps.item()
+
+    def select_action(state):
+        state = torch.from_numpy(state).float()
+        probs, state_value = model(state)
+        m = Categorical(probs)
+        action = m.sample()
+        model.saved_actions.append(SavedAction(m.log_prob(action), state_value))
+        return action.item()
+
+    def finish_episode():
+        R = 0
+        saved_actions = model.saved_actions
+        policy_losses = []
+        value_losses = []
+        returns = []
+        for r in model.rewards[::-1]:
+            R = r + args.gamma * R
+            returns.insert(0, R)
+        returns = torch.tensor(returns)
+        returns = (returns - returns.mean()) / (returns.std() + eps)
+        for (log_prob, value), R in zip(saved_actions, returns):
+            advantage = R - value.item()
+            policy_losses.append(-log_prob * advantage)
+            value_losses.append(F.smooth_l1_loss(value, torch.tensor([R])))
+        optimizer.zero_grad()
+        loss = torch.stack(policy_losses).sum() + torch.stack(value_losses).sum()
+        loss.backward()
+        optimizer.step()
+        del model.rewards[:]
+        del model.saved_actions[:]
+        return loss
+
+    running_reward = 10
+    for i_episode in itertools.count(1):
+        state = env.reset()
+        ep_reward = 0
+        for t in range(1, 10000):
+            action = select_action(state)
+            state, reward, done, _ = env.step(action)
+            model.rewards.append(reward)
+            ep_reward += reward
+            if done:
+                break
+        running_reward = 0.05 * ep_reward + (1 - 0.05) * running_reward
+        loss = finish_episode()
+        if i_episode % args.log_interval == 0:
+            print('Episode {}\tLast reward: {:.2f}\tAverage reward: {:.2f}'.format(
+                  i_episode, ep_reward, running_reward), loss)
+        if running_reward > env.spec.reward_threshold or i_episode == 8:
+            print("Solved! Running reward is now {} and "
+                  "the last episode runs to {} time steps!".format(running_reward, t))
+            break
+    return {"action_head": model.action_head.weight, "value_head": model.value_head.weight,
+            "affine1.grad": model.affine1.weight.grad}
+
+
+def annotated_transformer(torch):
+    """harvardnlp/annotated-transformer the_annotated_transformer.py, parts 1 and 2:
+    EncoderDecoder, Generator (log_softmax), clones by copy.deepcopy, its own LayerNorm
+    (a_2 * (x - mean) / (std + eps) + b_2), SublayerConnection, the encoder and decoder
+    layers, subsequent_mask from torch.triu(...).type(torch.uint8) == 0, attention with
+    masked_fill(mask == 0, -1e9), MultiHeadedAttention, PositionwiseFeedForward, Embeddings
+    scaled by sqrt(d_model), PositionalEncoding as a buffer, make_model with xavier_uniform_,
+    the untrained model's inference_test, Batch with make_std_mask, run_epoch with
+    TrainState, the rate() schedule under LambdaLR, LabelSmoothing (KLDivLoss(sum),
+    scatter_, index_fill_ over torch.nonzero), its example and penalization values,
+    data_gen's copy task, SimpleLossCompute, DummyOptimizer/DummyScheduler and
+    greedy_decode. d_model 512 is 32 (d_ff 64, 4 heads), 3 epochs of 8 batches of 16; the
+    log line leaves out the tokens per second (a timing)."""
+    nn = torch.nn
+    log_softmax = torch.nn.functional.log_softmax
+    LambdaLR = torch.optim.lr_scheduler.LambdaLR
+
+    class EncoderDecoder(nn.Module):
+        def __init__(self, encoder, decoder, src_embed, tgt_embed, generator):
+            super(EncoderDecoder, self).__init__()
+            self.encoder = encoder
+            self.decoder = decoder
+            self.src_embed = src_embed
+            self.tgt_embed = tgt_embed
+            self.generator = generator
+
+        def forward(self, src, tgt, src_mask, tgt_mask):
+            return self.decode(self.encode(src, src_mask), src_mask, tgt, tgt_mask)
+
+        def encode(self, src, src_mask):
+            return self.encoder(self.src_embed(src), src_mask)
+
+        def decode(self, memory, src_mask, tgt, tgt_mask):
+            return self.decoder(self.tgt_embed(tgt), memory, src_mask, tgt_mask)
+
+    class Generator(nn.Module):
+        def __init__(self, d_model, vocab):
+            super(Generator, self).__init__()
+            self.proj = nn.Linear(d_model, vocab)
+
+        def forward(self, x):
+            return log_softmax(self.proj(x), dim=-1)
+
+    def clones(module, N):
+        return nn.ModuleList([copy.deepcopy(module) for _ in range(N)])
+
+    class Encoder(nn.Module):
+        def __init__(self, layer, N):
+            super(Encoder, self).__init__()
+            self.layers = clones(layer, N)
+            self.norm = LayerNorm(layer.size)
+
+        def forward(self, x, mask):
+            for layer in self.layers:
+                x = layer(x, mask)
+            return self.norm(x)
+
+    class LayerNorm(nn.Module):
+        def __init__(self, features, eps=1e-6):
+            super(LayerNorm, self).__init__()
+            self.a_2 = nn.Parameter(torch.ones(features))
+            self.b_2 = nn.Parameter(torch.zeros(features))
+            self.eps = eps
+
+        def forward(self, x):
+            mean = x.mean(-1, keepdim=True)
+            std = x.std(-1, keepdim=True)
+            return self.a_2 * (x - mean) / (std + self.eps) + self.b_2
+
+    class SublayerConnection(nn.Module):
+        def __init__(self, size, dropout):
+            super(SublayerConnection, self).__init__()
+            self.norm = LayerNorm(size)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, x, sublayer):
+            return x + self.dropout(sublayer(self.norm(x)))
+
+    class EncoderLayer(nn.Module):
+        def __init__(self, size, self_attn, feed_forward, dropout):
+            super(EncoderLayer, self).__init__()
+            self.self_attn = self_attn
+            self.feed_forward = feed_forward
+            self.sublayer = clones(SublayerConnection(size, dropout), 2)
+            self.size = size
+
+        def forward(self, x, mask):
+            x = self.sublayer[0](x, lambda x: self.self_attn(x, x, x, mask))
+            return self.sublayer[1](x, self.feed_forward)
+
+    class Decoder(nn.Module):
+        def __init__(self, layer, N):
+            super(Decoder, self).__init__()
+            self.layers = clones(layer, N)
+            self.norm = LayerNorm(layer.size)
+
+        def forward(self, x, memory, src_mask, tgt_mask):
+            for layer in self.layers:
+                x = layer(x, memory, src_mask, tgt_mask)
+            return self.norm(x)
+
+    class DecoderLayer(nn.Module):
+        def __init__(self, size, self_attn, src_attn, feed_forward, dropout):
+            super(DecoderLayer, self).__init__()
+            self.size = size
+            self.self_attn = self_attn
+            self.src_attn = src_attn
+            self.feed_forward = feed_forward
+            self.sublayer = clones(SublayerConnection(size, dropout), 3)
+
+        def forward(self, x, memory, src_mask, tgt_mask):
+            m = memory
+            x = self.sublayer[0](x, lambda x: self.self_attn(x, x, x, tgt_mask))
+            x = self.sublayer[1](x, lambda x: self.src_attn(x, m, m, src_mask))
+            return self.sublayer[2](x, self.feed_forward)
+
+    def subsequent_mask(size):
+        attn_shape = (1, size, size)
+        subsequent_mask = torch.triu(torch.ones(attn_shape), diagonal=1).type(torch.uint8)
+        return subsequent_mask == 0
+
+    def attention(query, key, value, mask=None, dropout=None):
+        d_k = query.size(-1)
+        scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)
+        if mask is not None:
+            scores = scores.masked_fill(mask == 0, -1e9)
+        p_attn = scores.softmax(dim=-1)
+        if dropout is not None:
+            p_attn = dropout(p_attn)
+        return torch.matmul(p_attn, value), p_attn
+
+    class MultiHeadedAttention(nn.Module):
+        def __init__(self, h, d_model, dropout=0.1):
+            super(MultiHeadedAttention, self).__init__()
+            assert d_model % h == 0
+            self.d_k = d_model // h
+            self.h = h
+            self.linears = clones(nn.Linear(d_model, d_model), 4)
+            self.attn = None
+            self.dropout = nn.Dropout(p=dropout)
+
+        def forward(self, query, key, value, mask=None):
+            if mask is not None:
+                mask = mask.unsqueeze(1)
+            nbatches = query.size(0)
+            query, key, value = [
+                lin(x).view(nbatches, -1, self.h, self.d_k).transpose(1, 2)
+                for lin, x in zip(self.linears, (query, key, value))]
+            x, self.attn = attention(query, key, value, mask=mask, dropout=self.dropout)
+            x = x.transpose(1, 2).contiguous().view(nbatches, -1, self.h * self.d_k)
+            del query
+            del key
+            del value
+            return self.linears[-1](x)
+
+    class PositionwiseFeedForward(nn.Module):
+        def __init__(self, d_model, d_ff, dropout=0.1):
+            super(PositionwiseFeedForward, self).__init__()
+            self.w_1 = nn.Linear(d_model, d_ff)
+            self.w_2 = nn.Linear(d_ff, d_model)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, x):
+            return self.w_2(self.dropout(self.w_1(x).relu()))
+
+    class Embeddings(nn.Module):
+        def __init__(self, d_model, vocab):
+            super(Embeddings, self).__init__()
+            self.lut = nn.Embedding(vocab, d_model)
+            self.d_model = d_model
+
+        def forward(self, x):
+            return self.lut(x) * math.sqrt(self.d_model)
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, d_model, dropout, max_len=5000):
+            super(PositionalEncoding, self).__init__()
+            self.dropout = nn.Dropout(p=dropout)
+            pe = torch.zeros(max_len, d_model)
+            position = torch.arange(0, max_len).unsqueeze(1)
+            div_term = torch.exp(torch.arange(0, d_model, 2) * -(math.log(10000.0) / d_model))
+            pe[:, 0::2] = torch.sin(position * div_term)
+            pe[:, 1::2] = torch.cos(position * div_term)
+            pe = pe.unsqueeze(0)
+            self.register_buffer("pe", pe)
+
+        def forward(self, x):
+            x = x + self.pe[:, : x.size(1)].requires_grad_(False)
+            return self.dropout(x)
+
+    def make_model(src_vocab, tgt_vocab, N=6, d_model=32, d_ff=64, h=4, dropout=0.1):
+        c = copy.deepcopy
+        attn = MultiHeadedAttention(h, d_model)
+        ff = PositionwiseFeedForward(d_model, d_ff, dropout)
+        position = PositionalEncoding(d_model, dropout)
+        model = EncoderDecoder(
+            Encoder(EncoderLayer(d_model, c(attn), c(ff), dropout), N),
+            Decoder(DecoderLayer(d_model, c(attn), c(attn), c(ff), dropout), N),
+            nn.Sequential(Embeddings(d_model, src_vocab), c(position)),
+            nn.Sequential(Embeddings(d_model, tgt_vocab), c(position)),
+            Generator(d_model, tgt_vocab))
+        for p in model.parameters():
+            if p.dim() > 1:
+                nn.init.xavier_uniform_(p)
+        return model
+
+    print(subsequent_mask(4))
+    pe = PositionalEncoding(20, 0)
+    y = pe.forward(torch.zeros(1, 100, 20))
+    print(y[0, ::25, 4:8])
+
+    def inference_test():
+        test_model = make_model(11, 11, 2)
+        test_model.eval()
+        src = torch.LongTensor([[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]])
+        src_mask = torch.ones(1, 1, 10)
+        memory = test_model.encode(src, src_mask)
+        ys = torch.zeros(1, 1).type_as(src)
+        for i in range(9):
+            out = test_model.decode(memory, src_mask, ys, subsequent_mask(ys.size(1)).type_as(src.data))
+            prob = test_model.generator(out[:, -1])
+            _, next_word = torch.max(prob, dim=1)
+            next_word = next_word.data[0]
+            ys = torch.cat([ys, torch.empty(1, 1).type_as(src.data).fill_(next_word)], dim=1)
+        print("Example Untrained Model Prediction:", ys)
+
+    for _ in range(3):
+        inference_test()
+
+    class Batch:
+        def __init__(self, src, tgt=None, pad=2):
+            self.src = src
+            self.src_mask = (src != pad).unsqueeze(-2)
+            if tgt is not None:
+                self.tgt = tgt[:, :-1]
+                self.tgt_y = tgt[:, 1:]
+                self.tgt_mask = self.make_std_mask(self.tgt, pad)
+                self.ntokens = (self.tgt_y != pad).data.sum()
+
+        @staticmethod
+        def make_std_mask(tgt, pad):
+            tgt_mask = (tgt != pad).unsqueeze(-2)
+            tgt_mask = tgt_mask & subsequent_mask(tgt.size(-1)).type_as(tgt_mask.data)
+            return tgt_mask
+
+    class TrainState:
+        step: int = 0
+        accum_step: int = 0
+        samples: int = 0
+        tokens: int = 0
+
+    def run_epoch(data_iter, model, loss_compute, optimizer, scheduler, mode="train",
+                  accum_iter=1, train_state=TrainState()):
+        total_tokens = 0
+        total_loss = 0
+        tokens = 0
+        n_accum = 0
+        for i, batch in enumerate(data_iter):
+            out = model.forward(batch.src, batch.tgt, batch.src_mask, batch.tgt_mask)
+            loss, loss_node = loss_compute(out, batch.tgt_y, batch.ntokens)
+            if mode == "train" or mode == "train+log":
+                loss_node.backward()
+                train_state.step += 1
+                train_state.samples += batch.src.shape[0]
+                train_state.tokens += batch.ntokens
+                if i % accum_iter == 0:
+                    optimizer.step()
+                    optimizer.zero_grad(set_to_none=True)
+                    n_accum += 1
+                    train_state.accum_step += 1
+                scheduler.step()
+            total_loss += loss
+            total_tokens += batch.ntokens
+            tokens += batch.ntokens
+            if i % 4 == 1 and (mode == "train" or mode == "train+log"):
+                lr = optimizer.param_groups[0]["lr"]
+                print(("Epoch Step: %6d | Accumulation Step: %3d | Loss: %6.2f "
+                       + "| Tokens: %7d | Learning Rate: %6.1e")
+                      % (i, n_accum, loss / batch.ntokens, tokens, lr))
+                tokens = 0
+            del loss
+            del loss_node
+        return total_loss / total_tokens, train_state
+
+    def rate(step, model_size, factor, warmup):
+        if step == 0:
+            step = 1
+        return factor * (model_size ** (-0.5) * min(step ** (-0.5), step * warmup ** (-1.5)))
+
+    dummy_model = torch.nn.Linear(1, 1)
+    learning_rates = []
+    for idx, example in enumerate([[512, 1, 4000], [512, 1, 8000], [256, 1, 4000]]):
+        optimizer = torch.optim.Adam(dummy_model.parameters(), lr=1, betas=(0.9, 0.98), eps=1e-9)
+        lr_scheduler = LambdaLR(optimizer=optimizer, lr_lambda=lambda step: rate(step, *example))
+        tmp = []
+        for step in range(200):
+            tmp.append(optimizer.param_groups[0]["lr"])
+            optimizer.step()
+            lr_scheduler.step()
+        learning_rates.append(tmp)
+    learning_rates = torch.tensor(learning_rates)
+    print(learning_rates[:, ::50])
+
+    class LabelSmoothing(nn.Module):
+        def __init__(self, size, padding_idx, smoothing=0.0):
+            super(LabelSmoothing, self).__init__()
+            self.criterion = nn.KLDivLoss(reduction="sum")
+            self.padding_idx = padding_idx
+            self.confidence = 1.0 - smoothing
+            self.smoothing = smoothing
+            self.size = size
+            self.true_dist = None
+
+        def forward(self, x, target):
+            assert x.size(1) == self.size
+            true_dist = x.data.clone()
+            true_dist.fill_(self.smoothing / (self.size - 2))
+            true_dist.scatter_(1, target.data.unsqueeze(1), self.confidence)
+            true_dist[:, self.padding_idx] = 0
+            mask = torch.nonzero(target.data == self.padding_idx)
+            if mask.dim() > 0:
+                true_dist.index_fill_(0, mask.squeeze(), 0.0)
+            self.true_dist = true_dist
+            return self.criterion(x, true_dist.clone().detach())
+
+    crit = LabelSmoothing(5, 0, 0.4)
+    predict = torch.FloatTensor([[0, 0.2, 0.7, 0.1, 0]] * 5)
+    print(crit(x=predict.log(), target=torch.LongTensor([2, 1, 0, 3, 3])), crit.true_dist)
+
+    def loss(x, crit):
+        d = x + 3 * 1
+        predict = torch.FloatTensor([[0, x / d, 1 / d, 1 / d, 1 / d]])
+        return crit(predict.log(), torch.LongTensor([1])).data
+
+    crit = LabelSmoothing(5, 0, 0.1)
+    print([round(float(loss(x, crit)), 5) for x in range(1, 100, 7)])
+
+    def data_gen(V, batch_size, nbatches):
+        for i in range(nbatches):
+            data = torch.randint(1, V, size=(batch_size, 10))
+            data[:, 0] = 1
+            src = data.requires_grad_(False).clone().detach()
+            tgt = data.requires_grad_(False).clone().detach()
+            yield Batch(src, tgt, 0)
+
+    class SimpleLossCompute:
+        def __init__(self, generator, criterion):
+            self.generator = generator
+            self.criterion = criterion
+
+        def __call__(self, x, y, norm):
+            x = self.generator(x)
+            sloss = self.criterion(x.contiguous().view(-1, x.size(-1)), y.contiguous().view(-1)) / norm
+            return sloss.data * norm, sloss
+
+    def greedy_decode(model, src, src_mask, max_len, start_symbol):
+        memory = model.encode(src, src_mask)
+        ys = torch.zeros(1, 1).fill_(start_symbol).type_as(src.data)
+        for i in range(max_len - 1):
+            out = model.decode(memory, src_mask, ys, subsequent_mask(ys.size(1)).type_as(src.data))
+            prob = model.generator(out[:, -1])
+            _, next_word = torch.max(prob, dim=1)
+            next_word = next_word.data[0]
+            ys = torch.cat([ys, torch.zeros(1, 1).type_as(src.data).fill_(next_word)], dim=1)
+        return ys
+
+    class DummyOptimizer(torch.optim.Optimizer):
+        def __init__(self):
+            self.param_groups = [{"lr": 0}]
+            None
+
+        def step(self):
+            None
+
+        def zero_grad(self, set_to_none=False):
+            None
+
+    class DummyScheduler:
+        def step(self):
+            None
+
+    V = 11
+    criterion = LabelSmoothing(size=V, padding_idx=0, smoothing=0.0)
+    model = make_model(V, V, N=2)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.5, betas=(0.9, 0.98), eps=1e-9)
+    lr_scheduler = LambdaLR(optimizer=optimizer, lr_lambda=lambda step: rate(
+        step, model_size=model.src_embed[0].d_model, factor=1.0, warmup=400))
+    batch_size = 16
+    for epoch in range(3):
+        model.train()
+        run_epoch(data_gen(V, batch_size, 8), model, SimpleLossCompute(model.generator, criterion),
+                  optimizer, lr_scheduler, mode="train")
+        model.eval()
+        print(run_epoch(data_gen(V, batch_size, 2), model, SimpleLossCompute(model.generator, criterion),
+                        DummyOptimizer(), DummyScheduler(), mode="eval")[0])
+    model.eval()
+    src = torch.LongTensor([[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]])
+    max_len = src.shape[1]
+    src_mask = torch.ones(1, 1, max_len)
+    print(greedy_decode(model, src, src_mask, max_len=max_len, start_symbol=0))
+    return {"proj": model.generator.proj.weight, "a_2": model.encoder.norm.a_2,
+            "lut": model.src_embed[0].lut.weight}
+
+
+# ---- pytorch/tutorials: text classification with EmbeddingBag, nn.Transformer translation; Atcold/NYU-DLSP20 --
+
+AG_NEWS_WORDS = {1: "president minister election government war talks peace nation".split(),
+                 2: "team game season coach win cup players match".split(),
+                 3: "stocks profit shares market company oil prices bank".split(),
+                 4: "software internet computer space study researchers web phone".split()}
+
+
+def ag_news(split):
+    """torchtext's AG_NEWS offline: (label 1-4, text) pairs of made-up headlines, 200 for
+    'train' and 40 for 'test'."""
+    r = random.Random(11 if split == "train" else 12)
+    filler = "the a of in on to and new says after for".split()
+    rows = []
+    for _ in range(200 if split == "train" else 40):
+        label = r.randint(1, 4)
+        words = [r.choice(AG_NEWS_WORDS[label] + filler) for _ in range(r.randint(4, 12))]
+        rows.append((label, " ".join(words).capitalize() + " (AP) - " + r.choice(filler) + "."))
+    return rows
+
+
+def basic_english(line):
+    """torchtext's get_tokenizer("basic_english"): lower case, punctuation split off."""
+    line = line.lower()
+    for pattern, replacement in ((r"\'", " '  "), (r"\"", ""), (r"\.", " . "), (r"<br \/>", " "),
+                                 (r",", " , "), (r"\(", " ( "), (r"\)", " ) "), (r"\!", " ! "),
+                                 (r"\?", " ? "), (r"\;", " "), (r"\:", " "), (r"\s+", " ")):
+        line = re.sub(pattern, replacement, line)
+    return line.split()
+
+
+class _IterVocab:
+    """torchtext's build_vocab_from_iterator(iterator, specials=...): specials first, then
+    tokens by falling frequency (ties in order of first sight), min_freq; called on a list
+    of tokens it numbers them; set_default_index, lookup_tokens, get_stoi, len."""
+    def __init__(self, iterator, min_freq=1, specials=()):
+        counts = collections.Counter()
+        for tokens in iterator:
+            counts.update(tokens)
+        ordered = sorted(counts.items(), key=lambda kv: -kv[1])
+        self.itos = list(specials) + [t for t, c in ordered if c >= min_freq and t not in specials]
+        self.stoi = {t: i for i, t in enumerate(self.itos)}
+        self.default = None
+
+    def set_default_index(self, index):
+        self.default = index
+
+    def __getitem__(self, token):
+        return self.stoi.get(token, self.default)
+
+    def __call__(self, tokens):
+        return [self[t] for t in tokens]
+
+    def lookup_tokens(self, indices):
+        return [self.itos[int(i)] for i in indices]
+
+    def get_stoi(self):
+        return dict(self.stoi)
+
+    def __len__(self):
+        return len(self.itos)
+
+
+def text_sentiment_ngrams(torch):
+    """pytorch/tutorials beginner_source/text_sentiment_ngrams_tutorial.py: AG_NEWS
+    tokenized by basic_english, a vocabulary from build_vocab_from_iterator with <unk> as
+    default, collate_batch concatenating the texts with offsets (``torch.tensor(offsets[:-1])
+    .cumsum(dim=0)``), TextClassificationModel (nn.EmbeddingBag(sparse=False) and a Linear,
+    init uniform_(-0.5, 0.5) through .data), random_split of the map-style dataset, SGD(lr=5)
+    with clip_grad_norm_(0.1), StepLR(optimizer, 1.0, gamma=0.1) stepped when the validation
+    accuracy falls, the accuracy prints, and predict() on a headline. AG_NEWS is 200 + 40
+    made-up headlines (``ag_news``), emsize 64 is 16, batches of 16, 4 epochs; the epoch line
+    leaves out its time."""
+    nn = torch.nn
+    DataLoader, random_split = torch.utils.data.DataLoader, torch.utils.data.random_split
+    tokenizer = basic_english
+    train_iter = iter(ag_news("train"))
+
+    def yield_tokens(data_iter):
+        for _, text in data_iter:
+            yield tokenizer(text)
+
+    vocab = _IterVocab(yield_tokens(train_iter), specials=["<unk>"])
+    vocab.set_default_index(vocab["<unk>"])
+    print(vocab(["here", "is", "an", "example"]))
+    text_pipeline = lambda x: vocab(tokenizer(x))
+    label_pipeline = lambda x: int(x) - 1
+    print(text_pipeline("here is the an example"), label_pipeline("10"))
+
+    def collate_batch(batch):
+        label_list, text_list, offsets = [], [], [0]
+        for _label, _text in batch:
+            label_list.append(label_pipeline(_label))
+            processed_text = torch.tensor(text_pipeline(_text), dtype=torch.int64)
+            text_list.append(processed_text)
+            offsets.append(processed_text.size(0))
+        label_list = torch.tensor(label_list, dtype=torch.int64)
+        offsets = torch.tensor(offsets[:-1]).cumsum(dim=0)
+        text_list = torch.cat(text_list)
+        return label_list, text_list, offsets
+
+    class TextClassificationModel(nn.Module):
+        def __init__(self, vocab_size, embed_dim, num_class):
+            super(TextClassificationModel, self).__init__()
+            self.embedding = nn.EmbeddingBag(vocab_size, embed_dim, sparse=False)
+            self.fc = nn.Linear(embed_dim, num_class)
+            self.init_weights()
+
+        def init_weights(self):
+            initrange = 0.5
+            self.embedding.weight.data.uniform_(-initrange, initrange)
+            self.fc.weight.data.uniform_(-initrange, initrange)
+            self.fc.bias.data.zero_()
+
+        def forward(self, text, offsets):
+            embedded = self.embedding(text, offsets)
+            return self.fc(embedded)
+
+    train_iter = ag_news("train")
+    num_class = len(set([label for (label, text) in train_iter]))
+    vocab_size = len(vocab)
+    emsize = 16
+    model = TextClassificationModel(vocab_size, emsize, num_class)
+    print(model)
+
+    def train(dataloader):
+        model.train()
+        total_acc, total_count = 0, 0
+        log_interval = 4
+        for idx, (label, text, offsets) in enumerate(dataloader):
+            optimizer.zero_grad()
+            predicted_label = model(text, offsets)
+            loss = criterion(predicted_label, label)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 0.1)
+            optimizer.step()
+            total_acc += (predicted_label.argmax(1) == label).sum().item()
+            total_count += label.size(0)
+            if idx % log_interval == 0 and idx > 0:
+                print("| epoch {:3d} | {:5d}/{:5d} batches "
+                      "| accuracy {:8.3f}".format(epoch, idx, len(dataloader), total_acc / total_count))
+                total_acc, total_count = 0, 0
+
+    def evaluate(dataloader):
+        model.eval()
+        total_acc, total_count = 0, 0
+        with torch.no_grad():
+            for idx, (label, text, offsets) in enumerate(dataloader):
+                predicted_label = model(text, offsets)
+                loss = criterion(predicted_label, label)
+                total_acc += (predicted_label.argmax(1) == label).sum().item()
+                total_count += label.size(0)
+        return total_acc / total_count
+
+    EPOCHS = 4
+    LR = 5
+    BATCH_SIZE = 16
+    criterion = torch.nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=LR)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 1.0, gamma=0.1)
+    total_accu = None
+    train_dataset = list(ag_news("train"))
+    test_dataset = list(ag_news("test"))
+    num_train = int(len(train_dataset) * 0.95)
+    split_train_, split_valid_ = random_split(train_dataset, [num_train, len(train_dataset) - num_train])
+    train_dataloader = DataLoader(split_train_, batch_size=BATCH_SIZE, shuffle=True, collate_fn=collate_batch)
+    valid_dataloader = DataLoader(split_valid_, batch_size=BATCH_SIZE, shuffle=True, collate_fn=collate_batch)
+    test_dataloader = DataLoader(test_dataset, batch_size=BATCH_SIZE, shuffle=True, collate_fn=collate_batch)
+    for epoch in range(1, EPOCHS + 1):
+        train(train_dataloader)
+        accu_val = evaluate(valid_dataloader)
+        if total_accu is not None and total_accu > accu_val:
+            scheduler.step()
+        else:
+            total_accu = accu_val
+        print("-" * 59)
+        print("| end of epoch {:3d} | valid accuracy {:8.3f} ".format(epoch, accu_val), scheduler.get_last_lr())
+        print("-" * 59)
+    accu_test = evaluate(test_dataloader)
+    print("test accuracy {:8.3f}".format(accu_test))
+    ag_news_label = {1: "World", 2: "Sports", 3: "Business", 4: "Sci/Tec"}
+
+    def predict(text, text_pipeline):
+        with torch.no_grad():
+            text = torch.tensor(text_pipeline(text))
+            output = model(text, torch.tensor([0]))
+            return output.argmax(1).item() + 1
+
+    ex_text_str = "The team won the cup after a season of wins, the coach says."
+    print("This is a %s news" % ag_news_label[predict(ex_text_str, text_pipeline)])
+    return {"embedding": model.embedding.weight, "fc": model.fc.weight, "fc.grad": model.fc.weight.grad}
+
+
+MULTI30K = [("Ein Mann steht vor einem Haus .", "A man stands in front of a house ."),
+            ("Eine Frau spielt mit einem Hund .", "A woman plays with a dog ."),
+            ("Zwei Kinder spielen im Park .", "Two children play in the park ."),
+            ("Ein Hund läuft durch das Gras .", "A dog runs through the grass ."),
+            ("Eine Gruppe von Menschen steht vor einem Iglu .", "A group of people stand in front of an igloo ."),
+            ("Ein Mann fährt ein Fahrrad .", "A man rides a bike ."),
+            ("Eine Frau liest ein Buch im Park .", "A woman reads a book in the park ."),
+            ("Zwei Männer spielen Fußball .", "Two men play soccer ."),
+            ("Ein Kind isst einen Apfel .", "A child eats an apple ."),
+            ("Menschen laufen durch die Stadt .", "People walk through the city .")]
+
+
+def translation_transformer(torch):
+    """pytorch/tutorials beginner_source/translation_transformer.py: vocabularies with
+    the special symbols <unk> <pad> <bos> <eos>, PositionalEncoding and TokenEmbedding,
+    Seq2SeqTransformer on nn.Transformer (sequence first, so PyTorch's nested-tensor warning),
+    xavier_uniform_ on every matrix, generate_square_subsequent_mask (a float mask of -inf
+    and 0.0) and create_mask (a bool source mask, bool padding masks: PyTorch's warning
+    about mismatched masks), sequential_transforms and tensor_transform, collate_fn with
+    pad_sequence, CrossEntropyLoss(ignore_index=PAD_IDX), Adam(betas=(0.9, 0.98),
+    eps=1e-9), train_epoch/evaluate over DataLoaders, greedy_decode and translate. Multi30k
+    is ten made-up pairs (``MULTI30K``) split on spaces, EMB_SIZE 512 is 32 (4 heads,
+    feed-forward 64, two layers each), batches of 4, lr 1e-3 for the tutorial's 1e-4, 3
+    epochs; the epoch line leaves out its time."""
+    nn = torch.nn
+    Transformer = nn.Transformer
+    pad_sequence = torch.nn.utils.rnn.pad_sequence
+    DataLoader = torch.utils.data.DataLoader
+    Tensor = torch.Tensor
+    SRC_LANGUAGE, TGT_LANGUAGE = 'de', 'en'
+    token_transform = {SRC_LANGUAGE: str.split, TGT_LANGUAGE: lambda s: s.lower().split()}
+    vocab_transform = {}
+
+    def yield_tokens(data_iter, language):
+        language_index = {SRC_LANGUAGE: 0, TGT_LANGUAGE: 1}
+        for data_sample in data_iter:
+            yield token_transform[language](data_sample[language_index[language]])
+
+    UNK_IDX, PAD_IDX, BOS_IDX, EOS_IDX = 0, 1, 2, 3
+    special_symbols = ['<unk>', '<pad>', '<bos>', '<eos>']
+    for ln in [SRC_LANGUAGE, TGT_LANGUAGE]:
+        vocab_transform[ln] = _IterVocab(yield_tokens(MULTI30K, ln), min_freq=1, specials=special_symbols)
+    for ln in [SRC_LANGUAGE, TGT_LANGUAGE]:
+        vocab_transform[ln].set_default_index(UNK_IDX)
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, emb_size: int, dropout: float, maxlen: int = 5000):
+            super(PositionalEncoding, self).__init__()
+            den = torch.exp(- torch.arange(0, emb_size, 2) * math.log(10000) / emb_size)
+            pos = torch.arange(0, maxlen).reshape(maxlen, 1)
+            pos_embedding = torch.zeros((maxlen, emb_size))
+            pos_embedding[:, 0::2] = torch.sin(pos * den)
+            pos_embedding[:, 1::2] = torch.cos(pos * den)
+            pos_embedding = pos_embedding.unsqueeze(-2)
+            self.dropout = nn.Dropout(dropout)
+            self.register_buffer('pos_embedding', pos_embedding)
+
+        def forward(self, token_embedding: Tensor):
+            return self.dropout(token_embedding + self.pos_embedding[:token_embedding.size(0), :])
+
+    class TokenEmbedding(nn.Module):
+        def __init__(self, vocab_size: int, emb_size):
+            super(TokenEmbedding, self).__init__()
+            self.embedding = nn.Embedding(vocab_size, emb_size)
+            self.emb_size = emb_size
+
+        def forward(self, tokens: Tensor):
+            return self.embedding(tokens.long()) * math.sqrt(self.emb_size)
+
+    class Seq2SeqTransformer(nn.Module):
+        def __init__(self, num_encoder_layers, num_decoder_layers, emb_size, nhead, src_vocab_size,
+                     tgt_vocab_size, dim_feedforward=512, dropout=0.1):
+            super(Seq2SeqTransformer, self).__init__()
+            self.transformer = Transformer(d_model=emb_size, nhead=nhead, num_encoder_layers=num_encoder_layers,
+                                           num_decoder_layers=num_decoder_layers,
+                                           dim_feedforward=dim_feedforward, dropout=dropout)
+            self.generator = nn.Linear(emb_size, tgt_vocab_size)
+            self.src_tok_emb = TokenEmbedding(src_vocab_size, emb_size)
+            self.tgt_tok_emb = TokenEmbedding(tgt_vocab_size, emb_size)
+            self.positional_encoding = PositionalEncoding(emb_size, dropout=dropout)
+
+        def forward(self, src, trg, src_mask, tgt_mask, src_padding_mask, tgt_padding_mask,
+                    memory_key_padding_mask):
+            src_emb = self.positional_encoding(self.src_tok_emb(src))
+            tgt_emb = self.positional_encoding(self.tgt_tok_emb(trg))
+            outs = self.transformer(src_emb, tgt_emb, src_mask, tgt_mask, None,
+                                    src_padding_mask, tgt_padding_mask, memory_key_padding_mask)
+            return self.generator(outs)
+
+        def encode(self, src, src_mask):
+            return self.transformer.encoder(self.positional_encoding(self.src_tok_emb(src)), src_mask)
+
+        def decode(self, tgt, memory, tgt_mask):
+            return self.transformer.decoder(self.positional_encoding(self.tgt_tok_emb(tgt)), memory, tgt_mask)
+
+    def generate_square_subsequent_mask(sz):
+        mask = (torch.triu(torch.ones((sz, sz))) == 1).transpose(0, 1)
+        mask = mask.float().masked_fill(mask == 0, float('-inf')).masked_fill(mask == 1, float(0.0))
+        return mask
+
+    def create_mask(src, tgt):
+        src_seq_len = src.shape[0]
+        tgt_seq_len = tgt.shape[0]
+        tgt_mask = generate_square_subsequent_mask(tgt_seq_len)
+        src_mask = torch.zeros((src_seq_len, src_seq_len)).type(torch.bool)
+        src_padding_mask = (src == PAD_IDX).transpose(0, 1)
+        tgt_padding_mask = (tgt == PAD_IDX).transpose(0, 1)
+        return src_mask, tgt_mask, src_padding_mask, tgt_padding_mask
+
+    print(generate_square_subsequent_mask(4))
+    torch.manual_seed(0)
+    SRC_VOCAB_SIZE = len(vocab_transform[SRC_LANGUAGE])
+    TGT_VOCAB_SIZE = len(vocab_transform[TGT_LANGUAGE])
+    EMB_SIZE, NHEAD, FFN_HID_DIM, BATCH_SIZE = 32, 4, 64, 4
+    NUM_ENCODER_LAYERS, NUM_DECODER_LAYERS = 2, 2
+    transformer = Seq2SeqTransformer(NUM_ENCODER_LAYERS, NUM_DECODER_LAYERS, EMB_SIZE, NHEAD,
+                                     SRC_VOCAB_SIZE, TGT_VOCAB_SIZE, FFN_HID_DIM)
+    for p in transformer.parameters():
+        if p.dim() > 1:
+            nn.init.xavier_uniform_(p)
+    loss_fn = torch.nn.CrossEntropyLoss(ignore_index=PAD_IDX)
+    optimizer = torch.optim.Adam(transformer.parameters(), lr=0.0001 * 10, betas=(0.9, 0.98), eps=1e-9)
+
+    def sequential_transforms(*transforms):
+        def func(txt_input):
+            for transform in transforms:
+                txt_input = transform(txt_input)
+            return txt_input
+        return func
+
+    def tensor_transform(token_ids):
+        return torch.cat((torch.tensor([BOS_IDX]), torch.tensor(token_ids), torch.tensor([EOS_IDX])))
+
+    text_transform = {}
+    for ln in [SRC_LANGUAGE, TGT_LANGUAGE]:
+        text_transform[ln] = sequential_transforms(token_transform[ln], vocab_transform[ln], tensor_transform)
+
+    def collate_fn(batch):
+        src_batch, tgt_batch = [], []
+        for src_sample, tgt_sample in batch:
+            src_batch.append(text_transform[SRC_LANGUAGE](src_sample.rstrip("\n")))
+            tgt_batch.append(text_transform[TGT_LANGUAGE](tgt_sample.rstrip("\n")))
+        src_batch = pad_sequence(src_batch, padding_value=PAD_IDX)
+        tgt_batch = pad_sequence(tgt_batch, padding_value=PAD_IDX)
+        return src_batch, tgt_batch
+
+    def train_epoch(model, optimizer):
+        model.train()
+        losses = 0
+        train_iter = MULTI30K[:8]
+        train_dataloader = DataLoader(train_iter, batch_size=BATCH_SIZE, collate_fn=collate_fn)
+        for src, tgt in train_dataloader:
+            tgt_input = tgt[:-1, :]
+            src_mask, tgt_mask, src_padding_mask, tgt_padding_mask = create_mask(src, tgt_input)
+            logits = model(src, tgt_input, src_mask, tgt_mask, src_padding_mask, tgt_padding_mask, src_padding_mask)
+            optimizer.zero_grad()
+            tgt_out = tgt[1:, :]
+            loss = loss_fn(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1))
+            loss.backward()
+            optimizer.step()
+            losses += loss.item()
+        return losses / len(list(train_dataloader))
+
+    def evaluate(model):
+        model.eval()
+        losses = 0
+        val_iter = MULTI30K[8:]
+        val_dataloader = DataLoader(val_iter, batch_size=BATCH_SIZE, collate_fn=collate_fn)
+        for src, tgt in val_dataloader:
+            tgt_input = tgt[:-1, :]
+            src_mask, tgt_mask, src_padding_mask, tgt_padding_mask = create_mask(src, tgt_input)
+            logits = model(src, tgt_input, src_mask, tgt_mask, src_padding_mask, tgt_padding_mask, src_padding_mask)
+            tgt_out = tgt[1:, :]
+            loss = loss_fn(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1))
+            losses += loss.item()
+        return losses / len(list(val_dataloader))
+
+    NUM_EPOCHS = 3
+    for epoch in range(1, NUM_EPOCHS + 1):
+        train_loss = train_epoch(transformer, optimizer)
+        val_loss = evaluate(transformer)
+        print((f"Epoch: {epoch}, Train loss: {train_loss:.3f}, Val loss: {val_loss:.3f}"))
+
+    def greedy_decode(model, src, src_mask, max_len, start_symbol):
+        memory = model.encode(src, src_mask)
+        ys = torch.ones(1, 1).fill_(start_symbol).type(torch.long)
+        for i in range(max_len - 1):
+            tgt_mask = (generate_square_subsequent_mask(ys.size(0)).type(torch.bool))
+            out = model.decode(ys, memory, tgt_mask)
+            out = out.transpose(0, 1)
+            prob = model.generator(out[:, -1])
+            _, next_word = torch.max(prob, dim=1)
+            next_word = next_word.item()
+            ys = torch.cat([ys, torch.ones(1, 1).type_as(src.data).fill_(next_word)], dim=0)
+            if next_word == EOS_IDX:
+                break
+        return ys
+
+    def translate(model, src_sentence):
+        model.eval()
+        src = text_transform[SRC_LANGUAGE](src_sentence).view(-1, 1)
+        num_tokens = src.shape[0]
+        src_mask = (torch.zeros(num_tokens, num_tokens)).type(torch.bool)
+        tgt_tokens = greedy_decode(model, src, src_mask, max_len=num_tokens + 5, start_symbol=BOS_IDX).flatten()
+        return " ".join(vocab_transform[TGT_LANGUAGE].lookup_tokens(list(tgt_tokens.cpu().numpy()))).replace(
+            "<bos>", "").replace("<eos>", "")
+
+    print(translate(transformer, "Eine Gruppe von Menschen steht vor einem Iglu ."))
+    return {"generator": transformer.generator.weight,
+            "in_proj": transformer.transformer.encoder.layers[0].self_attn.in_proj_weight}
+
+
+def atcold_spiral_classification(torch):
+    """Atcold/NYU-DLSP20 04-spiral_classification.ipynb: three spiral arms drawn point by
+    point (``t[index] * torch.FloatTensor((math.sin(inner_var[index]), math.cos(...)))``
+    with inner_var a linspace plus ``torch.randn(N) * 0.2``), a linear model
+    nn.Sequential(Linear, Linear) trained with SGD(weight_decay=1e-5) and
+    CrossEntropyLoss, ``torch.max(y_pred, 1)`` for the accuracy, the '[EPOCH]: %i, [LOSS]:
+    %.6f, [ACCURACY]: %.3f' line, then the two-layer ReLU model with Adam. N is 1000 points
+    per class in the notebook, 60 here, 30 epochs of the 1000; the plots and
+    display.clear_output left out."""
+    nn = torch.nn
+    seed = 12345
+    random.seed(seed)
+    torch.manual_seed(seed)
+    N, D, C, H = 60, 2, 3, 100
+    X = torch.zeros(N * C, D)
+    y = torch.zeros(N * C, dtype=torch.long)
+    for c in range(C):
+        index = 0
+        t = torch.linspace(0, 1, N)
+        inner_var = torch.linspace((2 * math.pi / C) * (c), (2 * math.pi / C) * (2 + c), N) + torch.randn(N) * 0.2
+        for ix in range(N * c, N * (c + 1)):
+            X[ix] = t[index] * torch.FloatTensor((math.sin(inner_var[index]), math.cos(inner_var[index])))
+            y[ix] = c
+            index += 1
+    print("Shapes:")
+    print("X:", tuple(X.size()))
+    print("y:", tuple(y.size()))
+    print(X[::37], y[::37])
+    learning_rate = 1e-3
+    lambda_l2 = 1e-5
+    model = nn.Sequential(nn.Linear(D, H), nn.Linear(H, C))
+    criterion = torch.nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=learning_rate, weight_decay=lambda_l2)
+    for t in range(30):
+        y_pred = model(X)
+        loss = criterion(y_pred, y)
+        score, predicted = torch.max(y_pred, 1)
+        acc = (y == predicted).sum().float() / len(y)
+        print("[EPOCH]: %i, [LOSS]: %.6f, [ACCURACY]: %.3f" % (t, loss.item(), acc))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    print(model)
+    linear = model
+    learning_rate = 1e-3
+    lambda_l2 = 1e-5
+    model = nn.Sequential(nn.Linear(D, H), nn.ReLU(), nn.Linear(H, C))
+    criterion = torch.nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate, weight_decay=lambda_l2)
+    for t in range(30):
+        y_pred = model(X)
+        loss = criterion(y_pred, y)
+        score, predicted = torch.max(y_pred, 1)
+        acc = ((y == predicted).sum().float() / len(y))
+        print("[EPOCH]: %i, [LOSS]: %.6f, [ACCURACY]: %.3f" % (t, loss.item(), acc))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    print(model)
+    with torch.no_grad():
+        mesh = torch.stack(torch.meshgrid(torch.arange(-1, 1, 0.5), torch.arange(-1, 1, 0.5), indexing="xy"), -1)
+        Z = model(mesh.reshape(-1, 2))
+        print(torch.argmax(Z, dim=1))
+    return {"linear.0": linear[0].weight, "relu.2": model[2].weight, "relu.0.grad": model[0].weight.grad}
+
+
+def atcold_vae(torch):
+    """Atcold/NYU-DLSP20 11-VAE.ipynb: the VAE with an encoder giving mu and logvar as
+    ``.view(-1, 2, d)``, reparameterise with ``logvar.mul(0.5).exp_()`` and
+    ``std.data.new(std.size()).normal_()`` (``eps.mul(std).add_(mu)``) in training and mu in
+    eval, the loss binary_cross_entropy(reduction='sum') + 0.5 * sum(exp(logvar) - logvar -
+    1 + mu^2), Adam, the epoch-0 test pass before training, the codes dict of mu, logvar
+    and labels with Greek keys, sampling the decoder from randn, and the interpolation
+    between two codes filling a ``torch.Tensor(N, 20)``. MNIST is 64 + 32 random images
+    (``image_dataset``), batches of 32, 2 epochs; the pictures left out."""
+    nn = torch.nn
+    DataLoader = torch.utils.data.DataLoader
+    train_loader = DataLoader(image_dataset(torch, 64, seed=5), batch_size=32, shuffle=True)
+    test_loader = DataLoader(image_dataset(torch, 32, seed=6), batch_size=32, shuffle=True)
+    d = 20
+
+    class VAE(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = nn.Sequential(nn.Linear(784, d ** 2), nn.ReLU(), nn.Linear(d ** 2, d * 2))
+            self.decoder = nn.Sequential(nn.Linear(d, d ** 2), nn.ReLU(), nn.Linear(d ** 2, 784), nn.Sigmoid())
+
+        def reparameterise(self, mu, logvar):
+            if self.training:
+                std = logvar.mul(0.5).exp_()
+                eps = std.data.new(std.size()).normal_()
+                return eps.mul(std).add_(mu)
+            else:
+                return mu
+
+        def forward(self, x):
+            mu_logvar = self.encoder(x.view(-1, 784)).view(-1, 2, d)
+            mu = mu_logvar[:, 0, :]
+            logvar = mu_logvar[:, 1, :]
+            z = self.reparameterise(mu, logvar)
+            return self.decoder(z), mu, logvar
+
+    model = VAE()
+    print(model)
+
+    def loss_function(x_hat, x, mu, logvar, β=1):
+        BCE = nn.functional.binary_cross_entropy(x_hat, x.view(-1, 784), reduction='sum')
+        KLD = 0.5 * torch.sum(logvar.exp() - logvar - 1 + mu.pow(2))
+        return BCE + β * KLD
+
+    learning_rate = 1e-3
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+    epochs = 2
+    codes = dict(μ=list(), logσ2=list(), y=list())
+    for epoch in range(0, epochs + 1):
+        if epoch > 0:
+            model.train()
+            train_loss = 0
+            for x, _ in train_loader:
+                x_hat, mu, logvar = model(x)
+                loss = loss_function(x_hat, x, mu, logvar)
+                train_loss += loss.item()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            print(f'====> Epoch: {epoch} Average loss: {train_loss / len(train_loader.dataset):.4f}')
+        means, logvars, labels = list(), list(), list()
+        with torch.no_grad():
+            model.eval()
+            test_loss = 0
+            for x, y in test_loader:
+                x_hat, mu, logvar = model(x)
+                test_loss += loss_function(x_hat, x, mu, logvar).item()
+                means.append(mu.detach())
+                logvars.append(logvar.detach())
+                labels.append(y.detach())
+        codes['μ'].append(torch.cat(means))
+        codes['logσ2'].append(torch.cat(logvars))
+        codes['y'].append(torch.cat(labels))
+        test_loss /= len(test_loader.dataset)
+        print(f'====> Test set loss: {test_loss:.4f}')
+    print({k: [tuple(v.shape) for v in vs] for k, vs in codes.items()})
+    N = 16
+    z = torch.randn((N, d))
+    sample = model.decoder(z)
+    print(sample.shape, sample[:2, :5])
+    A, B = 1, 14
+    sample = model.decoder(torch.stack((mu[A].data, mu[B].data), 0))
+    print(sample[:, 300:304])
+    code = torch.Tensor(N, 20)
+    for i in range(N):
+        code[i] = i / (N - 1) * mu[B].data + (1 - i / (N - 1)) * mu[A].data
+    sample = model.decoder(code)
+    print(code[::5, :4], sample[::5, 400:403])
+    return {"encoder": model.encoder[2].weight, "decoder": model.decoder[2].weight,
+            "mu": codes['μ'][-1]}
+
+
+def atcold_space_stretching(torch):
+    """Atcold/NYU-DLSP20 02-space_stretching.ipynb: points from randn coloured by their
+    first coordinate, random 2x2 matrices applied with ``X @ W.t()`` and decomposed by
+    ``torch.svd``, a bias-free nn.Linear(2, 2) under
+    no_grad, then followed by Tanh with its weight set to s * eye(2) through
+    ``model[0].weight.data.copy_(W)``, and five random two-layer ReLU networks applied to
+    the points (``model(X).data``). 1000 points are 64; the plots are printed numbers."""
+    nn = torch.nn
+    torch.manual_seed(0)
+    n_points = 64
+    X = torch.randn(n_points, 2)
+    colors = X[:, 0]
+    print(X[:3], colors.min(), colors.max())
+    for i in range(3):
+        W = torch.randn(2, 2)
+        Y = X @ W.t()
+        U, S, V = torch.svd(W)
+        print(W, S, torch.allclose(U @ torch.diag(S) @ V.t(), W, atol=1e-6), Y.norm(dim=1)[:3])
+    model = nn.Sequential(nn.Linear(2, 2, bias=False))
+    with torch.no_grad():
+        Y = model(X)
+    print(Y[:3], model[0].weight)
+    model = nn.Sequential(nn.Linear(2, 2, bias=False), nn.Tanh())
+    for s in range(1, 6):
+        W = s * torch.eye(2)
+        model[0].weight.data.copy_(W)
+        Y = model(X).data
+        print(s, Y[:2], Y.abs().max())
+    n_hidden = 5
+    NL = nn.ReLU()
+    models = [nn.Sequential(nn.Linear(2, n_hidden), NL, nn.Linear(n_hidden, 2)) for i in range(5)]
+    for model in models:
+        with torch.no_grad():
+            Y = model(X)
+        print(Y[:2], Y.mean(0))
+    return {"Y": Y, "last": models[-1][2].weight}
+
+
+def atcold_echo_data(torch):
+    """Atcold/NYU-DLSP20 09-echo_data.ipynb: the echo task's data (np.random.choice of 0/1
+    bits, np.roll by the echo step with the first steps zeroed, reshaped into batch rows),
+    SimpleRNN (nn.RNN(nonlinearity='relu', batch_first=True) and a Linear), init_hidden
+    with ``weight.new(1, batch_size, rnn_units).zero_()``, truncated backpropagation with
+    ``hidden.detach_()``, BCEWithLogitsLoss, RMSprop(lr=0.001), the accuracy from
+    ``(torch.sigmoid(output) > 0.5) == target.byte()`` summed as ints, train and test
+    epochs printed. The 15,000 and 5,000 values are 1,200 and 400, rows of 5, 3 epochs."""
+    nn = torch.nn
+    train_size, test_size = 1200, 400
+    echo_step, batch_size, seq_length = 3, 5, 20
+
+    def generate_data(seq_length_, echo_step_, n, seed=None):
+        if seed is not None:
+            np.random.seed(seed)
+        x = np.array(np.random.choice(2, n, p=[0.5, 0.5]))
+        y = np.roll(x, echo_step_)
+        y[0:echo_step_] = 0
+        X = x.reshape((batch_size, -1))
+        Y = y.reshape((batch_size, -1))
+        return X, Y
+
+    train_data = generate_data(seq_length, echo_step, train_size, seed=0)
+    test_data = generate_data(seq_length, echo_step, test_size)
+    print(train_data[0][0, :12], train_data[1][0, :12])
+
+    class SimpleRNN(nn.Module):
+        def __init__(self, input_size, rnn_units):
+            super().__init__()
+            self.rnn_units = rnn_units
+            self.rnn = nn.RNN(input_size=input_size, hidden_size=rnn_units, num_layers=1,
+                              nonlinearity='relu', batch_first=True)
+            self.dense = nn.Linear(rnn_units, 1)
+
+        def forward(self, x, hidden):
+            x, hidden = self.rnn(x, hidden)
+            x = self.dense(x)
+            return x, hidden
+
+        def init_hidden(self, batch_size):
+            weight = next(self.parameters()).data
+            hidden = weight.new(1, batch_size, self.rnn_units).zero_()
+            return hidden
+
+    rnn_units, feature_dim = 4, 1
+    model = SimpleRNN(input_size=1, rnn_units=rnn_units)
+    criterion = nn.BCEWithLogitsLoss()
+    optimizer = torch.optim.RMSprop(model.parameters(), lr=0.001)
+
+    def train():
+        model.train()
+        hidden = model.init_hidden(batch_size)
+        correct = 0
+        for batch_idx in range(train_size // (batch_size * seq_length)):
+            start_idx = batch_idx * seq_length
+            end_idx = start_idx + seq_length
+            data = train_data[0][:, start_idx:end_idx]
+            data = torch.Tensor(data).unsqueeze(2)
+            target = torch.Tensor(train_data[1][:, start_idx:end_idx]).unsqueeze(2)
+            hidden.detach_()
+            optimizer.zero_grad()
+            output, hidden = model(data, hidden)
+            loss = criterion(output, target)
+            loss.backward()
+            optimizer.step()
+            pred = (torch.sigmoid(output) > 0.5)
+            correct += (pred == target.byte()).int().sum().item()
+        return correct, loss.item()
+
+    def test():
+        model.eval()
+        correct = 0
+        with torch.no_grad():
+            hidden = model.init_hidden(batch_size)
+            for batch_idx in range(test_size // (batch_size * seq_length)):
+                start_idx = batch_idx * seq_length
+                end_idx = start_idx + seq_length
+                data = torch.Tensor(test_data[0][:, start_idx:end_idx]).unsqueeze(2)
+                target = torch.Tensor(test_data[1][:, start_idx:end_idx]).unsqueeze(2)
+                output, hidden = model(data, hidden)
+                pred = (torch.sigmoid(output) > 0.5)
+                correct += (pred == target.byte()).int().sum().item()
+        return correct
+
+    for epoch in range(1, 4):
+        correct, loss = train()
+        train_accuracy = float(correct) / train_size * 100
+        print(f'Train Epoch: {epoch}/3, loss: {loss:.3f}, accuracy {train_accuracy:.1f}%')
+    correct = test()
+    test_accuracy = float(correct) / test_size * 100
+    print(f'Test accuracy: {test_accuracy:.1f}% ({correct}/{test_size})')
+    return {"weight_hh": model.rnn.weight_hh_l0, "dense": model.dense.weight,
+            "dense.grad": model.dense.weight.grad}
+
+
+# ---- karpathy/pytorch-normalizing-flows; rasbt/LLMs-from-scratch appendices D and E ------------
+
+def make_moons(n_samples, noise, random_state=None):
+    """sklearn.datasets.make_moons offline: two interleaving half circles of float64
+    points with seeded normal noise (the state drawn from NumPy's global generator when
+    random_state is None, as sklearn's), labels 0 and 1."""
+    rng = np.random.RandomState(random_state) if random_state is not None else np.random.mtrand._rand
+    n_out, n_in = n_samples // 2, n_samples - n_samples // 2
+    outer = np.stack([np.cos(np.linspace(0, np.pi, n_out)), np.sin(np.linspace(0, np.pi, n_out))], 1)
+    inner = np.stack([1 - np.cos(np.linspace(0, np.pi, n_in)), 1 - np.sin(np.linspace(0, np.pi, n_in)) - .5], 1)
+    X = np.vstack([outer, inner])
+    y = np.hstack([np.zeros(n_out, dtype=np.int64), np.ones(n_in, dtype=np.int64)])
+    return X + rng.normal(scale=noise, size=X.shape), y
+
+
+def karpathy_normalizing_flows(torch):
+    """karpathy/pytorch-normalizing-flows nflib/flows.py and nflow.ipynb: AffineConstantFlow
+    (``x.new_zeros(x.size())`` for a missing scale or shift), ActNorm's data-dependent
+    initialisation through ``.data``, AffineHalfFlow (RealNVP's coupling: x[:, ::2] and
+    x[:, 1::2], MLPs of LeakyReLU(0.2) for the scale and shift, or lambdas of new_zeros),
+    NormalizingFlow forward and backward summing log-determinants, NormalizingFlowModel
+    with a logistic prior (TransformedDistribution(Uniform(zeros, ones),
+    SigmoidTransform().inv)) whose log_prob is viewed and summed, Adam(lr=1e-4,
+    weight_decay=1e-5), the loss -sum(logprob) printed every 100 steps, then sampling back
+    through the flows. sklearn's make_moons is a seeded stand-in; 60 steps of 1000 (printed every 20),
+    batches of 128, hidden 24 as the notebook."""
+    nn = torch.nn
+    TransformedDistribution = torch.distributions.TransformedDistribution
+    Uniform = torch.distributions.Uniform
+    SigmoidTransform = torch.distributions.transforms.SigmoidTransform
+
+    class DatasetMoons:
+        def sample(self, n):
+            moons = make_moons(n_samples=n, noise=0.05)[0].astype(np.float32)
+            return torch.from_numpy(moons)
+
+    class MLP(nn.Module):
+        def __init__(self, nin, nout, nh):
+            super().__init__()
+            self.net = nn.Sequential(nn.Linear(nin, nh), nn.LeakyReLU(0.2), nn.Linear(nh, nh),
+                                     nn.LeakyReLU(0.2), nn.Linear(nh, nh), nn.LeakyReLU(0.2),
+                                     nn.Linear(nh, nout))
+
+        def forward(self, x):
+            return self.net(x)
+
+    class AffineConstantFlow(nn.Module):
+        def __init__(self, dim, scale=True, shift=True):
+            super().__init__()
+            self.s = nn.Parameter(torch.randn(1, dim, requires_grad=True)) if scale else None
+            self.t = nn.Parameter(torch.randn(1, dim, requires_grad=True)) if shift else None
+
+        def forward(self, x):
+            s = self.s if self.s is not None else x.new_zeros(x.size())
+            t = self.t if self.t is not None else x.new_zeros(x.size())
+            z = x * torch.exp(s) + t
+            log_det = torch.sum(s, dim=1)
+            return z, log_det
+
+        def backward(self, z):
+            s = self.s if self.s is not None else z.new_zeros(z.size())
+            t = self.t if self.t is not None else z.new_zeros(z.size())
+            x = (z - t) * torch.exp(-s)
+            log_det = torch.sum(-s, dim=1)
+            return x, log_det
+
+    class ActNorm(AffineConstantFlow):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.data_dep_init_done = False
+
+        def forward(self, x):
+            if not self.data_dep_init_done:
+                assert self.s is not None and self.t is not None
+                self.s.data = (-torch.log(x.std(dim=0, keepdim=True))).detach()
+                self.t.data = (-(x * torch.exp(self.s)).mean(dim=0, keepdim=True)).detach()
+                self.data_dep_init_done = True
+            return super().forward(x)
+
+    class AffineHalfFlow(nn.Module):
+        def __init__(self, dim, parity, net_class=MLP, nh=24, scale=True, shift=True):
+            super().__init__()
+            self.dim = dim
+            self.parity = parity
+            self.s_cond = lambda x: x.new_zeros(x.size(0), self.dim // 2)
+            self.t_cond = lambda x: x.new_zeros(x.size(0), self.dim // 2)
+            if scale:
+                self.s_cond = net_class(self.dim // 2, self.dim // 2, nh)
+            if shift:
+                self.t_cond = net_class(self.dim // 2, self.dim // 2, nh)
+
+        def forward(self, x):
+            x0, x1 = x[:, ::2], x[:, 1::2]
+            if self.parity:
+                x0, x1 = x1, x0
+            s = self.s_cond(x0)
+            t = self.t_cond(x0)
+            z0 = x0
+            z1 = torch.exp(s) * x1 + t
+            if self.parity:
+                z0, z1 = z1, z0
+            z = torch.cat([z0, z1], dim=1)
+            log_det = torch.sum(s, dim=1)
+            return z, log_det
+
+        def backward(self, z):
+            z0, z1 = z[:, ::2], z[:, 1::2]
+            if self.parity:
+                z0, z1 = z1, z0
+            s = self.s_cond(z0)
+            t = self.t_cond(z0)
+            x0 = z0
+            x1 = (z1 - t) * torch.exp(-s)
+            if self.parity:
+                x0, x1 = x1, x0
+            x = torch.cat([x0, x1], dim=1)
+            log_det = torch.sum(-s, dim=1)
+            return x, log_det
+
+    class NormalizingFlow(nn.Module):
+        def __init__(self, flows):
+            super().__init__()
+            self.flows = nn.ModuleList(flows)
+
+        def forward(self, x):
+            m, _ = x.shape
+            log_det = torch.zeros(m)
+            zs = [x]
+            for flow in self.flows:
+                x, ld = flow.forward(x)
+                log_det += ld
+                zs.append(x)
+            return zs, log_det
+
+        def backward(self, z):
+            m, _ = z.shape
+            log_det = torch.zeros(m)
+            xs = [z]
+            for flow in self.flows[::-1]:
+                z, ld = flow.backward(z)
+                log_det += ld
+                xs.append(z)
+            return xs, log_det
+
+    class NormalizingFlowModel(nn.Module):
+        def __init__(self, prior, flows):
+            super().__init__()
+            self.prior = prior
+            self.flow = NormalizingFlow(flows)
+
+        def forward(self, x):
+            zs, log_det = self.flow.forward(x)
+            prior_logprob = self.prior.log_prob(zs[-1]).view(x.size(0), -1).sum(1)
+            return zs, prior_logprob, log_det
+
+        def backward(self, z):
+            xs, log_det = self.flow.backward(z)
+            return xs, log_det
+
+        def sample(self, num_samples):
+            z = self.prior.sample((num_samples,))
+            xs, _ = self.flow.backward(z)
+            return xs
+
+    np.random.seed(0)
+    d = DatasetMoons()
+    x = d.sample(128)
+    print(x[:4], x.shape)
+    prior = TransformedDistribution(Uniform(torch.zeros(2), torch.ones(2)), SigmoidTransform().inv)
+    flows = [AffineHalfFlow(dim=2, parity=i % 2) for i in range(9)]
+    norms = [ActNorm(dim=2) for _ in flows]
+    flows = list(itertools.chain(*zip(norms, flows)))
+    model = NormalizingFlowModel(prior, flows)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4, weight_decay=1e-5)
+    print("number of params: ", sum(p.numel() for p in model.parameters()))
+    model.train()
+    for k in range(60):
+        x = d.sample(128)
+        zs, prior_logprob, log_det = model(x)
+        logprob = prior_logprob + log_det
+        loss = -torch.sum(logprob)
+        model.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if k % 20 == 0:
+            print(loss.item())
+    model.eval()
+    x = d.sample(128)
+    zs, prior_logprob, log_det = model(x)
+    z = zs[-1]
+    print(z[:3])
+    xs = model.sample(16)
+    print(xs[-1][:3], len(xs))
+    return {"act0.s": model.flow.flows[0].s, "half1": model.flow.flows[1].s_cond.net[0].weight,
+            "half1.grad": model.flow.flows[1].t_cond.net[6].weight.grad}
+
+
+def llms_gpt_dataloader(torch, text, tokenizer, batch_size, max_length, stride, shuffle, drop_last):
+    """The chapters' GPTDatasetV1 and create_dataloader_v1 (previous_chapters.py), for the
+    appendices."""
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+
+    class GPTDatasetV1(Dataset):
+        def __init__(self, txt, tokenizer, max_length, stride):
+            self.input_ids = []
+            self.target_ids = []
+            token_ids = tokenizer.encode(txt, allowed_special={"<|endoftext|>"})
+            for i in range(0, len(token_ids) - max_length, stride):
+                input_chunk = token_ids[i:i + max_length]
+                target_chunk = token_ids[i + 1: i + max_length + 1]
+                self.input_ids.append(torch.tensor(input_chunk))
+                self.target_ids.append(torch.tensor(target_chunk))
+
+        def __len__(self):
+            return len(self.input_ids)
+
+        def __getitem__(self, idx):
+            return self.input_ids[idx], self.target_ids[idx]
+
+    dataset = GPTDatasetV1(text, tokenizer, max_length, stride)
+    return DataLoader(dataset, batch_size=batch_size, shuffle=shuffle, drop_last=drop_last, num_workers=0)
+
+
+def llms_appendix_d(torch):
+    """rasbt/LLMs-from-scratch appendix-D/01_main-chapter-code/appendix-D.ipynb: the
+    linear warm-up (``param_group["lr"] = lr`` set by hand each step), cosine decay after
+    it, gradient clipping shown with find_highest_gradient before and after
+    clip_grad_norm_(max_norm=1.0), and train_model with all three (AdamW with
+    weight_decay=0.1, clipping after the warm-up, evaluate_model every eval_freq steps,
+    generate_and_print_sample), on the chapters' GPTModel. The GPT is small (emb_dim 16, 2
+    layers, 2 heads, context 16), the-verdict.txt the made-up story, tiktoken the stand-in
+    tokenizer; 3 of the 15 epochs; the plots left out."""
+    chapters = llms_previous_chapters(torch)
+    GPTModel = chapters.GPTModel
+    tokenizer = StandInTokenizer()
+    GPT_CONFIG_124M = {"vocab_size": tokenizer.n_vocab, "context_length": 16, "emb_dim": 16,
+                       "n_heads": 2, "n_layers": 2, "drop_rate": 0.1, "qkv_bias": False}
+    torch.manual_seed(123)
+    model = GPTModel(GPT_CONFIG_124M)
+    model.eval()
+    text_data = the_verdict()
+    train_ratio = 0.90
+    split_idx = int(train_ratio * len(text_data))
+    torch.manual_seed(123)
+    train_loader = llms_gpt_dataloader(torch, text_data[:split_idx], tokenizer, batch_size=2,
+                                       max_length=GPT_CONFIG_124M["context_length"],
+                                       stride=GPT_CONFIG_124M["context_length"], shuffle=True, drop_last=True)
+    val_loader = llms_gpt_dataloader(torch, text_data[split_idx:], tokenizer, batch_size=2,
+                                     max_length=GPT_CONFIG_124M["context_length"],
+                                     stride=GPT_CONFIG_124M["context_length"], shuffle=False, drop_last=False)
+    print(len(train_loader), len(val_loader))
+    n_epochs = 3
+    initial_lr = 0.0001
+    peak_lr = 0.01
+    total_steps = len(train_loader) * n_epochs
+    warmup_steps = int(0.2 * total_steps)
+    print(warmup_steps)
+    lr_increment = (peak_lr - initial_lr) / warmup_steps
+    global_step = -1
+    track_lrs = []
+    optimizer = torch.optim.AdamW(model.parameters(), weight_decay=0.1)
+    for epoch in range(n_epochs):
+        for input_batch, target_batch in train_loader:
+            optimizer.zero_grad()
+            global_step += 1
+            if global_step < warmup_steps:
+                lr = initial_lr + global_step * lr_increment
+            else:
+                lr = peak_lr
+            for param_group in optimizer.param_groups:
+                param_group["lr"] = lr
+            track_lrs.append(optimizer.param_groups[0]["lr"])
+    print(track_lrs[::7])
+    min_lr = 0.1 * initial_lr
+    track_lrs = []
+    lr_increment = (peak_lr - initial_lr) / warmup_steps
+    global_step = -1
+    for epoch in range(n_epochs):
+        for input_batch, target_batch in train_loader:
+            optimizer.zero_grad()
+            global_step += 1
+            if global_step < warmup_steps:
+                lr = initial_lr + global_step * lr_increment
+            else:
+                progress = ((global_step - warmup_steps) / (total_steps - warmup_steps))
+                lr = min_lr + (peak_lr - min_lr) * 0.5 * (1 + math.cos(math.pi * progress))
+            for param_group in optimizer.param_groups:
+                param_group["lr"] = lr
+            track_lrs.append(optimizer.param_groups[0]["lr"])
+    print(track_lrs[::7])
+    torch.manual_seed(123)
+    model = GPTModel(GPT_CONFIG_124M)
+    loss = chapters.calc_loss_batch(input_batch, target_batch, model, "cpu")
+    loss.backward()
+
+    def find_highest_gradient(model):
+        max_grad = None
+        for param in model.parameters():
+            if param.grad is not None:
+                grad_values = param.grad.data.flatten()
+                max_grad_param = grad_values.max()
+                if max_grad is None or max_grad_param > max_grad:
+                    max_grad = max_grad_param
+        return max_grad
+
+    print(find_highest_gradient(model))
+    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+    print(find_highest_gradient(model))
+    evaluate_model = chapters.evaluate_model
+    generate_and_print_sample = chapters.generate_and_print_sample
+
+    def train_model(model, train_loader, val_loader, optimizer, device, n_epochs, eval_freq, eval_iter,
+                    start_context, tokenizer, warmup_steps, initial_lr=3e-05, min_lr=1e-6):
+        train_losses, val_losses, track_tokens_seen, track_lrs = [], [], [], []
+        tokens_seen, global_step = 0, -1
+        peak_lr = optimizer.param_groups[0]["lr"]
+        total_training_steps = len(train_loader) * n_epochs
+        lr_increment = (peak_lr - initial_lr) / warmup_steps
+        for epoch in range(n_epochs):
+            model.train()
+            for input_batch, target_batch in train_loader:
+                optimizer.zero_grad()
+                global_step += 1
+                if global_step < warmup_steps:
+                    lr = initial_lr + global_step * lr_increment
+                else:
+                    progress = ((global_step - warmup_steps) / (total_training_steps - warmup_steps))
+                    lr = min_lr + (peak_lr - min_lr) * 0.5 * (1 + math.cos(math.pi * progress))
+                for param_group in optimizer.param_groups:
+                    param_group["lr"] = lr
+                track_lrs.append(lr)
+                loss = chapters.calc_loss_batch(input_batch, target_batch, model, device)
+                loss.backward()
+                if global_step >= warmup_steps:
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+                optimizer.step()
+                tokens_seen += input_batch.numel()
+                if global_step % eval_freq == 0:
+                    train_loss, val_loss = evaluate_model(model, train_loader, val_loader, device, eval_iter)
+                    train_losses.append(train_loss)
+                    val_losses.append(val_loss)
+                    track_tokens_seen.append(tokens_seen)
+                    print(f"Ep {epoch+1} (Iter {global_step:06d}): "
+                          f"Train loss {train_loss:.3f}, Val loss {val_loss:.3f}")
+            generate_and_print_sample(model, tokenizer, device, start_context)
+        return train_losses, val_losses, track_tokens_seen, track_lrs
+
+    torch.manual_seed(123)
+    model = GPTModel(GPT_CONFIG_124M)
+    peak_lr = 0.001
+    optimizer = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=0.1)
+    train_losses, val_losses, tokens_seen, lrs = train_model(
+        model, train_loader, val_loader, optimizer, "cpu", n_epochs=n_epochs, eval_freq=5, eval_iter=1,
+        start_context="Every effort moves you", tokenizer=tokenizer, warmup_steps=warmup_steps,
+        initial_lr=1e-5, min_lr=1e-5)
+    print(lrs[::5])
+    return {"out_head": model.out_head.weight, "tok_emb": model.tok_emb.weight,
+            "tok_emb.grad": model.tok_emb.weight.grad}
+
+
+def llms_appendix_e(torch):
+    """rasbt/LLMs-from-scratch appendix-E/01_main-chapter-code/appendix-E.ipynb: LoRALayer
+    (A from ``torch.empty`` with kaiming_uniform_(a=math.sqrt(5)), B zeros, ``alpha * (x @
+    A @ B)``), LinearWithLoRA, replace_linear_with_lora by named_children and setattr,
+    the trainable parameters counted before and after freezing (printed with ``:,``), the
+    model printed, and the spam classifier fine-tuned through the adapters with AdamW(lr=5e-3
+    for the notebook's 5e-5, weight_decay=0.1) (ch06's train_classifier_simple, its accuracy and loss loaders). The
+    GPT is small (emb_dim 12, 1 layer, 2 heads) with a two-class out_head; the spam
+    messages the made-up ones, padded with 50256 by the stand-in tokenizer; rank 4, alpha
+    8 for the notebook's 16 and 16; 2 epochs."""
+    nn = torch.nn
+    chapters = llms_previous_chapters(torch)
+    tokenizer = StandInTokenizer()
+    DataLoader = torch.utils.data.DataLoader
+    rows = spam_messages()
+    encoded = [tokenizer.encode(row["Text"]) for row in rows]
+    pad = tokenizer.str_to_int["<|endoftext|>"]
+    longest = max(len(e) for e in encoded)
+    dataset = [(torch.tensor(e + [pad] * (longest - len(e))), torch.tensor(row["Label"]))
+               for e, row in zip(encoded, rows)]
+    torch.manual_seed(123)
+    train_loader = DataLoader(dataset[:30], batch_size=8, shuffle=True, drop_last=True)
+    val_loader = DataLoader(dataset[30:], batch_size=8)
+    BASE_CONFIG = {"vocab_size": tokenizer.n_vocab, "context_length": 32, "emb_dim": 12, "n_heads": 2,
+                   "n_layers": 1, "drop_rate": 0.0, "qkv_bias": True}
+    model = chapters.GPTModel(BASE_CONFIG)
+    torch.manual_seed(123)
+    num_classes = 2
+    model.out_head = torch.nn.Linear(in_features=12, out_features=num_classes)
+
+    class LoRALayer(torch.nn.Module):
+        def __init__(self, in_dim, out_dim, rank, alpha):
+            super().__init__()
+            self.A = torch.nn.Parameter(torch.empty(in_dim, rank))
+            torch.nn.init.kaiming_uniform_(self.A, a=math.sqrt(5))
+            self.B = torch.nn.Parameter(torch.zeros(rank, out_dim))
+            self.alpha = alpha
+
+        def forward(self, x):
+            x = self.alpha * (x @ self.A @ self.B)
+            return x
+
+    class LinearWithLoRA(torch.nn.Module):
+        def __init__(self, linear, rank, alpha):
+            super().__init__()
+            self.linear = linear
+            self.lora = LoRALayer(linear.in_features, linear.out_features, rank, alpha)
+
+        def forward(self, x):
+            return self.linear(x) + self.lora(x)
+
+    def replace_linear_with_lora(model, rank, alpha):
+        for name, module in model.named_children():
+            if isinstance(module, torch.nn.Linear):
+                setattr(model, name, LinearWithLoRA(module, rank, alpha))
+            else:
+                replace_linear_with_lora(module, rank, alpha)
+
+    def calc_accuracy_loader(data_loader, model, device, num_batches=None):
+        model.eval()
+        correct_predictions, num_examples = 0, 0
+        num_batches = len(data_loader) if num_batches is None else min(num_batches, len(data_loader))
+        for i, (input_batch, target_batch) in enumerate(data_loader):
+            if i < num_batches:
+                with torch.no_grad():
+                    logits = model(input_batch)[:, -1, :]
+                predicted_labels = torch.argmax(logits, dim=-1)
+                num_examples += predicted_labels.shape[0]
+                correct_predictions += (predicted_labels == target_batch).sum().item()
+            else:
+                break
+        return correct_predictions / num_examples
+
+    def calc_loss_batch(input_batch, target_batch, model, device):
+        logits = model(input_batch)[:, -1, :]
+        return torch.nn.functional.cross_entropy(logits, target_batch)
+
+    torch.manual_seed(123)
+    train_accuracy = calc_accuracy_loader(train_loader, model, "cpu", num_batches=2)
+    print(f"Training accuracy: {train_accuracy*100:.2f}%")
+    total_params = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    print(f"Total trainable parameters before: {total_params:,}")
+    for param in model.parameters():
+        param.requires_grad = False
+    total_params = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    print(f"Total trainable parameters after: {total_params:,}")
+    replace_linear_with_lora(model, rank=4, alpha=8)
+    total_params = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    print(f"Total trainable LoRA parameters: {total_params:,}")
+    print(model)
+    torch.manual_seed(123)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=5e-3, weight_decay=0.1)
+    examples_seen, global_step = 0, -1
+    for epoch in range(2):
+        model.train()
+        for input_batch, target_batch in train_loader:
+            optimizer.zero_grad()
+            loss = calc_loss_batch(input_batch, target_batch, model, "cpu")
+            loss.backward()
+            optimizer.step()
+            examples_seen += input_batch.shape[0]
+            global_step += 1
+            if global_step % 2 == 0:
+                print(f"Ep {epoch+1} (Step {global_step:06d}): Train loss {loss.item():.3f}")
+        train_accuracy = calc_accuracy_loader(train_loader, model, "cpu", num_batches=2)
+        val_accuracy = calc_accuracy_loader(val_loader, model, "cpu", num_batches=2)
+        print(f"Training accuracy: {train_accuracy*100:.2f}% | ", end="")
+        print(f"Validation accuracy: {val_accuracy*100:.2f}%")
+    return {"out_head.B": model.out_head.lora.B, "out_head.A": model.out_head.lora.A,
+            "A.grad": model.trf_blocks[0].att.W_query.lora.A.grad}
+
+
+# ---- NumPy and custom autograd extensions (pytorch/tutorials, pytorch's extending.rst); DCGAN faces --
+
+def correlate2d(in1, in2, mode="full"):
+    """scipy.signal.correlate2d offline ('valid' and 'full', float64 sums as NumPy adds
+    them): each window of ``in1`` times ``in2``, summed."""
+    kh, kw = in2.shape
+    if mode == "full":
+        in1 = np.pad(in1, ((kh - 1, kh - 1), (kw - 1, kw - 1)))
+    windows = np.lib.stride_tricks.sliding_window_view(in1, (kh, kw))
+    return np.einsum("ijkl,kl->ij", windows, in2)
+
+
+def convolve2d(in1, in2, mode="full"):
+    """scipy.signal.convolve2d offline: correlate2d with the kernel flipped both ways."""
+    return correlate2d(in1, np.flip(in2), mode)
+
+
+def numpy_extensions(torch):
+    """pytorch/tutorials advanced_source/numpy_extensions_tutorial.py: BadFFTFunction
+    (NumPy's rfft2 forward and irfft2 backward, results made with ``input.new(result)`` and
+    ``grad_output.new(result)`` from float64 arrays), the backward seeded with
+    ``torch.randn(result.size())``, then ScipyConv2dFunction (correlate2d forward,
+    convolve2d and correlate2d backward, ``torch.as_tensor(result, dtype=input.dtype)``,
+    ``torch.from_numpy(...).to(torch.float)``), the ScipyConv2d Module with Parameters,
+    its output and input gradient printed, and gradcheck on a double input. scipy.signal's
+    correlate2d and convolve2d are NumPy stand-ins (``correlate2d``, ``convolve2d``); the
+    convolution's 10x10 and gradcheck's 20x20 inputs are 6x6 and 5x5."""
+    Function = torch.autograd.Function
+    Module, Parameter = torch.nn.modules.module.Module, torch.nn.parameter.Parameter
+    rfft2, irfft2 = np.fft.rfft2, np.fft.irfft2
+
+    class BadFFTFunction(Function):
+        @staticmethod
+        def forward(ctx, input):
+            numpy_input = input.detach().numpy()
+            result = abs(rfft2(numpy_input))
+            return input.new(result)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            numpy_go = grad_output.numpy()
+            result = irfft2(numpy_go)
+            return grad_output.new(result)
+
+    def incorrect_fft(input):
+        return BadFFTFunction.apply(input)
+
+    input = torch.randn(8, 8, requires_grad=True)
+    result = incorrect_fft(input)
+    print(result)
+    result.backward(torch.randn(result.size()))
+    print(input, input.grad[:2])
+
+    class ScipyConv2dFunction(Function):
+        @staticmethod
+        def forward(ctx, input, filter, bias):
+            input, filter, bias = input.detach(), filter.detach(), bias.detach()
+            result = correlate2d(input.numpy(), filter.numpy(), mode='valid')
+            result += bias.numpy()
+            ctx.save_for_backward(input, filter, bias)
+            return torch.as_tensor(result, dtype=input.dtype)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            grad_output = grad_output.detach()
+            input, filter, bias = ctx.saved_tensors
+            grad_output = grad_output.numpy()
+            grad_bias = np.sum(grad_output, keepdims=True)
+            grad_input = convolve2d(grad_output, filter.numpy(), mode='full')
+            grad_filter = correlate2d(input.numpy(), grad_output, mode='valid')
+            return torch.from_numpy(grad_input), torch.from_numpy(grad_filter).to(torch.float), \
+                torch.from_numpy(grad_bias).to(torch.float)
+
+    class ScipyConv2d(Module):
+        def __init__(self, filter_width, filter_height):
+            super(ScipyConv2d, self).__init__()
+            self.filter = Parameter(torch.randn(filter_width, filter_height))
+            self.bias = Parameter(torch.randn(1, 1))
+
+        def forward(self, input):
+            return ScipyConv2dFunction.apply(input, self.filter, self.bias)
+
+    module = ScipyConv2d(3, 3)
+    print("Filter and bias: ", list(module.parameters()))
+    input = torch.randn(6, 6, requires_grad=True)
+    output = module(input)
+    print("Output from the convolution: ", output)
+    output.backward(torch.randn(4, 4))
+    print("Gradient for the input map: ", input.grad)
+    gradcheck = importlib.import_module(torch.__name__ + ".autograd.gradcheck").gradcheck
+    moduleConv = ScipyConv2d(3, 3)
+    input = [torch.randn(5, 5, dtype=torch.double, requires_grad=True)]
+    test = gradcheck(moduleConv, input, eps=1e-6, atol=1e-4)
+    print("Are the gradients correct: ", test)
+    return {"filter.grad": module.filter.grad, "bias.grad": module.bias.grad, "input.grad": input[0].grad
+            if input[0].grad is not None else module.filter}
+
+
+def extending_autograd_and_nn(torch):
+    """pytorch/pytorch docs/source/notes/extending.rst, "Extending torch.autograd" and
+    "Extending torch.nn": LinearFunction (forward and backward with needs_input_grad,
+    save_for_backward, the bias's gradient summed over the batch) and its later
+    setup_context form, ``linear = LinearFunction.apply``, MulConstant with
+    ``ctx.set_materialize_grads(False)`` (a None grad_output when only another output is
+    used), MyCube returning two outputs with mark_non_differentiable, gradcheck(linear,
+    input, eps=1e-6, atol=1e-4) (with a bias: the setup_context form's forward takes three) and gradgradcheck, and the Linear Module (empty Parameters,
+    ``register_parameter('bias', None)``, ``.data.uniform_(-0.1, 0.1)``, extra_repr) printed
+    and trained a few SGD steps. gradcheck's 20x20 and 30x20 inputs are 4x3 and 5x3."""
+    Function = torch.autograd.Function
+    nn = torch.nn
+
+    class LinearFunction(Function):
+        @staticmethod
+        def forward(input, weight, bias):
+            output = input.mm(weight.t())
+            if bias is not None:
+                output += bias.unsqueeze(0).expand_as(output)
+            return output
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            input, weight, bias = inputs
+            ctx.save_for_backward(input, weight, bias)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, weight, bias = ctx.saved_tensors
+            grad_input = grad_weight = grad_bias = None
+            if ctx.needs_input_grad[0]:
+                grad_input = grad_output.mm(weight)
+            if ctx.needs_input_grad[1]:
+                grad_weight = grad_output.t().mm(input)
+            if bias is not None and ctx.needs_input_grad[2]:
+                grad_bias = grad_output.sum(0)
+            return grad_input, grad_weight, grad_bias
+
+    class LinearFunctionCombined(Function):
+        @staticmethod
+        def forward(ctx, input, weight, bias=None):
+            ctx.save_for_backward(input, weight, bias)
+            output = input.mm(weight.t())
+            if bias is not None:
+                output += bias.unsqueeze(0).expand_as(output)
+            return output
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, weight, bias = ctx.saved_tensors
+            grad_input = grad_weight = grad_bias = None
+            if ctx.needs_input_grad[0]:
+                grad_input = grad_output.mm(weight)
+            if ctx.needs_input_grad[1]:
+                grad_weight = grad_output.t().mm(input)
+            if bias is not None and ctx.needs_input_grad[2]:
+                grad_bias = grad_output.sum(0)
+            return grad_input, grad_weight, grad_bias
+
+    linear = LinearFunction.apply
+
+    class MulConstant(Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.set_materialize_grads(False)
+            ctx.constant = constant
+            return tensor * constant
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            if grad_output is None:
+                return None, None
+            return grad_output * ctx.constant, None
+
+    class MyCube(Function):
+        @staticmethod
+        def forward(x):
+            result = x ** 3
+            dx = 3 * x ** 2
+            return result, dx
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            x, = inputs
+            result, dx = output
+            ctx.save_for_backward(x, dx)
+            ctx.mark_non_differentiable(dx)
+
+        @staticmethod
+        def backward(ctx, grad_output, grad_dx):
+            x, dx = ctx.saved_tensors
+            result = grad_output * dx
+            return result
+
+    def my_cube(x):
+        result, dx = MyCube.apply(x)
+        return result
+
+    input = (torch.randn(4, 3, dtype=torch.double, requires_grad=True),
+             torch.randn(5, 3, dtype=torch.double, requires_grad=True),
+             torch.randn(5, dtype=torch.double, requires_grad=True))
+    test = torch.autograd.gradcheck(linear, input, eps=1e-6, atol=1e-4)
+    print(test)
+    out = linear(*input[:2], None)
+    print(out.grad_fn.__class__.__name__, out.shape)
+    x = torch.randn(4, 3, requires_grad=True)
+    w = torch.randn(2, 3, requires_grad=True)
+    b = torch.randn(2, requires_grad=True)
+    y = LinearFunctionCombined.apply(x, w, b)
+    y.pow(2).sum().backward()
+    print(y, x.grad, w.grad, b.grad)
+    y2 = torch.nn.functional.linear(x, w, b)
+    print(torch.allclose(y, y2))
+    c = torch.randn(3, requires_grad=True)
+    z = MulConstant.apply(c, 2.5)
+    z.backward(torch.ones(3))
+    print(z, c.grad)
+    cube_in = torch.randn(3, dtype=torch.double, requires_grad=True)
+    print(torch.autograd.gradcheck(my_cube, (cube_in,)))
+    try:  # (dx is marked non-differentiable, so the second derivative is not there)
+        torch.autograd.gradgradcheck(my_cube, (cube_in,))
+    except Exception as e:
+        print(type(e).__name__, e)
+    r, dx = MyCube.apply(cube_in)
+    print(r.requires_grad, dx.requires_grad, r.grad_fn.__class__.__name__)
+    grad, = torch.autograd.grad(my_cube(cube_in).sum(), cube_in, create_graph=True)
+    print(grad)
+
+    class Linear(nn.Module):
+        def __init__(self, input_features, output_features, bias=True):
+            super(Linear, self).__init__()
+            self.input_features = input_features
+            self.output_features = output_features
+            self.weight = nn.Parameter(torch.empty(output_features, input_features))
+            if bias:
+                self.bias = nn.Parameter(torch.empty(output_features))
+            else:
+                self.register_parameter('bias', None)
+            self.weight.data.uniform_(-0.1, 0.1)
+            if self.bias is not None:
+                self.bias.data.uniform_(-0.1, 0.1)
+
+        def forward(self, input):
+            return LinearFunction.apply(input, self.weight, self.bias)
+
+        def extra_repr(self):
+            return 'input_features={}, output_features={}, bias={}'.format(
+                self.input_features, self.output_features, self.bias is not None)
+
+    model = nn.Sequential(Linear(3, 4), nn.ReLU(), Linear(4, 1, bias=False))
+    print(model, [name for name, _ in model.named_parameters()], model[2].bias)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    data, target = torch.randn(8, 3), torch.randn(8, 1)
+    for step in range(5):
+        loss = nn.functional.mse_loss(model(data), target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(step, loss.item())
+    return {"w0": model[0].weight, "w2.grad": model[2].weight.grad, "x.grad": x.grad}
+
+
+def dcgan_faces(torch):
+    """pytorch/tutorials beginner_source/dcgan_faces_tutorial.py: manualSeed 999 with
+    ``torch.use_deterministic_algorithms(True)``, weights_init by class name (normal_ for
+    Conv and BatchNorm weights, constant_ for BatchNorm biases), the Generator
+    (ConvTranspose2d, BatchNorm2d, ReLU(True), Tanh) and the Discriminator (Conv2d,
+    LeakyReLU(0.2, inplace=True), Sigmoid) built with ``ngpu`` and printed, ``.apply``,
+    BCELoss, fixed_noise, real and fake labels filled with ``torch.full((b_size,),
+    real_label, dtype=torch.float)`` and ``label.fill_(fake_label)``, the D and G steps
+    with ``fake.detach()``, Adam(betas=(0.5, 0.999)), the '[%d/%d][%d/%d]\\tLoss_D: %.4f ...'
+    line, and a no_grad generation from fixed_noise. CelebA is 16 random 3x16x16 images
+    (ImageFolder with Resize/CenterCrop/Normalize made of them), nz 100, ngf and ndf 64 are
+    8, the 64x64 image 16x16 (one layer fewer each side), batches of 8, 2 epochs."""
+    nn, optim = torch.nn, torch.optim
+    manualSeed = 999
+    print("Random Seed: ", manualSeed)
+    random.seed(manualSeed)
+    torch.manual_seed(manualSeed)
+    torch.use_deterministic_algorithms(True)
+    batch_size, image_size, nc, nz, ngf, ndf, num_epochs, lr, beta1, ngpu = 8, 16, 3, 100, 8, 8, 2, 0.0002, 0.5, 1
+    images = image_dataset(torch, 16, shape=(3, 16, 16), seed=4)
+    dataset = [((image - 0.5) / 0.5, 0) for image, _ in images]
+    dataloader = torch.utils.data.DataLoader(dataset, batch_size=batch_size, shuffle=True, num_workers=0)
+    device = torch.device("cuda:0" if (torch.cuda.is_available() and ngpu > 0) else "cpu")
+    real_batch = next(iter(dataloader))
+    print(real_batch[0].shape, real_batch[0][0, 0, 0, :4])
+
+    def weights_init(m):
+        classname = m.__class__.__name__
+        if classname.find('Conv') != -1:
+            nn.init.normal_(m.weight.data, 0.0, 0.02)
+        elif classname.find('BatchNorm') != -1:
+            nn.init.normal_(m.weight.data, 1.0, 0.02)
+            nn.init.constant_(m.bias.data, 0)
+
+    class Generator(nn.Module):
+        def __init__(self, ngpu):
+            super(Generator, self).__init__()
+            self.ngpu = ngpu
+            self.main = nn.Sequential(
+                nn.ConvTranspose2d(nz, ngf * 4, 4, 1, 0, bias=False),
+                nn.BatchNorm2d(ngf * 4),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(ngf * 4, ngf * 2, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ngf * 2),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(ngf * 2, nc, 4, 2, 1, bias=False),
+                nn.Tanh())
+
+        def forward(self, input):
+            return self.main(input)
+
+    netG = Generator(ngpu).to(device)
+    netG.apply(weights_init)
+    print(netG)
+
+    class Discriminator(nn.Module):
+        def __init__(self, ngpu):
+            super(Discriminator, self).__init__()
+            self.ngpu = ngpu
+            self.main = nn.Sequential(
+                nn.Conv2d(nc, ndf, 4, 2, 1, bias=False),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf, ndf * 2, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ndf * 2),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf * 2, 1, 4, 1, 0, bias=False),
+                nn.Sigmoid())
+
+        def forward(self, input):
+            return self.main(input)
+
+    netD = Discriminator(ngpu).to(device)
+    netD.apply(weights_init)
+    print(netD)
+    criterion = nn.BCELoss()
+    fixed_noise = torch.randn(4, nz, 1, 1, device=device)
+    real_label = 1.
+    fake_label = 0.
+    optimizerD = optim.Adam(netD.parameters(), lr=lr, betas=(beta1, 0.999))
+    optimizerG = optim.Adam(netG.parameters(), lr=lr, betas=(beta1, 0.999))
+    img_list, G_losses, D_losses = [], [], []
+    iters = 0
+    print("Starting Training Loop...")
+    for epoch in range(num_epochs):
+        for i, data in enumerate(dataloader, 0):
+            netD.zero_grad()
+            real_cpu = data[0].to(device)
+            b_size = real_cpu.size(0)
+            label = torch.full((b_size,), real_label, dtype=torch.float, device=device)
+            output = netD(real_cpu).view(-1)
+            errD_real = criterion(output, label)
+            errD_real.backward()
+            D_x = output.mean().item()
+            noise = torch.randn(b_size, nz, 1, 1, device=device)
+            fake = netG(noise)
+            label.fill_(fake_label)
+            output = netD(fake.detach()).view(-1)
+            errD_fake = criterion(output, label)
+            errD_fake.backward()
+            D_G_z1 = output.mean().item()
+            errD = errD_real + errD_fake
+            optimizerD.step()
+            netG.zero_grad()
+            label.fill_(real_label)
+            output = netD(fake).view(-1)
+            errG = criterion(output, label)
+            errG.backward()
+            D_G_z2 = output.mean().item()
+            optimizerG.step()
+            print('[%d/%d][%d/%d]\tLoss_D: %.4f\tLoss_G: %.4f\tD(x): %.4f\tD(G(z)): %.4f / %.4f'
+                  % (epoch, num_epochs, i, len(dataloader), errD.item(), errG.item(), D_x, D_G_z1, D_G_z2))
+            G_losses.append(errG.item())
+            D_losses.append(errD.item())
+            if (iters % 2 == 0) or ((epoch == num_epochs - 1) and (i == len(dataloader) - 1)):
+                with torch.no_grad():
+                    fake = netG(fixed_noise).detach().cpu()
+                img_list.append(fake)
+            iters += 1
+    torch.use_deterministic_algorithms(False)
+    print(len(img_list), img_list[-1][0, 0, :2, :4])
+    return {"G": netG.main[0].weight, "D": netD.main[2].weight, "D.bn": netD.main[3].running_var}
+
+
+# ---- bentrevett/pytorch-seq2seq 1 and 3; CS231n's GAN notebook ------------------------------------
+
+def _multi30k_batches(torch, batch_size):
+    """Multi30k's made-up pairs as bentrevett's notebooks batch them: lower-cased tokens,
+    <sos> and <eos> added, numericalized, padded to [length, batch] (sequence first)."""
+    de = _IterVocab(([w.lower() for w in s.split()] for s, _ in MULTI30K), specials=["<unk>", "<pad>", "<sos>", "<eos>"])
+    en = _IterVocab(([w.lower() for w in t.split()] for _, t in MULTI30K), specials=["<unk>", "<pad>", "<sos>", "<eos>"])
+    pairs = [(torch.tensor([2] + de([w.lower() for w in s.split()]) + [3]),
+              torch.tensor([2] + en([w.lower() for w in t.split()]) + [3])) for s, t in MULTI30K]
+
+    def collate(batch):
+        return (torch.nn.utils.rnn.pad_sequence([s for s, _ in batch], padding_value=1),
+                torch.nn.utils.rnn.pad_sequence([t for _, t in batch], padding_value=1))
+    loader = torch.utils.data.DataLoader(pairs[:8], batch_size=batch_size, collate_fn=collate, shuffle=True)
+    valid = torch.utils.data.DataLoader(pairs[8:], batch_size=batch_size, collate_fn=collate)
+    return de, en, loader, valid
+
+
+def bentrevett_seq2seq_lstm(torch):
+    """bentrevett/pytorch-seq2seq 1 - Sequence to Sequence Learning with Neural
+    Networks.ipynb: the Encoder (Embedding, a 2-layer LSTM with dropout, its hidden and cell
+    states), the Decoder stepping one token at a time (``input.unsqueeze(0)``,
+    fc_out of ``output.squeeze(0)``), Seq2Seq with teacher forcing drawn by
+    ``random.random() < teacher_forcing_ratio`` and ``outputs[t] = output``, init_weights
+    with ``nn.init.uniform_(param.data, -0.08, 0.08)`` over named_parameters,
+    count_parameters, Adam, CrossEntropyLoss(ignore_index=pad), train with
+    clip_grad_norm_(clip) and evaluate with teacher forcing off, math.exp of the loss for the
+    perplexity, translate_sentence greedily. Multi30k is ten made-up pairs
+    (``_multi30k_batches``); embeddings 256 are 16, hidden 512 is 32, batches of 4, 3
+    epochs; the epoch timing left out."""
+    nn, optim = torch.nn, torch.optim
+    SEED = 1234
+    random.seed(SEED)
+    np.random.seed(SEED)
+    torch.manual_seed(SEED)
+    torch.backends.cudnn.deterministic = True
+    de_vocab, en_vocab, train_data_loader, valid_data_loader = _multi30k_batches(torch, 4)
+
+    class Encoder(nn.Module):
+        def __init__(self, input_dim, embedding_dim, hidden_dim, n_layers, dropout):
+            super().__init__()
+            self.hidden_dim = hidden_dim
+            self.n_layers = n_layers
+            self.embedding = nn.Embedding(input_dim, embedding_dim)
+            self.rnn = nn.LSTM(embedding_dim, hidden_dim, n_layers, dropout=dropout)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, src):
+            embedded = self.dropout(self.embedding(src))
+            outputs, (hidden, cell) = self.rnn(embedded)
+            return hidden, cell
+
+    class Decoder(nn.Module):
+        def __init__(self, output_dim, embedding_dim, hidden_dim, n_layers, dropout):
+            super().__init__()
+            self.output_dim = output_dim
+            self.hidden_dim = hidden_dim
+            self.n_layers = n_layers
+            self.embedding = nn.Embedding(output_dim, embedding_dim)
+            self.rnn = nn.LSTM(embedding_dim, hidden_dim, n_layers, dropout=dropout)
+            self.fc_out = nn.Linear(hidden_dim, output_dim)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, input, hidden, cell):
+            input = input.unsqueeze(0)
+            embedded = self.dropout(self.embedding(input))
+            output, (hidden, cell) = self.rnn(embedded, (hidden, cell))
+            prediction = self.fc_out(output.squeeze(0))
+            return prediction, hidden, cell
+
+    class Seq2Seq(nn.Module):
+        def __init__(self, encoder, decoder, device):
+            super().__init__()
+            self.encoder = encoder
+            self.decoder = decoder
+            self.device = device
+            assert encoder.hidden_dim == decoder.hidden_dim
+            assert encoder.n_layers == decoder.n_layers
+
+        def forward(self, src, trg, teacher_forcing_ratio):
+            batch_size = trg.shape[1]
+            trg_length = trg.shape[0]
+            trg_vocab_size = self.decoder.output_dim
+            outputs = torch.zeros(trg_length, batch_size, trg_vocab_size).to(self.device)
+            hidden, cell = self.encoder(src)
+            input = trg[0, :]
+            for t in range(1, trg_length):
+                output, hidden, cell = self.decoder(input, hidden, cell)
+                outputs[t] = output
+                teacher_force = random.random() < teacher_forcing_ratio
+                top1 = output.argmax(1)
+                input = trg[t] if teacher_force else top1
+            return outputs
+
+    input_dim, output_dim = len(de_vocab), len(en_vocab)
+    encoder_embedding_dim = decoder_embedding_dim = 16
+    hidden_dim, n_layers = 32, 2
+    encoder_dropout = decoder_dropout = 0.5
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    encoder = Encoder(input_dim, encoder_embedding_dim, hidden_dim, n_layers, encoder_dropout)
+    decoder = Decoder(output_dim, decoder_embedding_dim, hidden_dim, n_layers, decoder_dropout)
+    model = Seq2Seq(encoder, decoder, device).to(device)
+
+    def init_weights(m):
+        for name, param in m.named_parameters():
+            nn.init.uniform_(param.data, -0.08, 0.08)
+
+    print(model.apply(init_weights))
+
+    def count_parameters(model):
+        return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+    print(f"The model has {count_parameters(model):,} trainable parameters")
+    optimizer = optim.Adam(model.parameters())
+    pad_index = en_vocab["<pad>"]
+    criterion = nn.CrossEntropyLoss(ignore_index=pad_index)
+
+    def train_fn(model, data_loader, optimizer, criterion, clip, teacher_forcing_ratio, device):
+        model.train()
+        epoch_loss = 0
+        for i, (src, trg) in enumerate(data_loader):
+            optimizer.zero_grad()
+            output = model(src, trg, teacher_forcing_ratio)
+            output_dim = output.shape[-1]
+            output = output[1:].view(-1, output_dim)
+            trg = trg[1:].view(-1)
+            loss = criterion(output, trg)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+            optimizer.step()
+            epoch_loss += loss.item()
+        return epoch_loss / len(data_loader)
+
+    def evaluate_fn(model, data_loader, criterion, device):
+        model.eval()
+        epoch_loss = 0
+        with torch.no_grad():
+            for i, (src, trg) in enumerate(data_loader):
+                output = model(src, trg, 0)
+                output_dim = output.shape[-1]
+                output = output[1:].view(-1, output_dim)
+                trg = trg[1:].view(-1)
+                loss = criterion(output, trg)
+                epoch_loss += loss.item()
+        return epoch_loss / len(data_loader)
+
+    n_epochs, clip, teacher_forcing_ratio = 3, 1.0, 0.5
+    best_valid_loss = float("inf")
+    for epoch in range(n_epochs):
+        train_loss = train_fn(model, train_data_loader, optimizer, criterion, clip, teacher_forcing_ratio, device)
+        valid_loss = evaluate_fn(model, valid_data_loader, criterion, device)
+        if valid_loss < best_valid_loss:
+            best_valid_loss = valid_loss
+        print(f"\tTrain Loss: {train_loss:7.3f} | Train PPL: {np.exp(train_loss):7.3f}")
+        print(f"\tValid Loss: {valid_loss:7.3f} | Valid PPL: {np.exp(valid_loss):7.3f}")
+
+    def translate_sentence(sentence, model, max_output_length=25):
+        model.eval()
+        with torch.no_grad():
+            tokens = ["<sos>"] + [t.lower() for t in sentence.split()] + ["<eos>"]
+            ids = de_vocab(tokens)
+            tensor = torch.LongTensor(ids).unsqueeze(-1)
+            hidden, cell = model.encoder(tensor)
+            inputs = en_vocab(["<sos>"])
+            for _ in range(max_output_length):
+                inputs_tensor = torch.LongTensor([inputs[-1]])
+                output, hidden, cell = model.decoder(inputs_tensor, hidden, cell)
+                predicted_token = output.argmax(-1).item()
+                inputs.append(predicted_token)
+                if predicted_token == en_vocab["<eos>"]:
+                    break
+            tokens = en_vocab.lookup_tokens(inputs)
+        return tokens
+
+    print(translate_sentence("Ein Mann fährt ein Fahrrad .", model))
+    return {"fc_out": model.decoder.fc_out.weight, "enc.weight_hh_l1": model.encoder.rnn.weight_hh_l1,
+            "dec.grad": model.decoder.embedding.weight.grad}
+
+
+def bentrevett_seq2seq_attention(torch):
+    """bentrevett/pytorch-seq2seq 3 - Neural Machine Translation by Jointly Learning to
+    Align and Translate.ipynb: a bidirectional GRU encoder whose last forward and backward
+    hidden states are joined (``torch.cat((hidden[-2, :, :], hidden[-1, :, :]), dim=1)``)
+    through a tanh Linear, the additive Attention (hidden repeated over the source with
+    ``unsqueeze(1).repeat(1, src_length, 1)``, ``permute``, energy through tanh, softmax
+    over the source), the Decoder with ``torch.bmm(a, encoder_outputs)`` as the weighted
+    context, the GRU fed the embedding and context, fc_out of the three, Seq2Seq with
+    teacher forcing, init_weights (normal_ for weights, constant_ 0 for biases by name),
+    Adam, clip_grad_norm_ and the attention of a translated sentence. Multi30k is ten
+    made-up pairs; sizes 256/512 are 16/24, batches of 4, 3 epochs."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    SEED = 1234
+    random.seed(SEED)
+    np.random.seed(SEED)
+    torch.manual_seed(SEED)
+    de_vocab, en_vocab, train_data_loader, valid_data_loader = _multi30k_batches(torch, 4)
+
+    class Encoder(nn.Module):
+        def __init__(self, input_dim, embedding_dim, encoder_hidden_dim, decoder_hidden_dim, dropout):
+            super().__init__()
+            self.embedding = nn.Embedding(input_dim, embedding_dim)
+            self.rnn = nn.GRU(embedding_dim, encoder_hidden_dim, bidirectional=True)
+            self.fc = nn.Linear(encoder_hidden_dim * 2, decoder_hidden_dim)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, src):
+            embedded = self.dropout(self.embedding(src))
+            outputs, hidden = self.rnn(embedded)
+            hidden = torch.tanh(self.fc(torch.cat((hidden[-2, :, :], hidden[-1, :, :]), dim=1)))
+            return outputs, hidden
+
+    class Attention(nn.Module):
+        def __init__(self, encoder_hidden_dim, decoder_hidden_dim):
+            super().__init__()
+            self.attn_fc = nn.Linear((encoder_hidden_dim * 2) + decoder_hidden_dim, decoder_hidden_dim)
+            self.v_fc = nn.Linear(decoder_hidden_dim, 1, bias=False)
+
+        def forward(self, hidden, encoder_outputs):
+            batch_size = encoder_outputs.shape[1]
+            src_length = encoder_outputs.shape[0]
+            hidden = hidden.unsqueeze(1).repeat(1, src_length, 1)
+            encoder_outputs = encoder_outputs.permute(1, 0, 2)
+            energy = torch.tanh(self.attn_fc(torch.cat((hidden, encoder_outputs), dim=2)))
+            attention = self.v_fc(energy).squeeze(2)
+            return torch.softmax(attention, dim=1)
+
+    class Decoder(nn.Module):
+        def __init__(self, output_dim, embedding_dim, encoder_hidden_dim, decoder_hidden_dim, dropout, attention):
+            super().__init__()
+            self.output_dim = output_dim
+            self.attention = attention
+            self.embedding = nn.Embedding(output_dim, embedding_dim)
+            self.rnn = nn.GRU((encoder_hidden_dim * 2) + embedding_dim, decoder_hidden_dim)
+            self.fc_out = nn.Linear((encoder_hidden_dim * 2) + decoder_hidden_dim + embedding_dim, output_dim)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, input, hidden, encoder_outputs):
+            input = input.unsqueeze(0)
+            embedded = self.dropout(self.embedding(input))
+            a = self.attention(hidden, encoder_outputs)
+            a = a.unsqueeze(1)
+            encoder_outputs = encoder_outputs.permute(1, 0, 2)
+            weighted = torch.bmm(a, encoder_outputs)
+            weighted = weighted.permute(1, 0, 2)
+            rnn_input = torch.cat((embedded, weighted), dim=2)
+            output, hidden = self.rnn(rnn_input, hidden.unsqueeze(0))
+            assert (output == hidden).all()
+            embedded = embedded.squeeze(0)
+            output = output.squeeze(0)
+            weighted = weighted.squeeze(0)
+            prediction = self.fc_out(torch.cat((output, weighted, embedded), dim=1))
+            return prediction, hidden.squeeze(0), a.squeeze(1)
+
+    class Seq2Seq(nn.Module):
+        def __init__(self, encoder, decoder, device):
+            super().__init__()
+            self.encoder = encoder
+            self.decoder = decoder
+            self.device = device
+
+        def forward(self, src, trg, teacher_forcing_ratio):
+            batch_size = src.shape[1]
+            trg_length = trg.shape[0]
+            trg_vocab_size = self.decoder.output_dim
+            outputs = torch.zeros(trg_length, batch_size, trg_vocab_size)
+            encoder_outputs, hidden = self.encoder(src)
+            input = trg[0, :]
+            for t in range(1, trg_length):
+                output, hidden, _ = self.decoder(input, hidden, encoder_outputs)
+                outputs[t] = output
+                teacher_force = random.random() < teacher_forcing_ratio
+                top1 = output.argmax(1)
+                input = trg[t] if teacher_force else top1
+            return outputs
+
+    input_dim, output_dim = len(de_vocab), len(en_vocab)
+    attention = Attention(24, 24)
+    encoder = Encoder(input_dim, 16, 24, 24, 0.5)
+    decoder = Decoder(output_dim, 16, 24, 24, 0.5, attention)
+    model = Seq2Seq(encoder, decoder, "cpu")
+
+    def init_weights(m):
+        for name, param in m.named_parameters():
+            if "weight" in name:
+                nn.init.normal_(param.data, mean=0, std=0.01)
+            else:
+                nn.init.constant_(param.data, 0)
+
+    print(model.apply(init_weights))
+    print(f"The model has {sum(p.numel() for p in model.parameters() if p.requires_grad):,} trainable parameters")
+    optimizer = optim.Adam(model.parameters())
+    criterion = nn.CrossEntropyLoss(ignore_index=en_vocab["<pad>"])
+    for epoch in range(3):
+        model.train()
+        epoch_loss = 0
+        for src, trg in train_data_loader:
+            optimizer.zero_grad()
+            output = model(src, trg, 0.5)
+            output = output[1:].view(-1, output.shape[-1])
+            loss = criterion(output, trg[1:].view(-1))
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            epoch_loss += loss.item()
+        model.eval()
+        valid_loss = 0
+        with torch.no_grad():
+            for src, trg in valid_data_loader:
+                output = model(src, trg, 0)
+                valid_loss += criterion(output[1:].view(-1, output.shape[-1]), trg[1:].view(-1)).item()
+        train_loss, valid_loss = epoch_loss / len(train_data_loader), valid_loss / len(valid_data_loader)
+        print(f"\tTrain Loss: {train_loss:7.3f} | Train PPL: {np.exp(train_loss):7.3f}")
+        print(f"\tValid Loss: {valid_loss:7.3f} | Valid PPL: {np.exp(valid_loss):7.3f}")
+    model.eval()
+    with torch.no_grad():
+        tokens = ["<sos>"] + "ein mann steht vor einem haus .".split() + ["<eos>"]
+        tensor = torch.LongTensor(de_vocab(tokens)).unsqueeze(-1)
+        encoder_outputs, hidden = model.encoder(tensor)
+        inputs = en_vocab(["<sos>"])
+        attentions = torch.zeros(10, 1, len(tokens))
+        for i in range(10):
+            inputs_tensor = torch.LongTensor([inputs[-1]])
+            output, hidden, attention = model.decoder(inputs_tensor, hidden, encoder_outputs)
+            attentions[i] = attention
+            predicted_token = output.argmax(-1).item()
+            inputs.append(predicted_token)
+            if predicted_token == en_vocab["<eos>"]:
+                break
+    print(en_vocab.lookup_tokens(inputs), attentions[:len(inputs) - 1].squeeze(1))
+    return {"fc_out": model.decoder.fc_out.weight, "attn": model.decoder.attention.attn_fc.weight,
+            "enc.grad": model.encoder.rnn.weight_ih_l0_reverse.grad}
+
+
+def cs231n_gan_pytorch(torch):
+    """cs231n.github.io assignment 3 Generative_Adversarial_Networks.ipynb (cs231n/gan_pytorch.py):
+    sample_noise (``torch.rand(batch_size, dim) * 2 - 1``), the Flatten/Unflatten modules,
+    initialize_weights (xavier_uniform_ for Linear and ConvTranspose2d), the vanilla
+    discriminator and generator as nn.Sequential, bce_loss with
+    nn.BCEWithLogitsLoss, discriminator_loss and generator_loss on ones and zeros, the
+    least-squares losses, get_optimizer (Adam, lr 1e-3, betas (0.5, 0.999)), run_a_gan's
+    loop (``2 * (real_data - 0.5)``, ``fake_images.detach()``, the losses printed), then the
+    DCGAN discriminator (Conv2d, LeakyReLU(0.01), MaxPool2d) and generator
+    (BatchNorm1d, ConvTranspose2d, BatchNorm2d, Tanh) on a batch. MNIST is 32 random
+    images, batches of 16, noise dimension 96, 2 epochs."""
+    nn, optim = torch.nn, torch.optim
+    NOISE_DIM = 96
+    dtype = torch.FloatTensor
+
+    def sample_noise(batch_size, dim, seed=None):
+        if seed is not None:
+            torch.manual_seed(seed)
+        return torch.rand(batch_size, dim) * 2 - 1
+
+    class Flatten(nn.Module):
+        def forward(self, x):
+            N, C, H, W = x.size()
+            return x.view(N, -1)
+
+    class Unflatten(nn.Module):
+        def __init__(self, N=-1, C=128, H=7, W=7):
+            super(Unflatten, self).__init__()
+            self.N, self.C, self.H, self.W = N, C, H, W
+
+        def forward(self, x):
+            return x.view(self.N, self.C, self.H, self.W)
+
+    def initialize_weights(m):
+        if isinstance(m, nn.Linear) or isinstance(m, nn.ConvTranspose2d):
+            nn.init.xavier_uniform_(m.weight.data)
+
+    def discriminator(seed=None):
+        if seed is not None:
+            torch.manual_seed(seed)
+        return nn.Sequential(Flatten(), nn.Linear(784, 256), nn.LeakyReLU(0.01), nn.Linear(256, 256),
+                             nn.LeakyReLU(0.01), nn.Linear(256, 1))
+
+    def generator(noise_dim=NOISE_DIM, seed=None):
+        if seed is not None:
+            torch.manual_seed(seed)
+        return nn.Sequential(nn.Linear(noise_dim, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
+                             nn.Linear(1024, 784), nn.Tanh())
+
+    def bce_loss(input, target):
+        bce = nn.BCEWithLogitsLoss()
+        return bce(input.squeeze(), target)
+
+    def discriminator_loss(logits_real, logits_fake):
+        real_labels = torch.ones_like(logits_real).type(dtype).squeeze()
+        fake_labels = torch.zeros_like(logits_fake).type(dtype).squeeze()
+        return bce_loss(logits_real, real_labels) + bce_loss(logits_fake, fake_labels)
+
+    def generator_loss(logits_fake):
+        return bce_loss(logits_fake, torch.ones_like(logits_fake).type(dtype).squeeze())
+
+    def ls_discriminator_loss(scores_real, scores_fake):
+        return 0.5 * torch.mean((scores_real - 1) ** 2) + 0.5 * torch.mean(scores_fake ** 2)
+
+    def ls_generator_loss(scores_fake):
+        return 0.5 * torch.mean((scores_fake - 1) ** 2)
+
+    def get_optimizer(model):
+        return optim.Adam(model.parameters(), lr=1e-3, betas=(0.5, 0.999))
+
+    print(sample_noise(3, 4, seed=231))
+    answers_d = torch.randn(4, 1), torch.randn(4, 1)
+    print(discriminator_loss(*answers_d), generator_loss(answers_d[1]),
+          ls_discriminator_loss(*answers_d), ls_generator_loss(answers_d[1]))
+    loader_train = torch.utils.data.DataLoader(image_dataset(torch, 32, seed=9), batch_size=16, shuffle=True,
+                                               drop_last=True)
+
+    def run_a_gan(D, G, D_solver, G_solver, discriminator_loss, generator_loss, show_every=2,
+                  batch_size=16, noise_size=96, num_epochs=2):
+        iter_count = 0
+        for epoch in range(num_epochs):
+            for x, _ in loader_train:
+                if len(x) != batch_size:
+                    continue
+                D_solver.zero_grad()
+                real_data = x.type(dtype)
+                logits_real = D(2 * (real_data - 0.5)).type(dtype)
+                g_fake_seed = sample_noise(batch_size, noise_size).type(dtype)
+                fake_images = G(g_fake_seed).detach()
+                logits_fake = D(fake_images.view(batch_size, 1, 28, 28))
+                d_total_error = discriminator_loss(logits_real, logits_fake)
+                d_total_error.backward()
+                D_solver.step()
+                G_solver.zero_grad()
+                g_fake_seed = sample_noise(batch_size, noise_size).type(dtype)
+                fake_images = G(g_fake_seed)
+                gen_logits_fake = D(fake_images.view(batch_size, 1, 28, 28))
+                g_error = generator_loss(gen_logits_fake)
+                g_error.backward()
+                G_solver.step()
+                if iter_count % show_every == 0:
+                    print('Iter: {}, D: {:.4}, G:{:.4}'.format(iter_count, d_total_error.item(), g_error.item()))
+                iter_count += 1
+        return fake_images
+
+    D = discriminator().type(dtype)
+    G = generator().type(dtype)
+    D_solver, G_solver = get_optimizer(D), get_optimizer(G)
+    images = run_a_gan(D, G, D_solver, G_solver, discriminator_loss, generator_loss)
+    print(images.shape, images[0, :4])
+    D_LS = discriminator().type(dtype)
+    G_LS = generator().type(dtype)
+    run_a_gan(D_LS, G_LS, get_optimizer(D_LS), get_optimizer(G_LS), ls_discriminator_loss, ls_generator_loss)
+
+    def build_dc_classifier(batch_size):
+        return nn.Sequential(Unflatten(batch_size, 1, 28, 28), nn.Conv2d(1, 32, 5, 1), nn.LeakyReLU(0.01),
+                             nn.MaxPool2d(2, 2), nn.Conv2d(32, 64, 5, 1), nn.LeakyReLU(0.01), nn.MaxPool2d(2, 2),
+                             Flatten(), nn.Linear(4 * 4 * 64, 4 * 4 * 64), nn.LeakyReLU(0.01),
+                             nn.Linear(4 * 4 * 64, 1))
+
+    def build_dc_generator(noise_dim=NOISE_DIM):
+        return nn.Sequential(nn.Linear(noise_dim, 1024), nn.ReLU(), nn.BatchNorm1d(1024),
+                             nn.Linear(1024, 7 * 7 * 128), nn.ReLU(), nn.BatchNorm1d(7 * 7 * 128),
+                             Unflatten(), nn.ConvTranspose2d(128, 64, 4, 2, 1), nn.ReLU(), nn.BatchNorm2d(64),
+                             nn.ConvTranspose2d(64, 1, 4, 2, 1), nn.Tanh(), Flatten())
+
+    D_DC = build_dc_classifier(16).type(dtype)
+    D_DC.apply(initialize_weights)
+    G_DC = build_dc_generator().type(dtype)
+    G_DC.apply(initialize_weights)
+    fake = G_DC(sample_noise(16, NOISE_DIM))
+    logits = D_DC(fake.view(16, 1, 28, 28))
+    loss = generator_loss(logits)
+    loss.backward()
+    print(fake.shape, logits[:3], loss)
+    return {"D": D[1].weight, "G.grad": G_LS[4].weight.grad, "DC": G_DC[7].weight.grad, "DCb": G_DC[2].running_mean}
+
+
+# ---- PyTorch's reference pages: torch.utils.data, torch.func's whirlwind tour, notes/modules.rst --
+
+def data_loading_reference(torch):
+    """pytorch/pytorch docs/source/data.rst and the docstrings of torch/utils/data
+    (dataloader.py, dataset.py, sampler.py, _utils/collate.py): the MyIterableDataset
+    example splitting range(start, end) by get_worker_info() (None in the main process),
+    a DataLoader over it with batch_size=None and with batches, default_collate's and
+    default_convert's examples (ints, strings, dicts, a namedtuple, tuples, lists, NumPy
+    arrays), a custom collate_fn_map entry, BatchSampler over SequentialSampler (with and
+    without drop_last), WeightedRandomSampler, SubsetRandomSampler and RandomSampler with a
+    seeded Generator, random_split by lengths and by fractions, TensorDataset,
+    ConcatDataset, StackDataset, Subset and ChainDataset, and a DataLoader with a
+    batch_sampler and with a sampler and a generator. Worker processes are left out (minigrad
+    loads in the main process)."""
+    data = torch.utils.data
+    collate = importlib.import_module(torch.__name__ + ".utils.data._utils.collate")
+    default_collate, default_convert = data.default_collate, data.default_convert
+
+    class MyIterableDataset(data.IterableDataset):
+        def __init__(self, start, end):
+            super(MyIterableDataset).__init__()
+            assert end > start, "this example code only works with end >= start"
+            self.start = start
+            self.end = end
+
+        def __iter__(self):
+            worker_info = data.get_worker_info()
+            if worker_info is None:
+                iter_start = self.start
+                iter_end = self.end
+            else:
+                per_worker = int(math.ceil((self.end - self.start) / float(worker_info.num_workers)))
+                worker_id = worker_info.id
+                iter_start = self.start + worker_id * per_worker
+                iter_end = min(iter_start + per_worker, self.end)
+            return iter(range(iter_start, iter_end))
+
+    ds = MyIterableDataset(start=3, end=7)
+    print(list(data.DataLoader(ds, num_workers=0)))
+    print(list(data.DataLoader(ds, batch_size=None)))
+    print(list(data.DataLoader(ds, batch_size=3)))
+    print(default_collate([0, 1, 2, 3]))
+    print(default_collate(['a', 'b', 'c']))
+    print(default_collate([{'A': 0, 'B': 1}, {'A': 100, 'B': 100}]))
+    Point = collections.namedtuple('Point', ['x', 'y'])
+    print(default_collate([Point(0, 0), Point(1, 1)]))
+    print(default_collate([(0, 1), (2, 3)]))
+    print(default_collate([[0, 1], [2, 3]]))
+    print(default_collate([0.5, 1.5]), default_collate([True, False]))
+    print(default_collate([np.array([0, 1]), np.array([2, 3])]), default_collate([torch.ones(2), torch.zeros(2)]))
+
+    class CustomType:
+        def __init__(self, value):
+            self.value = value
+
+    def collate_customtype_fn(batch, *, collate_fn_map=None):
+        return torch.tensor([item.value for item in batch]) * 10
+
+    custom_collate_fn_map = {CustomType: collate_customtype_fn}
+    custom_collate_fn_map.update(collate.default_collate_fn_map)
+    print(collate.collate([CustomType(1), CustomType(2)], collate_fn_map=custom_collate_fn_map))
+    print(default_convert(0), default_convert(np.array([0, 1])), default_convert(Point(0, 0)),
+          default_convert([np.array([0, 1]), np.array([2, 3])]), default_convert((np.float32(1.5), "x")))
+    print(list(data.BatchSampler(data.SequentialSampler(range(10)), batch_size=3, drop_last=False)))
+    print(list(data.BatchSampler(data.SequentialSampler(range(10)), batch_size=3, drop_last=True)))
+    print(list(data.WeightedRandomSampler([0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 5, replacement=True)))
+    print(list(data.WeightedRandomSampler([0.9, 0.4, 0.05, 0.2, 0.3, 0.1], 5, replacement=False)))
+    g = torch.Generator().manual_seed(42)
+    print(list(data.SubsetRandomSampler([2, 4, 6, 8], generator=g)), list(data.RandomSampler(range(6), generator=g)))
+    print(list(data.RandomSampler(range(4), replacement=True, num_samples=6, generator=g)))
+    print([list(s) for s in data.random_split(range(10), [3, 7], generator=torch.Generator().manual_seed(42))])
+    print([list(s) for s in data.random_split(range(30), [0.3, 0.3, 0.4], generator=torch.Generator().manual_seed(42))])
+    print([len(s) for s in data.random_split(range(11), [0.5, 0.5])])
+    features, labels = torch.arange(12.).view(6, 2), torch.tensor([0, 1, 0, 1, 1, 0])
+    tensors = data.TensorDataset(features, labels)
+    print(len(tensors), tensors[1], tensors[2:4])
+    both = data.ConcatDataset([tensors, data.TensorDataset(features[:2] * -1, labels[:2])])
+    print(len(both), both[6], both[-1], both.cumulative_sizes)
+    stacked = data.StackDataset(image=features, label=labels)
+    print(len(stacked), stacked[3])
+    print(data.StackDataset(features, labels)[0], list(data.Subset(tensors, [5, 0]))[0])
+    print(list(data.ChainDataset([MyIterableDataset(0, 2), MyIterableDataset(5, 7)])))
+    loader = data.DataLoader(tensors, batch_sampler=data.BatchSampler(data.RandomSampler(tensors, generator=g), 4, False))
+    for x, y in loader:
+        print(x, y)
+    loader = data.DataLoader(tensors, batch_size=4, shuffle=True, generator=torch.Generator().manual_seed(3))
+    print([y.tolist() for _, y in loader], len(loader))
+    loader = data.DataLoader(tensors, batch_size=4, sampler=data.SequentialSampler(tensors), drop_last=True)
+    print([y.tolist() for _, y in loader], len(loader))
+    return {"features": features, "last": x}
+
+
+def func_whirlwind_tour(torch):
+    """pytorch/pytorch docs/source/func.whirlwind_tour.rst (and func.api's examples):
+    grad of torch.sin and of its grad, vmap of a batched dot, vmap with in_dims and
+    out_dims, vjp and jvp, jacrev and jacfwd of a function of two arguments (argnums),
+    hessian, functional_call with a parameter dict, and per-sample gradients of a model
+    through vmap(grad(compute_loss), in_dims=(None, None, 0, 0)). The vmap of ``model``
+    (whose weights require grad) is printed detached: minigrad's vmap runs the function per
+    sample and stacks the results (StackBackward0), where PyTorch's batched result ends with
+    the function's last op (ReluBackward0)."""
+    func = torch.func
+    x = torch.randn([])
+    cos_x = func.grad(lambda x: torch.sin(x))(x)
+    print(torch.allclose(cos_x, x.cos()))
+    neg_sin_x = func.grad(func.grad(lambda x: torch.sin(x)))(x)
+    print(torch.allclose(neg_sin_x, -x.sin()))
+    batch_size, feature_size = 3, 5
+    weights = torch.randn(feature_size, requires_grad=True)
+
+    def model(feature_vec):
+        return feature_vec.dot(weights).relu()
+
+    examples = torch.randn(batch_size, feature_size)
+    result = func.vmap(model)(examples)
+    print(result.detach(), result.requires_grad)
+    print(func.vmap(torch.dot, in_dims=(0, None))(examples, torch.ones(feature_size)))
+    print(func.vmap(lambda a: a * 2, out_dims=1)(torch.arange(6.).view(3, 2)))
+    x = torch.randn([5])
+    f = lambda x: x.sin()
+    (_, vjpfunc) = func.vjp(f, x)
+    vjp = vjpfunc(torch.ones_like(x))
+    print(torch.allclose(vjp[0], x.cos()))
+    f = lambda x: x * torch.tensor([1., 2., 3])
+    value, grad2 = func.jvp(f, (torch.tensor([1., 0, 0]),), (torch.tensor([1., 0, 0]),))
+    print(value, grad2)
+    x = torch.randn(5)
+    jacobian = func.jacrev(torch.sin)(x)
+    expected = torch.diag(torch.cos(x))
+    print(torch.allclose(jacobian, expected))
+    jacobian = func.jacfwd(torch.sin)(x)
+    print(torch.allclose(jacobian, expected))
+
+    def g(x, y):
+        return x + y.sin() * x.exp()
+
+    print(func.jacrev(g, argnums=(0, 1))(torch.tensor([0.5, 1.0]), torch.tensor([2.0, -1.0])))
+    print(func.hessian(lambda x: (x ** 3).sum())(torch.tensor([1.0, 2.0])))
+    net = torch.nn.Linear(3, 2)
+    params = {k: v.detach() for k, v in net.named_parameters()}
+    inp = torch.randn(4, 3)
+    print(torch.allclose(func.functional_call(net, params, (inp,)), net(inp)))
+
+    def compute_loss(params, buffers, sample, target):
+        batch = sample.unsqueeze(0)
+        targets = target.unsqueeze(0)
+        predictions = func.functional_call(net, (params, buffers), (batch,))
+        return torch.nn.functional.cross_entropy(predictions, targets)
+
+    buffers = {k: v.detach() for k, v in net.named_buffers()}
+    targets = torch.tensor([0, 1, 1, 0])
+    ft_per_sample_grads = func.vmap(func.grad(compute_loss), in_dims=(None, None, 0, 0))(params, buffers, inp, targets)
+    print({k: v.shape for k, v in ft_per_sample_grads.items()}, ft_per_sample_grads["bias"])
+    return {"weight": ft_per_sample_grads["weight"], "jac": jacobian}
+
+
+def modules_note(torch):
+    """pytorch/pytorch docs/source/notes/modules.rst: MyLinear with Parameters from randn
+    (its forward ``(input @ self.weight) + self.bias``), named_parameters, a Sequential
+    of MyLinear and ReLU, a DynamicNet with ModuleList and ModuleDict (the activation picked
+    by name), register_buffer for a running mean (persistent and not) with the state_dict,
+    ``model.apply`` of an init function (no_grad, normal_ and zeros_ by isinstance),
+    children and named_modules, training and eval mode (a ModalModule that acts on
+    self.training), a model built on the meta device and given memory by to_empty,
+    torch.nn.utils.skip_init, forward pre-hooks and forward hooks (one with
+    ``with_kwargs=True``), full backward hooks changing the gradient, and removing a hook by
+    its handle; the training loop of SGD steps on MyLinear."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class MyLinear(nn.Module):
+        def __init__(self, in_features, out_features):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(in_features, out_features))
+            self.bias = nn.Parameter(torch.randn(out_features))
+
+        def forward(self, input):
+            return (input @ self.weight) + self.bias
+
+    m = MyLinear(4, 3)
+    sample_input = torch.randn(4)
+    print(m(sample_input))
+    for parameter in m.named_parameters():
+        print(parameter)
+    net = nn.Sequential(MyLinear(4, 3), nn.ReLU(), MyLinear(3, 1))
+    print(net(sample_input))
+
+    class DynamicNet(nn.Module):
+        def __init__(self, num_layers):
+            super().__init__()
+            self.linears = nn.ModuleList([MyLinear(4, 4) for _ in range(num_layers)])
+            self.activations = nn.ModuleDict({'relu': nn.ReLU(), 'lrelu': nn.LeakyReLU()})
+            self.final = MyLinear(4, 1)
+
+        def forward(self, x, act):
+            for linear in self.linears:
+                x = linear(x)
+                x = self.activations[act](x)
+            x = self.final(x)
+            return x
+
+    dynamic_net = DynamicNet(3)
+    print(dynamic_net(sample_input, 'relu'))
+    for parameter in dynamic_net.named_parameters():
+        print(parameter[0], parameter[1].shape)
+    print(dynamic_net)
+    for child in dynamic_net.children():
+        print(type(child).__name__)
+    print([name for name, _ in dynamic_net.named_modules()])
+
+    @torch.no_grad()
+    def init_weights(m):
+        if isinstance(m, nn.Linear):
+            nn.init.xavier_normal_(m.weight)
+            m.bias.fill_(0.0)
+        elif isinstance(m, MyLinear):
+            nn.init.normal_(m.weight, std=0.1)
+            nn.init.zeros_(m.bias)
+
+    dynamic_net.apply(init_weights)
+    print(dynamic_net.final.weight.T)
+    net = MyLinear(4, 1)
+    optimizer = torch.optim.SGD(net.parameters(), lr=1e-4, weight_decay=1e-2, momentum=0.9)
+    for _ in range(10):
+        input = torch.randn(4)
+        output = net(input)
+        loss = torch.abs(output)
+        net.zero_grad()
+        loss.backward()
+        optimizer.step()
+    print(net.weight, loss)
+
+    class ModalModule(nn.Module):
+        def forward(self, x):
+            if self.training:
+                return x + 1.
+            else:
+                return x - 1.
+
+    mm = ModalModule()
+    x = torch.randn(4)
+    print(mm(x), mm.eval()(x), mm.training)
+
+    class RunningMean(nn.Module):
+        def __init__(self, num_features, momentum=0.9):
+            super().__init__()
+            self.momentum = momentum
+            self.register_buffer('mean', torch.zeros(num_features))
+            self.register_buffer('unserialized_thing', torch.randn(5), persistent=False)
+
+        def forward(self, x):
+            self.mean = self.momentum * self.mean + (1.0 - self.momentum) * x
+            return self.mean
+
+    rm = RunningMean(4)
+    for _ in range(3):
+        print(rm(torch.randn(4)))
+    print(rm.state_dict(), list(rm.named_buffers())[0])
+    m = nn.Linear(5, 3, device='meta')
+    print(m.weight)
+    m.to_empty(device='cpu')
+    print(m.weight.shape)
+    m = torch.nn.utils.skip_init(nn.Linear, 5, 1)
+    print(m.weight.shape)
+
+    def forward_pre_hook(m, inputs):
+        input = inputs[0]
+        return input + 1.
+
+    def forward_hook(m, inputs, output):
+        return output + inputs[0]
+
+    def forward_hook_kwargs(m, args, kwargs, output):
+        print("kwargs seen:", sorted(kwargs))
+        return None
+
+    def backward_hook(m, grad_inputs, grad_outputs):
+        new_grad_inputs = [torch.ones_like(gi) * 42. for gi in grad_inputs]
+        return new_grad_inputs
+
+    m = nn.Linear(3, 3)
+    x = torch.randn(2, 3, requires_grad=True)
+    forward_pre_hook_handle = m.register_forward_pre_hook(forward_pre_hook)
+    forward_hook_handle = m.register_forward_hook(forward_hook)
+    kwargs_handle = m.register_forward_hook(forward_hook_kwargs, with_kwargs=True)
+    backward_hook_handle = m.register_full_backward_hook(backward_hook)
+    print(m(x))
+    m(x).sum().backward()
+    print('x.grad with modified backward hook:', x.grad)
+    forward_pre_hook_handle.remove()
+    forward_hook_handle.remove()
+    kwargs_handle.remove()
+    backward_hook_handle.remove()
+    x.grad = None
+    m(x).sum().backward()
+    print(m(x), 'x.grad with no hooks:', x.grad)
+    return {"net.weight": net.weight, "m.weight.grad": m.weight.grad, "final": dynamic_net.final.weight}
+
+
+# ---- labml.ai's annotated optimizers ---------------------------------------------------------
+
+def labml_optimizers(torch):
+    """labmlai/annotated_deep_learning_paper_implementations labml_nn/optimizers:
+    GenericAdaptiveOptimizer (an Optimizer subclass checking its hyper-parameters, the
+    defaults dict updated with lr, betas and eps, ``@torch.no_grad()`` step over
+    param_groups with ``self.state[param]`` initialised by init_state), WeightDecay
+    (decoupled, absolute, or added to the gradient with ``grad.add(param.data, alpha=...)``),
+    Adam (``zeros_like(p, memory_format=torch.preserve_format)``, mul_/add_/addcmul_
+    moments, ``param.data.addcdiv_(m, denominator, value=-step_size)``), AMSGrad
+    (``torch.maximum(v_max, v, out=v_max)``), Noam (the learning rate from d_model and
+    warm-up) and their errors for bad hyper-parameters; each trains the same small model a
+    few steps, and the hand-written Adam is compared with torch.optim.Adam."""
+    nn, F = torch.nn, torch.nn.functional
+    Optimizer = importlib.import_module(torch.__name__ + ".optim.optimizer").Optimizer
+
+    class GenericAdaptiveOptimizer(Optimizer):
+        def __init__(self, params, defaults, lr, betas, eps):
+            if not 0.0 <= lr:
+                raise ValueError(f"Invalid learning rate: {lr}")
+            if not 0.0 <= eps:
+                raise ValueError(f"Invalid epsilon value: {eps}")
+            if not 0.0 <= betas[0] < 1.0:
+                raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+            if not 0.0 <= betas[1] < 1.0:
+                raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+            defaults.update(dict(lr=lr, betas=betas, eps=eps))
+            super().__init__(params, defaults)
+
+        def init_state(self, state, group, param):
+            pass
+
+        def step_param(self, state, group, grad, param):
+            pass
+
+        @torch.no_grad()
+        def step(self, closure=None):
+            loss = None
+            if closure is not None:
+                with torch.enable_grad():
+                    loss = closure()
+            for group in self.param_groups:
+                for param in group['params']:
+                    if param.grad is None:
+                        continue
+                    grad = param.grad.data
+                    if grad.is_sparse:
+                        raise RuntimeError('GenericAdaptiveOptimizer does not support sparse gradients,'
+                                           ' please consider SparseAdam instead')
+                    state = self.state[param]
+                    if len(state) == 0:
+                        self.init_state(state, group, param)
+                    self.step_param(state, group, grad, param)
+            return loss
+
+    class WeightDecay:
+        def __init__(self, weight_decay=0., weight_decouple=True, absolute=False):
+            if not 0.0 <= weight_decay:
+                raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+            self.absolute = absolute
+            self.weight_decouple = weight_decouple
+            self.weight_decay = weight_decay
+
+        def defaults(self):
+            return dict(weight_decay=self.weight_decay)
+
+        def __call__(self, param, grad, group):
+            if self.weight_decouple:
+                if self.absolute:
+                    param.data.mul_(1.0 - group['weight_decay'])
+                else:
+                    param.data.mul_(1.0 - group['lr'] * group['weight_decay'])
+                return grad
+            else:
+                if group['weight_decay'] != 0:
+                    return grad.add(param.data, alpha=group['weight_decay'])
+                else:
+                    return grad
+
+    class Adam(GenericAdaptiveOptimizer):
+        def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-16,
+                     weight_decay=WeightDecay(), optimized_update=True, defaults=None):
+            defaults = {} if defaults is None else defaults
+            defaults.update(weight_decay.defaults())
+            super().__init__(params, defaults, lr, betas, eps)
+            self.weight_decay = weight_decay
+            self.optimized_update = optimized_update
+
+        def init_state(self, state, group, param):
+            state['step'] = 0
+            state['exp_avg'] = torch.zeros_like(param, memory_format=torch.preserve_format)
+            state['exp_avg_sq'] = torch.zeros_like(param, memory_format=torch.preserve_format)
+
+        def get_mv(self, state, group, grad):
+            beta1, beta2 = group['betas']
+            m, v = state['exp_avg'], state['exp_avg_sq']
+            m.mul_(beta1).add_(grad, alpha=1 - beta1)
+            v.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+            return m, v
+
+        def get_lr(self, state, group):
+            return group['lr']
+
+        def adam_update(self, state, group, param, m, v):
+            beta1, beta2 = group['betas']
+            bias_correction1 = 1 - beta1 ** state['step']
+            bias_correction2 = 1 - beta2 ** state['step']
+            lr = self.get_lr(state, group)
+            if self.optimized_update:
+                denominator = v.sqrt().add_(group['eps'])
+                step_size = lr * math.sqrt(bias_correction2) / bias_correction1
+                param.data.addcdiv_(m, denominator, value=-step_size)
+            else:
+                denominator = (v.sqrt() / math.sqrt(bias_correction2)).add_(group['eps'])
+                step_size = lr / bias_correction1
+                param.data.addcdiv_(m, denominator, value=-step_size)
+
+        def step_param(self, state, group, grad, param):
+            grad = self.weight_decay(param, grad, group)
+            m, v = self.get_mv(state, group, grad)
+            state['step'] += 1
+            self.adam_update(state, group, param, m, v)
+
+    class AMSGrad(Adam):
+        def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-16, weight_decay=WeightDecay(),
+                     optimized_update=True, amsgrad=True, defaults=None):
+            defaults = {} if defaults is None else defaults
+            defaults.update(dict(amsgrad=amsgrad))
+            super().__init__(params, lr, betas, eps, weight_decay, optimized_update, defaults)
+
+        def init_state(self, state, group, param):
+            super().init_state(state, group, param)
+            if group['amsgrad']:
+                state['max_exp_avg_sq'] = torch.zeros_like(param, memory_format=torch.preserve_format)
+
+        def get_mv(self, state, group, grad):
+            m, v = super().get_mv(state, group, grad)
+            if group['amsgrad']:
+                v_max = state['max_exp_avg_sq']
+                torch.maximum(v_max, v, out=v_max)
+                return m, v_max
+            else:
+                return m, v
+
+    class Noam(AMSGrad):
+        def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-16, weight_decay=WeightDecay(),
+                     optimized_update=True, amsgrad=False, warmup=0, d_model=512, defaults=None):
+            defaults = {} if defaults is None else defaults
+            defaults.update(dict(warmup=warmup))
+            super().__init__(params, lr, betas, eps, weight_decay, optimized_update, amsgrad, defaults)
+            self.d_model = d_model
+
+        def get_lr(self, state, group):
+            factor = min(state['step'] ** (-0.5), state['step'] * group['warmup'] ** (-1.5))
+            return group['lr'] * self.d_model ** (-0.5) * factor
+
+    data, target = torch.randn(32, 6), torch.randint(0, 3, (32,))
+
+    def train(make_optimizer, steps=8):
+        torch.manual_seed(5)
+        model = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3))
+        optimizer = make_optimizer(model.parameters())
+        losses = []
+        for _ in range(steps):
+            def closure():
+                optimizer.zero_grad()
+                loss = F.cross_entropy(model(data), target)
+                loss.backward()
+                return loss
+            losses.append(round(optimizer.step(closure).item(), 5))
+        print(type(optimizer).__name__, losses, sorted(optimizer.state[model[0].weight]))
+        return model, optimizer
+
+    mine, _ = train(lambda p: Adam(p, lr=1e-2, eps=1e-8, optimized_update=False))
+    theirs, _ = train(lambda p: torch.optim.Adam(p, lr=1e-2, eps=1e-8))
+    print(torch.allclose(mine[0].weight, theirs[0].weight, atol=1e-6))
+    train(lambda p: Adam(p, lr=1e-2, weight_decay=WeightDecay(0.1)))
+    train(lambda p: Adam(p, lr=1e-2, weight_decay=WeightDecay(0.01, weight_decouple=False)))
+    train(lambda p: Adam(p, lr=1e-2, weight_decay=WeightDecay(0.01, absolute=True)))
+    amsgrad, optimizer = train(lambda p: AMSGrad(p, lr=1e-2))
+    print(optimizer.param_groups[0]['amsgrad'], optimizer.defaults)
+    noam, optimizer = train(lambda p: Noam(p, lr=1.0, warmup=4, d_model=16))
+    print([Noam([torch.zeros(1, requires_grad=True)], lr=1.0, warmup=4, d_model=16).get_lr({'step': s},
+           {'lr': 1.0, 'warmup': 4}) for s in range(1, 9)])
+    for bad in (dict(lr=-1.0), dict(eps=-1e-8), dict(betas=(1.0, 0.999)), dict(betas=(0.9, -0.1))):
+        try:
+            Adam([torch.zeros(1, requires_grad=True)], **bad)
+        except ValueError as e:
+            print("ValueError:", e)
+    try:
+        WeightDecay(-0.5)
+    except ValueError as e:
+        print("ValueError:", e)
+    return {"adam": mine[0].weight, "amsgrad": amsgrad[2].weight, "noam": noam[0].bias,
+            "noam.grad": noam[0].weight.grad}
+
+
+# ---- d2l's anchor boxes -------------------------------------------------------------------
+
+def d2l_anchor_boxes(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/anchor.md (with bounding-box.md's box
+    conversions), the PyTorch tab: ``torch.set_printoptions(2)``, multibox_prior (centres
+    from arange, ``torch.meshgrid(..., indexing='ij')``, widths and heights from
+    ``torch.cat`` of sqrt'ed sizes and ratios, ``torch.stack(...).T.repeat(...)``,
+    ``repeat_interleave``), box_iou by broadcasting with clamp, assign_anchor_to_bbox
+    (``torch.full``, ``torch.max(jaccard, dim=1)``, ``torch.nonzero``, argmax with the
+    discarded rows and columns filled with -1), offset_boxes, multibox_target (label and
+    offset masks), offset_inverse, nms (``torch.argsort(descending=True)``, a while loop
+    over ``torch.nonzero(iou <= iou_threshold)``) and multibox_detection (``torch.max`` of
+    the class probabilities, ``torch.unique(return_counts=True)``, the background labels
+    filled with -1); the chapter's cat-and-dog example with its printed outputs, on a
+    561x728 image shrunk to 8x10 (the anchors' shapes printed as the chapter does)."""
+    torch.set_printoptions(2)
+
+    def box_corner_to_center(boxes):
+        x1, y1, x2, y2 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+        cx = (x1 + x2) / 2
+        cy = (y1 + y2) / 2
+        w = x2 - x1
+        h = y2 - y1
+        return torch.stack((cx, cy, w, h), axis=-1)
+
+    def box_center_to_corner(boxes):
+        cx, cy, w, h = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+        x1 = cx - 0.5 * w
+        y1 = cy - 0.5 * h
+        x2 = cx + 0.5 * w
+        y2 = cy + 0.5 * h
+        return torch.stack((x1, y1, x2, y2), axis=-1)
+
+    dog_bbox, cat_bbox = [60.0, 45.0, 378.0, 516.0], [400.0, 112.0, 655.0, 493.0]
+    boxes = torch.tensor((dog_bbox, cat_bbox))
+    print(box_center_to_corner(box_corner_to_center(boxes)) == boxes)
+
+    def multibox_prior(data, sizes, ratios):
+        in_height, in_width = data.shape[-2:]
+        device, num_sizes, num_ratios = data.device, len(sizes), len(ratios)
+        boxes_per_pixel = (num_sizes + num_ratios - 1)
+        size_tensor = torch.tensor(sizes, device=device)
+        ratio_tensor = torch.tensor(ratios, device=device)
+        offset_h, offset_w = 0.5, 0.5
+        steps_h = 1.0 / in_height
+        steps_w = 1.0 / in_width
+        center_h = (torch.arange(in_height, device=device) + offset_h) * steps_h
+        center_w = (torch.arange(in_width, device=device) + offset_w) * steps_w
+        shift_y, shift_x = torch.meshgrid(center_h, center_w, indexing='ij')
+        shift_y, shift_x = shift_y.reshape(-1), shift_x.reshape(-1)
+        w = torch.cat((size_tensor * torch.sqrt(ratio_tensor[0]),
+                       sizes[0] * torch.sqrt(ratio_tensor[1:]))) * in_height / in_width
+        h = torch.cat((size_tensor / torch.sqrt(ratio_tensor[0]),
+                       sizes[0] / torch.sqrt(ratio_tensor[1:])))
+        anchor_manipulations = torch.stack((-w, -h, w, h)).T.repeat(in_height * in_width, 1) / 2
+        out_grid = torch.stack([shift_x, shift_y, shift_x, shift_y],
+                               dim=1).repeat_interleave(boxes_per_pixel, dim=0)
+        output = out_grid + anchor_manipulations
+        return output.unsqueeze(0)
+
+    h, w = 8, 10
+    print(h, w)
+    X = torch.rand(size=(1, 3, h, w))
+    Y = multibox_prior(X, sizes=[0.75, 0.5, 0.25], ratios=[1, 2, 0.5])
+    print(Y.shape)
+    boxes = Y.reshape(h, w, 5, 4)
+    print(boxes[5, 5, 0, :])
+    print(boxes[2, 3, :, :])
+
+    def box_iou(boxes1, boxes2):
+        box_area = lambda boxes: ((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
+        areas1 = box_area(boxes1)
+        areas2 = box_area(boxes2)
+        inter_upperlefts = torch.max(boxes1[:, None, :2], boxes2[:, :2])
+        inter_lowerrights = torch.min(boxes1[:, None, 2:], boxes2[:, 2:])
+        inters = (inter_lowerrights - inter_upperlefts).clamp(min=0)
+        inter_areas = inters[:, :, 0] * inters[:, :, 1]
+        union_areas = areas1[:, None] + areas2 - inter_areas
+        return inter_areas / union_areas
+
+    def assign_anchor_to_bbox(ground_truth, anchors, device, iou_threshold=0.5):
+        num_anchors, num_gt_boxes = anchors.shape[0], ground_truth.shape[0]
+        jaccard = box_iou(anchors, ground_truth)
+        anchors_bbox_map = torch.full((num_anchors,), -1, dtype=torch.long, device=device)
+        max_ious, indices = torch.max(jaccard, dim=1)
+        anc_i = torch.nonzero(max_ious >= iou_threshold).reshape(-1)
+        box_j = indices[max_ious >= iou_threshold]
+        anchors_bbox_map[anc_i] = box_j
+        col_discard = torch.full((num_anchors,), -1)
+        row_discard = torch.full((num_gt_boxes,), -1)
+        for _ in range(num_gt_boxes):
+            max_idx = torch.argmax(jaccard)
+            box_idx = (max_idx % num_gt_boxes).long()
+            anc_idx = (max_idx / num_gt_boxes).long()
+            anchors_bbox_map[anc_idx] = box_idx
+            jaccard[:, box_idx] = col_discard
+            jaccard[anc_idx, :] = row_discard
+        return anchors_bbox_map
+
+    def offset_boxes(anchors, assigned_bb, eps=1e-6):
+        c_anc = box_corner_to_center(anchors)
+        c_assigned_bb = box_corner_to_center(assigned_bb)
+        offset_xy = 10 * (c_assigned_bb[:, :2] - c_anc[:, :2]) / c_anc[:, 2:]
+        offset_wh = 5 * torch.log(eps + c_assigned_bb[:, 2:] / c_anc[:, 2:])
+        offset = torch.cat([offset_xy, offset_wh], axis=1)
+        return offset
+
+    def multibox_target(anchors, labels):
+        batch_size, anchors = labels.shape[0], anchors.squeeze(0)
+        batch_offset, batch_mask, batch_class_labels = [], [], []
+        device, num_anchors = anchors.device, anchors.shape[0]
+        for i in range(batch_size):
+            label = labels[i, :, :]
+            anchors_bbox_map = assign_anchor_to_bbox(label[:, 1:], anchors, device)
+            bbox_mask = ((anchors_bbox_map >= 0).float().unsqueeze(-1)).repeat(1, 4)
+            class_labels = torch.zeros(num_anchors, dtype=torch.long, device=device)
+            assigned_bb = torch.zeros((num_anchors, 4), dtype=torch.float32, device=device)
+            indices_true = torch.nonzero(anchors_bbox_map >= 0)
+            bb_idx = anchors_bbox_map[indices_true]
+            class_labels[indices_true] = label[bb_idx, 0].long() + 1
+            assigned_bb[indices_true] = label[bb_idx, 1:]
+            offset = offset_boxes(anchors, assigned_bb) * bbox_mask
+            batch_offset.append(offset.reshape(-1))
+            batch_mask.append(bbox_mask.reshape(-1))
+            batch_class_labels.append(class_labels)
+        bbox_offset = torch.stack(batch_offset)
+        bbox_mask = torch.stack(batch_mask)
+        class_labels = torch.stack(batch_class_labels)
+        return (bbox_offset, bbox_mask, class_labels)
+
+    ground_truth = torch.tensor([[0, 0.1, 0.08, 0.52, 0.92], [1, 0.55, 0.2, 0.9, 0.88]])
+    anchors = torch.tensor([[0, 0.1, 0.2, 0.3], [0.15, 0.2, 0.4, 0.4], [0.63, 0.05, 0.88, 0.98],
+                            [0.66, 0.45, 0.8, 0.8], [0.57, 0.3, 0.92, 0.9]])
+    print(box_iou(anchors, ground_truth[:, 1:]))
+    labels = multibox_target(anchors.unsqueeze(dim=0), ground_truth.unsqueeze(dim=0))
+    print(labels[2])
+    print(labels[1])
+    print(labels[0])
+
+    def offset_inverse(anchors, offset_preds):
+        anc = box_corner_to_center(anchors)
+        pred_bbox_xy = (offset_preds[:, :2] * anc[:, 2:] / 10) + anc[:, :2]
+        pred_bbox_wh = torch.exp(offset_preds[:, 2:] / 5) * anc[:, 2:]
+        pred_bbox = torch.cat((pred_bbox_xy, pred_bbox_wh), axis=1)
+        predicted_bbox = box_center_to_corner(pred_bbox)
+        return predicted_bbox
+
+    def nms(boxes, scores, iou_threshold):
+        B = torch.argsort(scores, dim=-1, descending=True)
+        keep = []
+        while B.numel() > 0:
+            i = B[0]
+            keep.append(i)
+            if B.numel() == 1:
+                break
+            iou = box_iou(boxes[i, :].reshape(-1, 4), boxes[B[1:], :].reshape(-1, 4)).reshape(-1)
+            inds = torch.nonzero(iou <= iou_threshold).reshape(-1)
+            B = B[inds + 1]
+        return torch.tensor(keep, device=boxes.device)
+
+    def multibox_detection(cls_probs, offset_preds, anchors, nms_threshold=0.5, pos_threshold=0.009999999):
+        device, batch_size = cls_probs.device, cls_probs.shape[0]
+        anchors = anchors.squeeze(0)
+        num_classes, num_anchors = cls_probs.shape[1], cls_probs.shape[2]
+        out = []
+        for i in range(batch_size):
+            cls_prob, offset_pred = cls_probs[i], offset_preds[i].reshape(-1, 4)
+            conf, class_id = torch.max(cls_prob[1:], 0)
+            predicted_bb = offset_inverse(anchors, offset_pred)
+            keep = nms(predicted_bb, conf, nms_threshold)
+            all_idx = torch.arange(num_anchors, dtype=torch.long, device=device)
+            combined = torch.cat((keep, all_idx))
+            uniques, counts = combined.unique(return_counts=True)
+            non_keep = uniques[counts == 1]
+            all_id_sorted = torch.cat((keep, non_keep))
+            class_id[non_keep] = -1
+            class_id = class_id[all_id_sorted]
+            conf, predicted_bb = conf[all_id_sorted], predicted_bb[all_id_sorted]
+            below_min_idx = (conf < pos_threshold)
+            class_id[below_min_idx] = -1
+            conf[below_min_idx] = 1 - conf[below_min_idx]
+            pred_info = torch.cat((class_id.unsqueeze(1), conf.unsqueeze(1), predicted_bb), dim=1)
+            out.append(pred_info)
+        return torch.stack(out)
+
+    anchors = torch.tensor([[0.1, 0.08, 0.52, 0.92], [0.08, 0.2, 0.56, 0.95],
+                            [0.15, 0.3, 0.62, 0.91], [0.55, 0.2, 0.9, 0.88]])
+    offset_preds = torch.tensor([0] * anchors.numel())
+    cls_probs = torch.tensor([[0] * 4, [0.9, 0.8, 0.7, 0.1], [0.1, 0.2, 0.3, 0.9]])
+    output = multibox_detection(cls_probs.unsqueeze(dim=0), offset_preds.unsqueeze(dim=0),
+                                anchors.unsqueeze(dim=0), nms_threshold=0.5)
+    print(output)
+    for i in output[0].detach().numpy():
+        if i[0] == -1:
+            continue
+        label = ('dog=', 'cat=')[int(i[0])] + str(i[1])
+        print(label, [round(float(v), 2) for v in i[2:]])
+    Y_big = multibox_prior(torch.rand(1, 3, 4, 6), sizes=[0.15], ratios=[1, 2, 0.5])
+    scores = torch.rand(Y_big.shape[1])
+    print(nms(Y_big[0], scores, 0.3), Y_big.shape)
+    torch.set_printoptions(profile="default")
+    return {"anchors": Y, "labels0": labels[0], "output": output}
+
+
+# ---- pytorch/tutorials' introduction to TorchScript -----------------------------------------
+
+def torchscript_introduction(torch):
+    """pytorch/tutorials beginner_source/Intro_to_TorchScript_tutorial.py: MyCell (a Linear
+    and tanh, returning the new hidden state twice), MyDecisionGate's data-dependent
+    ``if x.sum() > 0``, torch.jit.trace of the cell (PyTorch's TracerWarning for the gate's
+    bool, the deprecation warnings) and the traced module printed and called,
+    torch.jit.script of the gate and of a cell around the scripted gate, MyRNNLoop
+    scripting a loop around a traced cell, and WrapRNN traced around the scripted loop,
+    each printed and run. The ``.code`` and ``.graph`` prints (TorchScript's text, which
+    minigrad does not compile) and torch.jit.save/load are left out; the second MyCell is
+    named MyGatedCell here (PyTorch's scripting finds a class's source by its name, and met
+    the first MyCell's when another test had run before in the process)."""
+    class MyCell(torch.nn.Module):
+        def __init__(self):
+            super(MyCell, self).__init__()
+            self.linear = torch.nn.Linear(4, 4)
+
+        def forward(self, x, h):
+            new_h = torch.tanh(self.linear(x) + h)
+            return new_h, new_h
+
+    my_cell = MyCell()
+    x, h = torch.rand(3, 4), torch.rand(3, 4)
+    traced_cell = torch.jit.trace(my_cell, (x, h))
+    print(traced_cell)
+    print(traced_cell(x, h))
+
+    class MyDecisionGate(torch.nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:
+                return x
+            else:
+                return -x
+
+    class MyGatedCell(torch.nn.Module):
+        def __init__(self, dg):
+            super(MyGatedCell, self).__init__()
+            self.dg = dg
+            self.linear = torch.nn.Linear(4, 4)
+
+        def forward(self, x, h):
+            new_h = torch.tanh(self.dg(self.linear(x)) + h)
+            return new_h, new_h
+
+    my_cell = MyGatedCell(MyDecisionGate())
+    traced_cell = torch.jit.trace(my_cell, (x, h))
+    print(traced_cell)
+    print(my_cell(x, h), traced_cell(x, h))
+    scripted_gate = torch.jit.script(MyDecisionGate())
+    my_cell = MyGatedCell(scripted_gate)
+    scripted_cell = torch.jit.script(my_cell)
+    print(scripted_cell)
+    print(scripted_cell(x, h))
+
+    class MyRNNLoop(torch.nn.Module):
+        def __init__(self):
+            super(MyRNNLoop, self).__init__()
+            self.cell = torch.jit.trace(MyGatedCell(scripted_gate), (x, h))
+
+        def forward(self, xs):
+            h, y = torch.zeros(3, 4), torch.zeros(3, 4)
+            for i in range(xs.size(0)):
+                y, h = self.cell(xs[i], h)
+            return y, h
+
+    rnn_loop = torch.jit.script(MyRNNLoop())
+    print(rnn_loop)
+
+    class WrapRNN(torch.nn.Module):
+        def __init__(self):
+            super(WrapRNN, self).__init__()
+            self.loop = torch.jit.script(MyRNNLoop())
+
+        def forward(self, xs):
+            y, h = self.loop(xs)
+            return torch.relu(y)
+
+    traced = torch.jit.trace(WrapRNN(), (torch.rand(10, 3, 4)))
+    print(traced)
+    xs = torch.rand(5, 3, 4)
+    y = traced(xs)
+    y.sum().backward()
+    print(y, rnn_loop(xs)[1].shape)
+    return {"y": y, "linear.grad": traced.loop.cell.linear.weight.grad}
+
+
+# ---- a tutorial minigrad does not yet run as PyTorch ---------------------------------------
+
+def memory_format_channels_last(torch):
+    """pytorch/tutorials intermediate_source/memory_format_tutorial.py: the strides of an
+    NCHW tensor, ``to(memory_format=torch.channels_last)`` and back with
+    ``torch.contiguous_format``, ``contiguous(memory_format=...)``, ``empty(...,
+    memory_format=torch.channels_last)``, ``clone`` and ``empty_like`` keeping the format,
+    ``is_contiguous(memory_format=...)``, the ambiguous 1x1 and C == 1 cases, ``permute``
+    giving a channels-last layout, unary ops and conv outputs keeping it,
+    ``model.to(memory_format=torch.channels_last)`` and a training step with it. N is 10
+    and H, W 32, as the tutorial; the model a small CNN."""
+    N, C, H, W = 10, 3, 32, 32
+    x = torch.empty(N, C, H, W)
+    print(x.stride())
+    x = x.to(memory_format=torch.channels_last)
+    print(x.shape)
+    print(x.stride())
+    x = x.to(memory_format=torch.contiguous_format)
+    print(x.stride())
+    x = x.contiguous(memory_format=torch.channels_last)
+    print(x.stride())
+    x = torch.empty(N, C, H, W, memory_format=torch.channels_last)
+    print(x.stride())
+    y = x.clone()
+    print(y.stride())
+    print(torch.empty_like(x).stride(), torch.zeros_like(x).stride(), torch.rand_like(x).stride())
+    print(x.is_contiguous(memory_format=torch.channels_last), x.is_contiguous())
+    print((x + 1).stride(), x.relu().stride(), (x * x).stride(), x.sin().stride())
+    special_x = torch.empty(4, 1, 4, 4)
+    print(special_x.is_contiguous(memory_format=torch.channels_last))
+    print(special_x.is_contiguous(memory_format=torch.contiguous_format))
+    special_x = torch.empty(4, 3, 1, 1)
+    print(special_x.is_contiguous(memory_format=torch.channels_last))
+    print(special_x.is_contiguous(memory_format=torch.contiguous_format))
+    x = torch.randn(N, C, H, W).permute(0, 2, 3, 1)
+    print(x.shape, x.stride())
+    x = x.permute(0, 3, 1, 2)
+    print(x.shape, x.stride(), x.is_contiguous(memory_format=torch.channels_last))
+    input = torch.randint(1, 10, (2, 8, 4, 4), dtype=torch.float32)
+    model = torch.nn.Conv2d(8, 4, 3)
+    input = input.contiguous(memory_format=torch.channels_last).requires_grad_()
+    model = model.to(memory_format=torch.channels_last)
+    print(model.weight.stride(), model.weight.is_contiguous(memory_format=torch.channels_last))
+    out = model(input)
+    print(out.is_contiguous(memory_format=torch.channels_last), out.shape)
+    out.sum().backward()
+    print(input.grad.is_contiguous(memory_format=torch.channels_last), model.weight.grad.shape)
+    nn = torch.nn
+    net = nn.Sequential(nn.Conv2d(3, 6, 3, padding=1), nn.BatchNorm2d(6), nn.ReLU(), nn.MaxPool2d(2),
+                        nn.Conv2d(6, 4, 3, padding=1), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(4, 2))
+    net = net.to(memory_format=torch.channels_last)
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    images = torch.rand(N, C, H, W).contiguous(memory_format=torch.channels_last)
+    labels = torch.arange(N) % 2
+    for step in range(3):
+        output = net(images)
+        loss = nn.functional.cross_entropy(output, labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(step, loss.item(), net[0].weight.is_contiguous(memory_format=torch.channels_last))
+    return {"conv": net[0].weight, "linear": net[7].weight, "input.grad": input.grad}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -28195,4 +31715,12 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             zero_to_mastery_fundamentals_and_workflow, zero_to_mastery_classification,
             reinforcement_q_learning, neural_style_transfer, uvadlc_pixelcnn,
             uvadlc_adversarial_attacks, chatbot_tutorial, labml_normalization,
-            makemore_bigrams_lecture]
+            makemore_bigrams_lecture,
+            karpathy_made, examples_actor_critic, annotated_transformer, text_sentiment_ngrams,
+            translation_transformer, atcold_spiral_classification, atcold_vae,
+            atcold_space_stretching, atcold_echo_data,
+            karpathy_normalizing_flows, llms_appendix_d, llms_appendix_e, numpy_extensions,
+            extending_autograd_and_nn, dcgan_faces, bentrevett_seq2seq_lstm,
+            bentrevett_seq2seq_attention, cs231n_gan_pytorch, data_loading_reference,
+            func_whirlwind_tour, modules_note, labml_optimizers, d2l_anchor_boxes,
+            torchscript_introduction]
