@@ -139,6 +139,7 @@ SEVERAL_SIGNATURES = {
     'Tensor.narrow': ('int dim, Tensor start, int length', 'int dim, int start, int length'),
     'Tensor.ne': ('Tensor other', 'Number other'),
     'Tensor.ne_': ('Tensor other', 'Number other'),
+    'Tensor.new': ('*, torch.device device = None', 'torch.Storage storage', 'Tensor other', 'tuple of ints size, *, torch.device device = None', 'object data, *, torch.device device = None'),
     'Tensor.nonzero': ('', '*, bool as_tuple'),
     'Tensor.not_equal': ('Tensor other', 'Number other'),
     'Tensor.not_equal_': ('Tensor other', 'Number other'),
