@@ -1641,7 +1641,7 @@ def meshgrid(*tensors, indexing=None):
 def einsum(*args):
     """Sums of products named by subscripts, e.g. ``einsum('ij,jk->ik', a, b)``."""
     if not args:
-        raise TypeError("einsum(): must specify the equation string and at least one operand, "
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
                         "or at least one operand and its subscripts list")
     return ops.einsum(args[0], *args[1:])
 
@@ -1838,8 +1838,8 @@ def broadcast_to(input, size):
 
 
 def broadcast_tensors(*tensors):
-    """The tensors expanded to their common shape."""
-    return ops.aliases.broadcast_tensors(*tensors)
+    """The tensors expanded to their common shape (none: an empty tuple, as PyTorch's)."""
+    return ops.aliases.broadcast_tensors(*tensors) if tensors else ()
 
 
 def atleast_1d(*tensors):
