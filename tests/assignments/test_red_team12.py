@@ -110,19 +110,25 @@ def test_gradescope_writes_an_autograder_of_one_assignment(tmp_path, capsys):
 
 # --- (2) e**x, the exponential written with the constant e, was "an approximation" ----------
 
+def _graded(tmp_path: Path, student: str, answers: dict) -> dict:
+    """``student``'s notebook of assignment 1 with ``answers``, graded sandboxed as a teacher
+    grades a class folder: the gradebook's (points, review) by (student, question)."""
+    folder = tmp_path / "submitted" / student / "ps1"
+    folder.mkdir(parents=True)
+    nbformat.write(build(D, student, answers), folder / BY_ASSIGNMENT[D].name)
+    out = tmp_path / "grades"
+    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
+                 "required", "--salt", "s", "--jobs", "1"]) == 0
+    return points_and_review(out)
+
+
 def test_the_constant_e_is_exact_at_every_precision(tmp_path):
     """The right answers with ``e**(...)`` for every ``exp(...)``: full marks, unflagged (q2
     scored 0 before, "an approximation")."""
     answers = right(D, "erin")
     answers["q2_answer"] = answers["q2_answer"].replace("exp(", "e**(")
     assert "e**(" in answers["q2_answer"]
-    folder = tmp_path / "submitted" / "erin" / "ps1"
-    folder.mkdir(parents=True)
-    nbformat.write(build(D, "erin", answers), folder / BY_ASSIGNMENT[D].name)
-    out = tmp_path / "grades"
-    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
-                 "required", "--salt", "s", "--jobs", "1"]) == 0
-    book = points_and_review(out)
+    book = _graded(tmp_path, "erin", answers)
     assert {q: book[("erin", q)] for q in ("q1", "q2", "q3", "q4")} == {
         "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
 
@@ -162,13 +168,7 @@ def test_a_submission_of_such_cells_is_graded(tmp_path):
     graded (it held the grader's own process 64 s before, 18 s now)."""
     answers = {"q1_answer": _amplifier("df"), "q2_answer": _amplifier("dg"),
                "q3_answer": _amplifier("dh"), "q4_answer": _amplifier("dk_dx") + '\ndk_dy = "y"'}
-    folder = tmp_path / "submitted" / "mallory" / "ps1"
-    folder.mkdir(parents=True)
-    nbformat.write(build(D, "mallory", answers), folder / BY_ASSIGNMENT[D].name)
-    out = tmp_path / "grades"
-    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
-                 "required", "--salt", "s", "--jobs", "1"]) == 0
-    book = points_and_review(out)
+    book = _graded(tmp_path, "mallory", answers)
     assert {book[("mallory", q)] for q in ("q1", "q2", "q3", "q4")} == {("0", "")}
 
 
@@ -184,12 +184,6 @@ def test_a_formula_formatted_with_the_numbers_is_read_as_python_reads_it(tmp_pat
         "q3_answer": 'dh = str(2*c) + "*x / (" + str(a) + " + " + str(c) + "*x**2)"',
         "q4_answer": 'dk_dx = f"{a!r}*y**2 + {b!r}*(1 - tanh({b}*x + {c}*y)**2)"\n'
                      'dk_dy = "{0}*x*y + {1}*(1 - tanh({2}*x + {1}*y)**2)".format(2*a, c, b)'}
-    folder = tmp_path / "submitted" / "fay" / "ps1"
-    folder.mkdir(parents=True)
-    nbformat.write(build(D, "fay", answers), folder / BY_ASSIGNMENT[D].name)
-    out = tmp_path / "grades"
-    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
-                 "required", "--salt", "s", "--jobs", "1"]) == 0
-    book = points_and_review(out)
+    book = _graded(tmp_path, "fay", answers)
     assert {q: book[("fay", q)] for q in ("q1", "q2", "q3", "q4")} == {
         "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
