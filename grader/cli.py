@@ -24,8 +24,8 @@ from pathlib import Path
 from kit_i18n import speaking
 
 from . import commands as course_commands
-from .batch import (collection_of, collisions, grade_files, named_by_its_file, owner_of,
-                    readable, safe_name, student_of)
+from .batch import (canvas_owner, collection_of, collisions, grade_files, named_by_its_file,
+                    nbgrader_owner, owner_of, readable, safe_name, student_of)
 from .grade import VARIANTS, Options, Result
 from .i18n import _
 from .intake import one_line, printable, valid_text
@@ -648,9 +648,8 @@ def _unowned(items: list[str], submissions: list[str], owners: dict, sources: li
     for item in (Path(item) for item in items if Path(item).is_dir()):
         for path in submissions:
             full = Path(path)
-            if full.parent.parent == item and full.stem in stems and \
-                    not named_by_its_file(path, owners.get(path), stems) and \
-                    student_of(path, owners.get(path), stems) == safe_name(item.resolve().name):
+            if full.parent.parent == item and full.stem in stems and not (
+                    owners.get(path) or nbgrader_owner(path) or canvas_owner(path)):
                 found[path] = [f"the folder given, {item}: is {full.parent.name} a student's "
                                "folder or a section's? Give the students' folders in "
                                "nbgrader's layout, submitted/<student>/<assignment>/, or "

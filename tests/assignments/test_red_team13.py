@@ -184,3 +184,13 @@ def test_a_platforms_name_is_read_from_its_head():
     assert canvas_owner("Mallory M_123_assignsubmission_file_Bob B_456_assignsubmission_file_"
                         "x.ipynb") == "Mallory M_123"
     assert canvas_owner("bob.ipynb") is None and canvas_owner("bob_smith.ipynb") is None
+
+
+def test_a_students_own_nbgrader_folder_given_is_theirs(tmp_path):
+    """Given one student's nbgrader folder (``submitted/bob``), a notebook under the
+    instructor notebook's name two folders down is bob's, not "for no one"."""
+    given = tmp_path / "submitted" / "bob"
+    _put(given / "ps1", "01_derive_it_by_hand.ipynb", build(D, None, right(D, None)))
+    out = tmp_path / "grades"
+    assert _grade(given, out) == 0
+    assert _totals(out) == {"bob": (9.0, 0)}
