@@ -498,7 +498,10 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     if not sandbox.on:
         for result in results:
             result.sandbox = sandbox.describe()
-    failed = [r for r in results if r.error] + _duplicates(submissions, results)
+    stems = {Path(source).stem for source in sources}
+    by_file = {path for path in submissions
+               if named_by_its_file(path, owners.get(path), stems)}
+    failed = [r for r in results if r.error] + _duplicates(submissions, results, by_file)
     write_report(results, out, args.format)
     write_timing(out, measured)
     for r in results:
@@ -672,12 +675,14 @@ def _clash(path: str, others: list[str], owners: dict, sources: list[str]):
     return readable(Result(student, "", Path(path).name, error=error))
 
 
-def _duplicates(submissions: list[str], results: list) -> list[str]:
+def _duplicates(submissions: list[str], results: list, by_file=frozenset()) -> list[str]:
     """Two files for the same student and assignment: only the last one's result is kept,
     and it is flagged and what it scored held for review (``_hold_duplicate``): which of
     the two is the student's, and whether both are theirs, only the teacher can tell (two
     files named ``bob.ipynb``, one in a folder of its own, replaced bob's 9 of 9 with the
-    other's 0, with only a line on the terminal)."""
+    other's 0, with only a line on the terminal). Not held: a notebook whose student a
+    folder of the layout names, kept over one named by its file alone (``by_file``,
+    ``_folders_last``: zed's ``bob.ipynb`` in his own folder never makes bob's own held)."""
     seen, found = {}, []
     for path, result in zip(submissions, results):
         key = (result.student, result.assignment)
@@ -687,7 +692,8 @@ def _duplicates(submissions: list[str], results: list) -> list[str]:
                            f"{seen[key]} and {path}; only the last was kept, and held for "
                            "review (rename one to grade both)"),
                   file=sys.stderr)  # (the paths: the student's)
-            _hold_duplicate(result, seen[key])
+            if path in by_file or seen[key] not in by_file:
+                _hold_duplicate(result, seen[key])
         seen[key] = path
     return found
 
