@@ -27,10 +27,21 @@ from .source import Source, load_source
 
 __all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
            "nbgrader_owner", "collection_of", "student_of", "named_by_its_file", "named_as",
-           "collisions",
+           "collisions", "canvas_owner", "MOODLE", "MOODLE_FILE", "CANVAS",
            "MAX_BYTES"]
 
 SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
+# The folders and names the learning platforms' "download all submissions" make: the
+# platform's, never the student's (a student chooses only the name of the file they upload).
+# Moodle: <Full Name>_<participant id>_assignsubmission_file_/<their file>; its student is
+# <Full Name>_<id> (the id tells two students of one name apart).
+MOODLE = re.compile(r"^(?P<student>.+_\d+)_assignsubmission_[a-z]+_?$")
+# Canvas: <name>[_late]_<user id>_<submission id>_<their file name>; its student is the
+# user id, which is the column ``ID`` of the gradebook Canvas exports (the roster).
+CANVAS = re.compile(r"^[a-z0-9]+_(?:late_)?(?P<student>\d+)_\d+_.+\.ipynb$", re.IGNORECASE)
+# Moodle without "download submissions in folders": <Full Name>_<id>_assignsubmission_file_
+# <their file> in one folder (the first such head from the left is Moodle's).
+MOODLE_FILE = re.compile(r"^(?P<student>.+?_\d+)_assignsubmission_file_.+\.ipynb$")
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options(),
@@ -89,7 +100,20 @@ def owner_of(path, folder) -> str | None:
     itself named ``submitted`` is read wrongly: give the grader the course's own
     ``submitted/``."""
     at = _owner_index(path, folder)
-    return None if at is None else Path(os.path.abspath(path)).parts[at]
+    return None if at is None else _owner_name(Path(os.path.abspath(path)).parts[at])
+
+
+def _owner_name(folder: str) -> str:
+    """The student a layout's folder names: Moodle's ``Bob B_456_assignsubmission_file_`` is
+    ``Bob B_456``; nbgrader's ``submitted/bob`` is ``bob``."""
+    match = MOODLE.match(folder)
+    return match["student"] if match else folder
+
+
+def _platform_index(parts: tuple) -> int | None:
+    """The index of the first folder of ``parts`` (from the top, its file excluded) that a
+    learning platform made for one student (``MOODLE``), or None."""
+    return next((i for i, part in enumerate(parts[:-1]) if MOODLE.match(part)), None)
 
 
 def _owner_index(path, folder) -> int | None:
@@ -101,6 +125,9 @@ def _owner_index(path, folder) -> int | None:
     # folder or their assignment's), else only below the folder
     start = marks[-1] if marks and len(top) - marks[-1] <= 3 else len(top)
     index = _first_submitted(full, start)
+    platform = _platform_index(full)
+    if platform is not None and (index is None or platform <= index):
+        return platform  # (Moodle's folder of one student: the first from the top)
     if index is not None:
         return index + 1
     return len(top) if len(full) - len(top) >= 3 else None
@@ -116,7 +143,9 @@ def nbgrader_owner(path) -> str | None:
     ``submitted`` of the path is the layout's (a student can add others only below it:
     see ``owner_of``)."""
     parts = Path(os.path.abspath(path)).parts
-    index = _first_submitted(parts)
+    index, platform = _first_submitted(parts), _platform_index(parts)
+    if platform is not None and (index is None or platform <= index):
+        return _owner_name(parts[platform])  # (Moodle's folder of one student)
     return None if index is None else parts[index + 1]
 
 
@@ -130,8 +159,11 @@ def collection_of(path, folder=None) -> str:
     full = Path(os.path.abspath(path)).parts
     at = _owner_index(path, folder) if folder is not None else None
     if at is None:
-        index = _first_submitted(full)
-        at = None if index is None else index + 1
+        index, platform = _first_submitted(full), _platform_index(full)
+        at = platform if platform is not None and (index is None or platform <= index) \
+            else None if index is None else index + 1
+    if at is not None and MOODLE.match(full[at]):
+        return full[at - 1] if at >= 1 else ""  # (the folder Moodle's download made)
     return full[at + 1] if at is not None else full[-2] if len(full) >= 2 else ""
 
 
@@ -158,13 +190,23 @@ def student_of(path, owner: str | None = None, instructor_stems=()) -> str:
 
 def named_as(path, owner: str | None = None, instructor_stems=()) -> str:
     """The name ``student_of`` makes the student's (``safe_name``) as the path spells it."""
-    owner = owner or nbgrader_owner(path)
+    owner = owner or nbgrader_owner(path) or canvas_owner(path)
     if owner:
         return owner
     path = Path(path).resolve()
     if path.stem in instructor_stems and len(path.parents) > 2:
         return path.parent.parent.name
     return path.stem
+
+
+def canvas_owner(path) -> str | None:
+    """The student a file that a platform's download named is of: Canvas's user id
+    (``CANVAS``: ``bobsmith_456_9001_bob.ipynb`` is user 456's, whatever the student called
+    the file they uploaded, ``bob.ipynb``), or Moodle's ``Full Name_<id>`` (``MOODLE_FILE``),
+    or None."""
+    name = Path(path).name
+    match = CANVAS.match(name) or MOODLE_FILE.match(name)
+    return match["student"] if match else None
 
 
 def collisions(paths: list, owners: dict, instructor_stems=()) -> dict:
@@ -195,7 +237,7 @@ def named_by_its_file(path, owner: str | None = None, instructor_stems=()) -> bo
     folder of the class: ``ps1/bob.ipynb``), not by a folder of the layout (an ``owner``,
     nbgrader's ``submitted/<student>/``, or ``<student>/<assignment>/`` around a notebook
     named like an instructor notebook)."""
-    if owner or nbgrader_owner(path):
+    if owner or nbgrader_owner(path) or canvas_owner(path):
         return False
     path = Path(path).resolve()
     return not (path.stem in instructor_stems and len(path.parents) > 2)
@@ -246,7 +288,7 @@ def _who(path: Path, sources: list[Source], owner: str | None = None) -> tuple[s
     for source in sources:
         if path.name == source.path.name and len(path.resolve().parents) > 2:
             return _student(path, source, owner), source.assignment.name
-    return safe_name(owner or nbgrader_owner(path) or path.stem), ""
+    return safe_name(owner or nbgrader_owner(path) or canvas_owner(path) or path.stem), ""
 
 
 def safe_name(name: str) -> str:

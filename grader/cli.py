@@ -21,11 +21,14 @@ import stat
 import sys
 from pathlib import Path
 
+from kit_i18n import speaking
+
 from . import commands as course_commands
-from .batch import (collection_of, collisions, grade_files, named_by_its_file, owner_of,
-                    readable, safe_name, student_of)
+from .batch import (canvas_owner, collection_of, collisions, grade_files, named_by_its_file,
+                    nbgrader_owner, owner_of, readable, safe_name, student_of)
 from .grade import VARIANTS, Options, Result
-from .intake import one_line
+from .i18n import _
+from .intake import one_line, printable, valid_text
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .progress import progress
 from .sandbox import MODES, SandboxUnavailable, choose
@@ -479,6 +482,7 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     measured = []
     owners, collections = _owners(args.submissions, submissions)
     clashing = collisions(submissions, owners, {Path(source).stem for source in sources})
+    clashing.update(_unowned(args.submissions, submissions, owners, sources))
     graded = [path for path in submissions if path not in clashing]
     with progress("grading", len(graded)) as bar:
         def done(path, result, seconds):
@@ -494,9 +498,12 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     if not sandbox.on:
         for result in results:
             result.sandbox = sandbox.describe()
+    stems = {Path(source).stem for source in sources}
+    by_file = {path for path in submissions
+               if named_by_its_file(path, owners.get(path), stems)}
+    failed = [r for r in results if r.error] + _duplicates(submissions, results, by_file)
     write_report(results, out, args.format)
     write_timing(out, measured)
-    failed = [r for r in results if r.error] + _duplicates(submissions, results)
     for r in results:
         held = sum(q.held for q in r.questions)
         line = (f"could not grade {r.file}: {r.error}" if r.error else
@@ -628,6 +635,31 @@ def _show_graded(result) -> None:
         print("\n".join(f"      {line}" for line in text.splitlines()) or "      (empty)")
 
 
+def _unowned(items: list[str], submissions: list[str], owners: dict, sources: list[str]
+             ) -> dict:
+    """path -> a reason (``_clash``'s "others") for each notebook named like an instructor
+    notebook, directly in a folder that is directly in a folder the teacher gave
+    (``dl/<folder>/01_derive_it_by_hand.ipynb``), that no layout names the student of
+    (``owners``, nbgrader's ``submitted/``, Moodle's and Canvas's names). Whose it is, only
+    the folder could say, and whether ``<folder>`` is a student's or a section's (or an
+    assignment's) the grader cannot tell; the rule "two folders up" made it the student
+    ``dl``, the given folder itself, and one notebook of each such folder replaced the
+    others' (measured: bob's 9 of 9 in ``Bob B_456_assignsubmission_file_/``, before the
+    grader read Moodle's folders, was graded as ``dl``). Graded for no one, and said."""
+    stems = {Path(source).stem for source in sources}
+    found = {}
+    for item in (Path(item) for item in items if Path(item).is_dir()):
+        for path in submissions:
+            full = Path(path)
+            if full.parent.parent == item and full.stem in stems and not (
+                    owners.get(path) or nbgrader_owner(path) or canvas_owner(path)):
+                found[path] = [f"the folder given, {item}: is {full.parent.name} a student's "
+                               "folder or a section's? Give the students' folders in "
+                               "nbgrader's layout, submitted/<student>/<assignment>/, or "
+                               "each file named after its student"]
+    return found
+
+
 def _clash(path: str, others: list[str], owners: dict, sources: list[str]):
     """The result of a notebook whose name becomes a student's name that another notebook's
     different name becomes too (``batch.collisions``): not graded, and saying so. Graded,
@@ -643,18 +675,41 @@ def _clash(path: str, others: list[str], owners: dict, sources: list[str]):
     return readable(Result(student, "", Path(path).name, error=error))
 
 
-def _duplicates(submissions: list[str], results: list) -> list[str]:
-    """Two files for the same student and assignment: only the last one's result is kept."""
+def _duplicates(submissions: list[str], results: list, by_file=frozenset()) -> list[str]:
+    """Two files for the same student and assignment: only the last one's result is kept,
+    and it is flagged and what it scored held for review (``_hold_duplicate``): which of
+    the two is the student's, and whether both are theirs, only the teacher can tell (two
+    files named ``bob.ipynb``, one in a folder of its own, replaced bob's 9 of 9 with the
+    other's 0, with only a line on the terminal). Not held: a notebook whose student a
+    folder of the layout names, kept over one named by its file alone (``by_file``,
+    ``_folders_last``: zed's ``bob.ipynb`` in his own folder never makes bob's own held)."""
     seen, found = {}, []
     for path, result in zip(submissions, results):
         key = (result.student, result.assignment)
         if key in seen and not result.error:
             found.append(key)
             print(one_line(f"two submissions for {result.student} in {result.assignment}: "
-                           f"{seen[key]} and {path}; only the last was kept (rename one to "
-                           "grade both)"), file=sys.stderr)  # (the paths: the student's)
+                           f"{seen[key]} and {path}; only the last was kept, and held for "
+                           "review (rename one to grade both)"),
+                  file=sys.stderr)  # (the paths: the student's)
+            if path in by_file or seen[key] not in by_file:
+                _hold_duplicate(result, seen[key])
         seen[key] = path
     return found
+
+
+def _hold_duplicate(result, other: str) -> None:
+    """Flag ``result``, which replaced ``other``'s of the same student and assignment, and
+    hold every question graded automatically, those it scored 0 too (the other may be the
+    student's, and right): for the teacher to decide, never a grade sent as it stands."""
+    with speaking(result.lang):
+        text = _("another notebook of this student and assignment was handed in too, "
+                 "{other}; only this one was kept: which is the student's? It is held for "
+                 "review").format(other=printable(valid_text(Path(other).name)))
+    result.flags.append(text)
+    for question in result.questions:
+        if not question.manual:
+            question.review.append(text)
 
 
 if __name__ == "__main__":

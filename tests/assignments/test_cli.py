@@ -182,4 +182,7 @@ def test_two_files_for_one_student_are_reported(capsys):
         ("alice", "derive_it_by_hand")]
     assert capsys.readouterr().err == (
         "two submissions for alice in derive_it_by_hand: a/alice.ipynb and b/alice.ipynb; only "
-        "the last was kept (rename one to grade both)\n")
+        "the last was kept, and held for review (rename one to grade both)\n")
+    assert results[1].flags == ["another notebook of this student and assignment was handed "
+                                "in too, alice.ipynb; only this one was kept: which is the "
+                                "student's? It is held for review"]
