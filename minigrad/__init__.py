@@ -23,6 +23,7 @@ read, in which order). Imports go down this list only:
 
 import math as _math
 
+from .kernels.memory import freeze_imported_objects as _freeze_imported_objects
 from .kernels.memory import keep_freed_memory as _keep_freed_memory
 
 _keep_freed_memory()  # (once, before any array: big arrays reuse freed memory; see there)
@@ -194,3 +195,6 @@ globals().update(_parser.parsed_namespace(globals(), list(globals())))
 # torch.functional's functions are torch's own (its unique is torch.unique)
 vars(functional).update({_name: globals()[_name] for _name in functional.__all__
                          if _name in globals()})
+
+# Last: the objects of the import, out of the garbage collector's walks (see there).
+_freeze_imported_objects()

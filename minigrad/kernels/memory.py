@@ -16,15 +16,28 @@ the next arrays. (PyTorch's GPU allocator keeps freed blocks the same way.) It d
 nothing off glibc, nor where the program set either threshold itself
 (``MALLOC_MMAP_THRESHOLD_``, ``MALLOC_TRIM_THRESHOLD_``), nor with
 ``MINIGRAD_KEEP_MEMORY=0``.
+
+Python's own objects: a graph of minigrad ops is made of Python objects (a node, its
+saved values, tuples: five per op that the cyclic garbage collector tracks; PyTorch's
+are C++, out of its reach), so building a long graph sets off Python's full
+collections, and each walks every tracked object of the process, minigrad's own
+included: the functions, classes and tables of its 290 modules, some 52,000 objects
+(21 ms per full collection here, against 6 ms when minigrad had 60 modules). A
+20,000-op chain spent a quarter of its forward there. ``freeze_imported_objects``,
+called once at the end of the import, moves every object alive then out of the
+collector's reach (``gc.freeze``): they are still freed by their reference counts as
+ever; only a reference cycle among objects made before ``import minigrad`` would stay
+uncollected (``gc.unfreeze()`` hands them back). Nothing with ``MINIGRAD_GC_FREEZE=0``.
 """
 
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import sys
 
-__all__ = ["keep_freed_memory"]
+__all__ = ["keep_freed_memory", "freeze_imported_objects"]
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # (mallopt's parameters, malloc.h)
 _MMAP_THRESHOLD = 32 << 20  # bytes (glibc's largest on 64-bit machines)
@@ -43,3 +56,12 @@ def keep_freed_memory() -> bool:
     mallopt.restype, mallopt.argtypes = ctypes.c_int, [ctypes.c_int, ctypes.c_int]
     return bool(mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
                 and mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD))
+
+
+def freeze_imported_objects() -> bool:
+    """``gc.freeze()`` after a collection (above); whether it froze them."""
+    if os.environ.get("MINIGRAD_GC_FREEZE") == "0" or not gc.isenabled():
+        return False
+    gc.collect()  # (what is garbage already is freed, not kept forever)
+    gc.freeze()
+    return True
