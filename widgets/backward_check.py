@@ -72,7 +72,10 @@ class BackwardCheck(StaticFallback, w.VBox):
     rtol = traitlets.Float(1e-5, help="Relative tolerance (see atol).")
 
     def __init__(self, output, tensors, grads: dict | None = None, *, atol: float = 1e-8,
-                 rtol: float = 1e-5, engine: str | None = None, **kwargs) -> None:
+                 rtol: float = 1e-5, engine: str | None = None, names: dict | None = None,
+                 **kwargs) -> None:
+        """``names``: more tensors to name in the drawing, not checked (as ``draw_graph``'s
+        ``names``: ``{"W2": W2, ...}``, a module, or another check's ``tensors``)."""
         self.tensors = _named(output, tensors)
         self.output = output
         self._expected, self._clues = _reference(output, self.tensors)
@@ -85,7 +88,7 @@ class BackwardCheck(StaticFallback, w.VBox):
         self._live = w.HTML()
         self._tolerance = ToleranceBoxes(self, atol, rtol)
         self._picture = w.HTML()
-        self._drawing = _Drawing(output, self.tensors, engine)
+        self._drawing = _Drawing(output, self.tensors, engine, named_tensors(names))
         super().__init__(children=[self._summary, self._live,
                                    self._tolerance,
                                    self._table, self._picture], atol=atol, rtol=rtol, **kwargs)
@@ -349,7 +352,7 @@ def _table(verdicts, atol: float, rtol: float) -> str:
             f'<tr class="minigrad-verdict {v.status}" data-name="{html.escape(v.name)}">'
             f'<td style="{cell};color:{colour};font-weight:bold" aria-hidden="true">{v.mark}</td>'
             f'<td style="{mono}">{html.escape(v.name)}</td>'
-            f'<td style="{mono}">{html.escape(shape)}</td>'
+            f'<td style="{mono};white-space:nowrap">{html.escape(shape)}</td>'
             f'<td style="{cell};color:{colour};font-weight:bold">{html.escape(v.word)}</td>'
             f'<td style="{mono};max-width:24em">{html.escape(v.difference())}</td>'
             f'<td style="{cell};max-width:30em">{html.escape(v.hint or "")}</td></tr>')
@@ -362,8 +365,10 @@ def _table(verdicts, atol: float, rtol: float) -> str:
 class _Drawing:
     """The graph laid out once; each named tensor's box is marked per verdict."""
 
-    def __init__(self, output, tensors: dict, engine: str | None) -> None:
-        self.model = GraphModel.build([output], tensors, collapse=4, max_nodes=200)
+    def __init__(self, output, tensors: dict, engine: str | None, others: dict) -> None:
+        # (a tensor both checked and in ``others`` keeps its checked name)
+        self.model = GraphModel.build([output], {**others, **tensors}, collapse=4,
+                                      max_nodes=200)
         self.boxes: dict = {}  # name -> box id
         by_tensor = {id(box.tensor): box.id for box in self.model.boxes.values()
                      if box.kind in ("leaf", "tensor", "output") and box.count == 1}

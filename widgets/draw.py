@@ -19,6 +19,8 @@ the output down to the leaves.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import graphviz
 from minigrad.autograd import formula_for
 
@@ -41,6 +43,7 @@ FONT = "Courier"  # in the SVG: font-family="Courier,monospace"
 # drawn smaller to fit (Graphviz's "size"), rather than cut off at the panel's edge, where
 # a learner would have to scroll sideways to see its leaves.
 MAX_WIDTH = 8.6
+SPINE_WEIGHT = 8  # an arrow between two ops costs this many times more to bend or stretch
 NO_GRAD = object()  # a non-leaf that does not retain its grad: no "grad" line
 
 
@@ -176,13 +179,25 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
                    **({"penwidth": "2"} if box.count > 1 else {}),
                    **({"ordering": "out"} if box.kind == "op" else {}))
     _add_groups(graph, model)
+    between = Counter((arrow.tail, arrow.head) for arrow in model.arrows.values())
     for arrow in model.arrows.values():
         style = {"saved": {"style": "dotted", "arrowhead": "none"},
                  "tensor": {"style": "dashed", "arrowhead": "none"},
                  "leaf": {"style": "dashed", "arrowhead": "none"},
                  "more": {"style": "dashed"}}.get(arrow.kind, {})
         label = arrow_labels.get(arrow.id)
-        graph.edge(arrow.tail, arrow.head, id=arrow.id, **{"class": arrow.kind}, **style,
+        # a leaf left of its AccumulateGrad, as a named tensor is left of its op (a flat
+        # edge's tail is drawn left of its head); heavy arrows between ops keep the chain of
+        # ops straight, with leaves and named tensors hung on its left
+        ends = (arrow.head, arrow.tail) if arrow.kind == "leaf" else (arrow.tail, arrow.head)
+        spine = arrow.kind == "grad" and model.boxes[arrow.tail].kind == "op" \
+            and model.boxes[arrow.head].kind == "op"
+        # two labelled arrows between the same boxes (y * y) get a rank more between them:
+        # squeezed into one, the left arrow bulged around its label like a loop (Chinese)
+        twin = label and between[arrow.tail, arrow.head] > 1
+        graph.edge(*ends, id=arrow.id, **{"class": arrow.kind}, **style,
+                   **({"weight": str(SPINE_WEIGHT)} if spine else {}),
+                   **({"minlen": "2"} if twin else {}),
                    **({"label": graphviz.escape(label)} if label else {}))
     return graph
 

@@ -99,14 +99,33 @@ def descent_picture(ws, loss=lambda w: w ** 2, formula: str = "w²") -> Picture:
     figure = _figure(5, 3)
     axes = figure.subplots()
     axes.plot(grid, [loss(w) for w in grid], color="0.5")
-    values = [loss(w) for w in ws]
-    axes.plot(ws, values, "o", color="tab:red")
-    for k, (w0, w1) in enumerate(zip(ws, ws[1:])):
-        axes.annotate("", xy=(w1, loss(w1)), xytext=(w0, loss(w0)),
-                      arrowprops=dict(arrowstyle="->", color="tab:red"))
-    for k, w in enumerate(ws[:4]):
-        axes.annotate(str(k), (w, loss(w)), textcoords="offset points", xytext=(0, 6),
-                      ha="center", fontsize=8)
+    # points closer to each other than a marker's width near the minimum are drawn again,
+    # numbered, in a magnified inset (w = 0.19 and 0.094 were one red blot)
+    crowded = [k for k in range(1, len(ws)) if abs(ws[k] - ws[k - 1]) < span / 12]
+    first = crowded[0] - 1 if crowded else len(ws)
+    views = [(axes, range(len(ws)), range(first))]
+    if crowded:
+        near = ws[first:]
+        low, high = min(near + [0.0]), max(near + [0.0])
+        pad = (high - low) * 0.15
+        inset = axes.inset_axes([0.33, 0.45, 0.34, 0.5])
+        inset.set_xlim(low - pad, high + pad)
+        inset.set_ylim(-0.08 * max(loss(w) for w in near),
+                       1.3 * max(max(loss(w) for w in near), loss(low - pad), loss(high + pad)))
+        local = np.linspace(low - pad, high + pad, 100)
+        inset.plot(local, [loss(w) for w in local], color="0.5")
+        inset.tick_params(labelsize=7)
+        axes.indicate_inset_zoom(inset, edgecolor="0.4")
+        views.append((inset, range(first, len(ws)), range(first, len(ws))))
+    for view, shown, numbered in views:
+        view.plot([ws[k] for k in shown], [loss(ws[k]) for k in shown], "o", color="tab:red",
+                  markersize=6 if view is axes else 5)
+        for k in shown[1:]:
+            view.annotate("", xy=(ws[k], loss(ws[k])), xytext=(ws[k - 1], loss(ws[k - 1])),
+                          arrowprops=dict(arrowstyle="->", color="tab:red"))
+        for k in numbered:
+            view.annotate(str(k), (ws[k], loss(ws[k])), textcoords="offset points",
+                          xytext=(0, 6), ha="center", fontsize=8)
     axes.set_xlabel("w")
     axes.set_ylabel(_("loss = {formula}").format(formula=formula))
     alt = _("The curve loss = {formula} and the {count} values of w that gradient descent "

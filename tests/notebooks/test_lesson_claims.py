@@ -93,6 +93,24 @@ def test_every_graph_a_lesson_draws_is_named():
                     assert "names=" in call, f"{path.name}: {call}"
 
 
+LEAF_TITLE = re.compile(r'class="node leaf[^"]*">.*?<text[^>]*>([^<]*)</text>', re.S)
+
+
+def test_every_leaf_a_lesson_stores_carries_its_name():
+    # lesson 10's one-line check of cross-entropy named only logits: its leaves were drawn
+    # "leaf  [64, 27]" under a first check that calls the same tensor W2
+    seen = 0
+    for path in LESSONS:
+        for i, cell in enumerate(nbformat.read(path, as_version=4).cells):
+            for output in cell.get("outputs", []):
+                data = output.get("data", {})
+                shown = "".join(data.get("image/svg+xml", "")) + "".join(data.get("text/html", ""))
+                for title in LEAF_TITLE.findall(shown):
+                    seen += 1
+                    assert not title.startswith("leaf"), f"{path.name}, cell {i}: {title!r}"
+    assert seen > 10
+
+
 EDGE = re.compile(r'<g id="[^"]+" class="edge (grad|output)">(.*?)</g>', re.S)
 EDGE_TEXT = re.compile(r"<text[^>]*>([^<]*)</text>")
 

@@ -42,7 +42,8 @@ def test_the_edge_into_a_leaf_ends_at_a_box_named_accumulate_grad(name):
     assert 'op3 -> acc0 [class=grad id="op3-0"]' in graph.source
     # the leaf keeps its name, shape, values and grad, beside its AccumulateGrad
     assert texts(nodes["leaf0"]) == ["x  [2, 2]", "[[1., 1.],", " [1., 1.]]", "grad: None"]
-    assert "acc0 -> leaf0 [arrowhead=none class=leaf" in graph.source
+    # (written leaf -> acc: a flat edge's tail is drawn on the left, where named tensors are)
+    assert "leaf0 -> acc0 [arrowhead=none class=leaf" in graph.source
     assert "leaf0-arrow" in edges
     assert "rank=same\n\t\tleaf0\n\t\tacc0" in graph.source
     # in words too

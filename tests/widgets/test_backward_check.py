@@ -422,3 +422,23 @@ def test_one_tensor_is_said_in_the_singular():
     check = BackwardCheck((x * x).sum(), {"x": x})
     assert repr(check) == "BackwardCheck(1 tensor: 0 exact, 0 close, 0 wrong, 1 not yet)"
     assert check.summary.startswith("1 tensor:")
+
+
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_names_label_the_drawing_and_are_not_checked(name):
+    # lesson 10's one-line check of cross-entropy: only logits is checked, and its leaves
+    # were drawn as "leaf [64, 27]"; names= gives them the first check's names
+    lib = library(name)
+    loss, t, X, Y = network(lib)
+    first = BackwardCheck(loss, t)
+    fast = BackwardCheck(lib.nn.functional.cross_entropy(t["logits"], Y),
+                         {"logits": t["logits"]}, names=first.tensors)
+    assert list(fast.verdicts) == ["logits"]
+    nodes = groups(fast.svg, "node")
+    titles = {texts(g)[0].split()[0]: texts(g) for g in nodes.values()}
+    for leaf in ("W2", "b2", "W1", "b1", "C", "h", "hpre", "embcat", "emb"):
+        assert len(titles[leaf]) == 1, titles[leaf]  # named, with no verdict line
+    assert "leaf" not in titles
+    assert texts(nodes[fast._drawing.boxes["logits"]])[-1] == "? not yet"
+    fast.add("logits", lib.autograd.grad(fast.output, t["logits"], retain_graph=True)[0])
+    assert fast.passed and fast.verdicts["logits"].status == "exact"
