@@ -1,0 +1,98 @@
+"""The fourteenth red team's submissions, graded as a teacher grades them (the real commands:
+``minigrad-kit gradescope`` and the autograder as Gradescope runs it, ``minigrad-kit
+grade``). What succeeded before, and the construction that closed it:
+
+* **Gradescope's score forged where bubblewrap cannot run** (Docker's default seccomp
+  profile refuses its namespaces, which the kit's own test of setup.sh takes as the usual
+  container): the student's code then ran unsandboxed, as root, the grader's own user. An
+  answer cell of assignment 3 forked a process of a session of its own (``os.setsid``),
+  which the run's end (a kill of the run's process group) did not reach; it found
+  ``/autograder`` in ``/proc/*/cmdline`` and, once the grader had written
+  ``results/results.json``, wrote its own: 4 of 4 over the wrong answers, and neither the
+  held code nor "the student's code ran WITHOUT the sandbox", the notes the teacher was to
+  read, were left in it (measured). (``run.run_code``: a grader run by root runs the code
+  as a user of its own with the sandbox or without it, ``sandbox.sandbox_user`` and
+  ``confine``: no process or thread can start, and the grader's files are not its to
+  write.)
+"""
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from assignment_files import BY_ASSIGNMENT
+from keys import WRONG, build
+from platform_tree import environment, gradescope_tree, run, submit
+
+from grader.cli import main
+
+T = "tensors_and_gradients"
+AS_ROOT = pytest.mark.skipif(
+    os.geteuid() != 0, reason="the code runs as a user of its own where the grader is root "
+    "(Gradescope's container); an ordinary user's grader has no other user to become")
+
+# Forks a process of its own session that outlives the run and rewrites results.json once
+# the grader has written it (for 30 s at most: a test that fails leaves nothing for long).
+FORGER = r'''
+import os, json, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        for fd in range(3, 256):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        root = None
+        for pid in os.listdir("/proc"):
+            try:
+                args = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+            except OSError:
+                continue
+            if b"grader.gradescope" in args:
+                root = args[args.index(b"grader.gradescope") + 1].decode()
+        target = os.path.join(root, "results", "results.json")
+        forged = json.dumps({"score": 4.0, "output": "All tests passed", "tests": []})
+        end = time.time() + 30
+        while time.time() < end:
+            try:
+                if "All tests passed" not in open(target).read():
+                    open(target, "w").write(forged)
+            except OSError:
+                pass
+            time.sleep(0.001)
+    os._exit(0)
+'''
+
+
+@AS_ROOT
+def test_code_run_without_the_sandbox_cannot_rewrite_gradescopes_results(tmp_path):
+    """The autograder of assignment 3 in a container where bwrap cannot make namespaces
+    (a stub that fails as it fails there): the forger's wrong answers score 0, and
+    results.json keeps the teacher's notes (the held code, "no sandbox"), also a while
+    after the autograder ended."""
+    zipped = tmp_path / "autograder.zip"
+    assert main(["gradescope", str(BY_ASSIGNMENT[T]), "--out", str(zipped), "--salt", "s",
+                 "--timeout", "20", "--numbers-of", "ada"]) == 0
+    root = gradescope_tree(tmp_path, zipped)
+    (root / "minigrad-kit").symlink_to(Path(sys.prefix))
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    (stubs / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new "
+                                 "namespace' >&2\nexit 1\n")
+    (stubs / "bwrap").chmod(0o755)
+    forged = {**WRONG[T], "q1_answer": FORGER + "\n" + WRONG[T]["q1_answer"]}
+    submit(root, {"hw.ipynb": build(T, "ada", forged)})
+    done = run([root / "run_autograder"], cwd=root,
+               env=environment(PATH=f"{stubs}{os.pathsep}{os.environ['PATH']}"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    time.sleep(1)  # (what the forger would have needed to write its own)
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0
+    notes = {t["name"]: t["output"] for t in results["tests"] if t.get("visibility") == "hidden"}
+    assert "For the teacher · no sandbox" in notes
+    assert "runs other programs (os.fork)" in notes["For the teacher · flagged code"]
+    assert "BlockingIOError" in results["output"]  # (the fork itself failed)
