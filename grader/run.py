@@ -40,7 +40,7 @@ from pathlib import Path
 
 from .runner import HEADER, MAC, sealed, sealing, signature
 from .sandbox import (Sandbox, hand_over, runner_argv, runner_packages, sandbox_environment,
-                      sandbox_user)
+                      sandbox_user, unsandboxed_user)
 
 __all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
 
@@ -91,12 +91,12 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
         # a process of a session of its own, which outlived the run and rewrote Gradescope's
         # results.json once the grader had written it: 4 of 4 over wrong answers, and the
         # teacher's notes (the held code, "no sandbox") gone (red team 14).
-        user = sandbox_user()
         if sandbox.on:
             paths = ["/kit"]
             command = runner_argv(scratch, packages)
-            environment = sandbox_environment(scratch)
+            environment, user = sandbox_environment(scratch), sandbox_user()
         else:
+            user = unsandboxed_user()
             paths = sorted({str(p.parent) for p in packages.values()})
             command, environment = [], {"PATH": os.environ.get("PATH", ""), "HOME": folder,
                                         "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
