@@ -96,3 +96,14 @@ def test_code_run_without_the_sandbox_cannot_rewrite_gradescopes_results(tmp_pat
     assert "For the teacher · no sandbox" in notes
     assert "runs other programs (os.fork)" in notes["For the teacher · flagged code"]
     assert "BlockingIOError" in results["output"]  # (the fork itself failed)
+
+
+def test_a_process_that_ends_while_it_is_counted_counts_nothing():
+    """``confine`` counts the user's tasks in ``/proc``; without the sandbox's PID namespace
+    it lists the machine's processes, which end while they are counted: such a one counts
+    nothing (it raised FileNotFoundError, and the run could not start)."""
+    from grader.confine import _tasks
+
+    assert _tasks("4194305", os.getuid()) == 0  # (above pid_max: a process that has ended)
+    assert _tasks(str(os.getpid()), os.getuid()) >= 1
+    assert _tasks(str(os.getpid()), os.getuid() + 1) == 0
