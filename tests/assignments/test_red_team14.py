@@ -14,6 +14,14 @@ grade``). What succeeded before, and the construction that closed it:
   as a user of its own with the sandbox or without it, ``sandbox.sandbox_user`` and
   ``confine``: no process or thread can start, and the grader's files are not its to
   write.)
+
+* **honest work scored 0 while check() judged it right**: a formula built in two steps,
+  ``dk_dx = "..."`` then ``dk_dx += " + ..."``, is the whole formula in the kernel, which
+  ``check()`` judges, but the grader read the first part alone (an augmented assignment
+  bound nothing it read): 0 of 3 for q4 of assignment 1, right in the notebook
+  (measured). (``answers._bindings``: ``name += ...`` is read as ``name = name + ...``,
+  computed from the text as the other answers given as data are; ``del name`` leaves it
+  undefined, as in the kernel.)
 """
 
 import json
@@ -24,9 +32,11 @@ from pathlib import Path
 
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from keys import WRONG, build
+from keys import WRONG, build, right
 from platform_tree import environment, gradescope_tree, run, submit
+from shared_fixture import points_and_review
 
+from grader.answers import written_answers
 from grader.cli import main
 
 T = "tensors_and_gradients"
@@ -107,3 +117,41 @@ def test_a_process_that_ends_while_it_is_counted_counts_nothing():
     assert _tasks("4194305", os.getuid()) == 0  # (above pid_max: a process that has ended)
     assert _tasks(str(os.getpid()), os.getuid()) >= 1
     assert _tasks(str(os.getpid()), os.getuid() + 1) == 0
+
+
+def _in_two_steps(cell: str) -> str:
+    """Each ``name = "a + b"`` of ``cell`` as ``name = "a"`` then ``name += " + b"``."""
+    lines = []
+    for line in cell.splitlines():
+        name, formula = line.split(" = ", 1)
+        first, rest = formula[1:-1].split(" + ", 1)
+        lines += [f'{name} = "{first}"', f'{name} += " + {rest}"']
+    return "\n".join(lines)
+
+
+def test_a_formula_built_with_plus_equals_is_read_whole(tmp_path):
+    """Assignment 1, right, with every formula written in two steps (``+=``), graded by
+    ``minigrad-kit grade``: 9 of 9, unheld, as check() judges it in the notebook."""
+    D = "derive_it_by_hand"
+    answers = {gid: _in_two_steps(cell) for gid, cell in right(D, "ada").items()}
+    assert 'dk_dx += " + ' in answers["q4_answer"]
+    folder = tmp_path / "submitted"
+    folder.mkdir()
+    (folder / "ada.ipynb").write_text(json.dumps(build(D, "ada", answers)))
+    assert main(["grade", str(folder), "--out", str(tmp_path / "grades"), "--salt", "s",
+                 "--jobs", "1", "--sandbox", "required"]) == 0
+    graded = points_and_review(tmp_path / "grades")
+    assert {q: points for (_s, q), (points, _r) in graded.items()} == {
+        "q1": "2", "q2": "2", "q3": "2", "q4": "3"}
+    assert not any(review for _points, review in graded.values())
+
+
+def test_what_python_binds_is_read():
+    """``+=`` of texts and numbers as Python computes it; ``del`` leaves the name undefined;
+    what cannot be computed from the text stays "a value computed by code"."""
+    read = written_answers(['df = "3*x**2"\ndf += " + 2"', 'n = 2\nn *= 3\ndg = f"{n}*x"',
+                            'dh = "x"\ndel dh', 'dk = "x"\ndk += str(len("ab"))'],
+                           ("df", "dg", "dh", "dk"))
+    assert read["df"] == "3*x**2 + 2" and read["dg"] == "6*x"
+    assert type(read["dh"]).__name__ == "Missing"
+    assert read["dk"].kind == "value computed by code"
