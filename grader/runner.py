@@ -110,6 +110,8 @@ def main(results: int, user: str = "-") -> None:
     _cap_memory(plan["memory_mb"])
     if not plan["autograd"]:
         _without_autograd()
+    from grader import forward_only  # noqa: F401 (data.encode reads it: loaded before
+    # the run becomes its own user, who may not read the folders the kit is installed in)
     from grader.kernel_side import collect
     from grader.questions import questions_from_text
     from grader.signals import default_interrupts

@@ -26,6 +26,7 @@ grade``). What succeeded before, and the construction that closed it:
 
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -36,8 +37,12 @@ from keys import WRONG, build, right
 from platform_tree import environment, gradescope_tree, run, submit
 from shared_fixture import points_and_review
 
+import grader.run
 from grader.answers import written_answers
 from grader.cli import main
+from grader.run import Plan, run_code
+from grader.sandbox import Sandbox, runner_packages
+from grader.source import load_source
 
 T = "tensors_and_gradients"
 AS_ROOT = pytest.mark.skipif(
@@ -106,6 +111,29 @@ def test_code_run_without_the_sandbox_cannot_rewrite_gradescopes_results(tmp_pat
     assert "For the teacher · no sandbox" in notes
     assert "runs other programs (os.fork)" in notes["For the teacher · flagged code"]
     assert "BlockingIOError" in results["output"]  # (the fork itself failed)
+
+
+@AS_ROOT
+def test_its_own_user_grades_from_a_kit_only_root_can_read(tmp_path, monkeypatch):
+    """Without the sandbox, a root grader's run becomes its own user once the kit is
+    loaded: from a kit in a folder only root may enter (root's home, a pytest folder), an
+    answer of assignment 3 is read back at its extract step (which loads nothing new:
+    ``grader.forward_only``, which ``data.encode`` reads, was loaded on first use, and the
+    run's own user could not, so every question of assignment 3 scored 0)."""
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    copies = {name: Path(shutil.copytree(folder, private / folder.name))
+              for name, folder in runner_packages().items()}
+    monkeypatch.setattr(grader.run, "runner_packages", lambda autograd=True: copies)
+    source = load_source(BY_ASSIGNMENT[T])
+    steps = [{"kind": "cell", "source": "import minigrad as torch\nx = torch.ones(2, 3, "
+              "requires_grad=True)\ntotal = x.sum()",
+              "filename": "<cell 1>"}, {"kind": "extract", "question": "q1"}]
+    plan = Plan(steps, source.module_text, source.module.name, {"q1": {"public": None}})
+    run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                   deadline=time.monotonic() + 60)
+    assert [step.status for step in run.steps] == ["ok", "ok"], run
+    assert run.steps[1].data["public"]["dict"]["total"]["tensor"]["values"] == [6.0]
 
 
 def test_a_process_that_ends_while_it_is_counted_counts_nothing():
