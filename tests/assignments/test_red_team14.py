@@ -42,7 +42,9 @@ from grader.answers import written_answers
 from grader.cli import main
 from grader.run import Plan, run_code
 from grader.sandbox import Sandbox, runner_packages
+from grader.notebook import grade_id
 from grader.source import load_source
+from grader.variants import render
 
 T = "tensors_and_gradients"
 AS_ROOT = pytest.mark.skipif(
@@ -116,10 +118,11 @@ def test_code_run_without_the_sandbox_cannot_rewrite_gradescopes_results(tmp_pat
 @AS_ROOT
 def test_its_own_user_grades_from_a_kit_only_root_can_read(tmp_path, monkeypatch):
     """Without the sandbox, a root grader's run becomes its own user once the kit is
-    loaded: from a kit in a folder only root may enter (root's home, a pytest folder), an
-    answer of assignment 3 is read back at its extract step (which loads nothing new:
-    ``grader.forward_only``, which ``data.encode`` reads, was loaded on first use, and the
-    run's own user could not, so every question of assignment 3 scored 0)."""
+    loaded, so from a kit in a folder only root may enter (root's home, a pytest folder)
+    an answer of assignment 3 is read back at its extract step, and the setup cell of
+    assignment 2 runs: nothing is loaded after. (``grader.forward_only``, which
+    ``data.encode`` reads, was loaded on first use, which the run's own user could not do:
+    every question of assignment 3 scored 0.)"""
     private = tmp_path / "private"
     private.mkdir(mode=0o700)
     copies = {name: Path(shutil.copytree(folder, private / folder.name))
@@ -134,6 +137,18 @@ def test_its_own_user_grades_from_a_kit_only_root_can_read(tmp_path, monkeypatch
                    deadline=time.monotonic() + 60)
     assert [step.status for step in run.steps] == ["ok", "ok"], run
     assert run.steps[1].data["public"]["dict"]["total"]["tensor"]["values"] == [6.0]
+    # the setup cell of assignment 2 in its run without autograd: start() draws ada's numbers
+    # with NumPy's random numbers, which nothing else there loads (it said "No module named
+    # 'secrets'" in every submission's feedback)
+    source = load_source(BY_ASSIGNMENT["broadcasting_and_reductions"])
+    setup = next(c.source for c in render(source.notebook, source.assignment, "ada").cells
+                 if grade_id(c) == "setup")
+    assert 'student="ada"' in setup
+    plan = Plan([{"kind": "cell", "source": setup, "filename": "<cell 2>"}],
+                source.module_text, source.module.name, {}, autograd=False)
+    run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                   deadline=time.monotonic() + 60)
+    assert run.steps[0].status == "ok", run
 
 
 def test_a_process_that_ends_while_it_is_counted_counts_nothing():
