@@ -198,3 +198,22 @@ def test_what_python_binds_is_read():
     assert read["df"] == "3*x**2 + 2" and read["dg"] == "6*x"
     assert type(read["dh"]).__name__ == "Missing"
     assert read["dk"].kind == "value computed by code"
+
+
+@AS_ROOT
+@pytest.mark.parametrize("may", [True, False])
+def test_without_the_sandbox_the_run_is_its_own_user_where_root_may_change_user(
+        monkeypatch, may):
+    """Without the sandbox, a root grader's run becomes a user of its own (the user it
+    reports is not root's) where the grader may change user (CAP_SETUID and CAP_SETGID);
+    a root without them runs it as itself, as before, rather than grade no code at all."""
+    import grader.sandbox
+
+    monkeypatch.setattr(grader.sandbox, "_may_change_user", lambda: may)
+    source = load_source(BY_ASSIGNMENT[T])
+    plan = Plan([{"kind": "cell", "source": "import os\nraise RuntimeError(f'uid={os.getuid()}')",
+                  "filename": "<cell 1>"}], source.module_text, source.module.name, {})
+    run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                   deadline=time.monotonic() + 60)
+    assert run.steps[0].status == "error", run
+    assert ("uid=0 " in run.steps[0].error) is not may
