@@ -161,9 +161,10 @@ def sandbox_user() -> int | None:
 
 def unsandboxed_user() -> int | None:
     """The user a code run without the sandbox becomes: ``sandbox_user`` where this process
-    may become another user (root with CAP_SETUID and CAP_SETGID: Gradescope's and
-    PrairieLearn's containers, where bubblewrap often cannot run), else None (the grader's
-    own user: ``confine`` would fail, and no code question could be graded)."""
+    may become another user (root with CAP_SETUID and CAP_SETGID, in a user namespace that
+    has the sandboxes' users: Gradescope's and PrairieLearn's containers, where bubblewrap
+    often cannot run), else None (the grader's own user: ``confine`` would fail, and no
+    code question could be graded)."""
     return sandbox_user() if os.geteuid() == 0 and _may_change_user() else None
 
 
@@ -173,9 +174,21 @@ def _may_change_user() -> bool:
         with open("/proc/self/status", encoding="ascii") as file:
             effective = next(int(line.split()[1], 16) for line in file
                              if line.startswith("CapEff:"))
+        users = [_mapped(f"/proc/self/{kind}_map") for kind in ("uid", "gid")]
     except (OSError, StopIteration, ValueError, IndexError):
         return False
-    return all(effective >> capability & 1 for capability in CHANGE_USER)
+    last = FIRST_USER + 32 * (1 << 22)  # (sandbox_user's users: all of them, mapped)
+    return all(effective >> capability & 1 for capability in CHANGE_USER) and all(
+        any(start <= FIRST_USER and last <= start + count for start, count in ranges)
+        for ranges in users)
+
+
+def _mapped(path: str) -> list:
+    """(first id, count) of each range of a user namespace's map (a rootless container
+    maps a few thousand users: the sandboxes' could not be become)."""
+    with open(path, encoding="ascii") as file:
+        return [(int(inside), int(count)) for inside, _outside, count in
+                (line.split() for line in file if line.strip())]
 
 
 def hand_over(user: int | None, *paths: Path) -> None:

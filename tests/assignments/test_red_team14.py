@@ -217,3 +217,17 @@ def test_without_the_sandbox_the_run_is_its_own_user_where_root_may_change_user(
                    deadline=time.monotonic() + 60)
     assert run.steps[0].status == "error", run
     assert ("uid=0 " in run.steps[0].error) is not may
+
+
+def test_a_root_whose_namespace_lacks_the_users_becomes_none_of_them(monkeypatch):
+    """A rootless container's user namespace maps a few users (``0 1000 1``, ``1 100000
+    65536``): the sandboxes' users, above 2,100,000,000, are not among them, and setuid to
+    one would fail before any cell ran; the run then stays the grader's user."""
+    import grader.sandbox
+
+    monkeypatch.setattr(grader.sandbox, "_mapped", lambda path: [(0, 1), (1, 65536)])
+    grader.sandbox._may_change_user.cache_clear()
+    try:
+        assert grader.sandbox._may_change_user() is False
+    finally:
+        grader.sandbox._may_change_user.cache_clear()
