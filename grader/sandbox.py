@@ -185,7 +185,7 @@ def _may_change_user() -> bool:
 
 def _mapped(path: str) -> list:
     """(first id, count) of each range of a user namespace's map (a rootless container
-    maps a few thousand users: the sandboxes' could not be become)."""
+    maps a few thousand users, and the sandboxes' are not among them)."""
     with open(path, encoding="ascii") as file:
         return [(int(inside), int(count)) for inside, _outside, count in
                 (line.split() for line in file if line.strip())]
