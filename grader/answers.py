@@ -245,6 +245,17 @@ def _bindings(node, source: str, starts: list) -> list[tuple]:
                     found += [(n, Other("value computed by code", shown[:60]))
                               for n in names]
         return found
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        # (``dk_dx += " + ..."`` binds what ``dk_dx = dk_dx + " + ..."`` binds, and is read
+        # so: the first part alone was read, and scored 0, while check() judged the whole)
+        text = _segment(node, source, starts)
+        if len(text) > MAX_CHARACTERS:
+            return [(node.target.id, Other("value too long to be an answer", text[:60]))]
+        grown = ast.BinOp(left=ast.Name(id=node.target.id, ctx=ast.Load()), op=node.op,
+                          right=node.value)
+        return [(node.target.id, _Computed(grown, text))]
+    if isinstance(node, ast.Delete):  # (del df: no longer defined, as in the kernel)
+        return [(t.id, Missing(t.id)) for t in node.targets if isinstance(t, ast.Name)]
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return [(node.name, Other("function", "a function, not a formula in quotes"))]
     if isinstance(node, ast.ClassDef):
@@ -260,8 +271,7 @@ def _literal(node, source: str, starts: list):
     # in a Python loop at every call: minutes for a cell of a few megabytes; and the
     # lines' starts found once per cell: found again for each assignment, 16,000 lines of
     # `x = 1` cost two minutes of the grader's own process)
-    start = _offset(source, starts, node.lineno, node.col_offset)
-    text = source[start:_offset(source, starts, node.end_lineno, node.end_col_offset)]
+    text = _segment(node, source, starts)
     if len(text) > MAX_CHARACTERS:
         return Other("value too long to be an answer", text[:60])
     try:
@@ -269,6 +279,12 @@ def _literal(node, source: str, starts: list):
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return _Computed(node, text)
     return _plain(value)
+
+
+def _segment(node, source: str, starts: list) -> str:
+    """The node's own characters in ``source``."""
+    start = _offset(source, starts, node.lineno, node.col_offset)
+    return source[start:_offset(source, starts, node.end_lineno, node.end_col_offset)]
 
 
 def _offset(source: str, starts: list, line: int, column: int) -> int:

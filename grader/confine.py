@@ -28,9 +28,19 @@ def confine(user: int | None, tasks: int | None) -> None:
         return
     if tasks is None:
         mine = os.getuid()
-        tasks = sum(len(os.listdir(f"/proc/{pid}/task")) for pid in os.listdir("/proc")
-                    if pid.isdigit() and os.stat(f"/proc/{pid}").st_uid == mine)
+        tasks = sum(_tasks(pid, mine) for pid in os.listdir("/proc") if pid.isdigit())
     resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
+
+
+def _tasks(pid: str, user: int) -> int:
+    """The threads of process ``pid`` if ``user`` runs it, else 0 (and 0 for a process that
+    ended while it was counted: without the sandbox's PID namespace, ``/proc`` lists the
+    machine's, which come and go)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/task")) if os.stat(f"/proc/{pid}").st_uid == user \
+            else 0
+    except OSError:
+        return 0
 
 
 def _own_user_namespace() -> bool:

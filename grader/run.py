@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .runner import HEADER, MAC, sealed, sealing, signature
-from .sandbox import Sandbox, runner_argv, runner_packages, sandbox_environment, sandbox_user
+from .sandbox import (Sandbox, hand_over, runner_argv, runner_packages, sandbox_environment,
+                      sandbox_user, unsandboxed_user)
 
 __all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
 
@@ -85,16 +86,22 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
         (scratch / plan.module_name).write_text(plan.module, encoding="utf-8")
         read_end, write_end = os.pipe()
         packages = runner_packages(autograd=plan.autograd)
-        user = None
+        # Run by root, the student's code is a user of its own, with or without the sandbox
+        # (``confine``: no process or thread can start). Without it, as root, a cell forked
+        # a process of a session of its own, which outlived the run and rewrote Gradescope's
+        # results.json once the grader had written it: 4 of 4 over wrong answers, and the
+        # teacher's notes (the held code, "no sandbox") gone (red team 14).
         if sandbox.on:
             paths = ["/kit"]
             command = runner_argv(scratch, packages)
             environment, user = sandbox_environment(scratch), sandbox_user()
         else:
+            user = unsandboxed_user()
             paths = sorted({str(p.parent) for p in packages.values()})
             command, environment = [], {"PATH": os.environ.get("PATH", ""), "HOME": folder,
                                         "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
                                         "OPENBLAS_NUM_THREADS": "1"}
+            hand_over(user, scratch)  # (its working folder; the tmpfs of a sandbox is 01777)
         command += [str(Path(sys.executable).resolve()), "-I", "-S", "-B", "-c", BOOTSTRAP,
                     str(write_end), "-" if user is None else str(user), *paths]
         try:

@@ -110,6 +110,13 @@ def main(results: int, user: str = "-") -> None:
     _cap_memory(plan["memory_mb"])
     if not plan["autograd"]:
         _without_autograd()
+    # (loaded before the run becomes its own user, who may not read the folders Python and
+    # the kit are installed in: data.encode reads forward_only, the setup cell's start()
+    # grader.student and NumPy's random numbers, which a run without autograd loads nowhere
+    # else)
+    import numpy.random  # noqa: F401
+
+    from grader import forward_only, student  # noqa: F401
     from grader.kernel_side import collect
     from grader.questions import questions_from_text
     from grader.signals import default_interrupts

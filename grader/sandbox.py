@@ -53,8 +53,8 @@ from . import confine
 
 __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv",
            "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
-           "runner_packages", "KIT", "sandbox_user", "hand_over", "kernel_command",
-           "KERNEL_TASKS"]
+           "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "hand_over",
+           "kernel_command", "KERNEL_TASKS"]
 
 MODES = ("auto", "required", "off")
 KERNEL_NAME = "minigrad-kit-sandbox"
@@ -70,6 +70,7 @@ SCRATCH_BYTES = 64 * 1024 * 1024  # a code run's writable folder (no answer writ
 # far above the system's and the containers' ranges, and below 2**31.
 FIRST_USER = 2_100_000_000
 KERNEL_TASKS = 64  # processes and threads of a notebook kernel (ipykernel needs about 8)
+CHANGE_USER = (6, 7)  # CAP_SETGID, CAP_SETUID: what becoming a user of its own needs
 LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32")
 INSTALL = ("the grader's sandbox needs bubblewrap: apt-get install bubblewrap (Debian, "
            "Ubuntu), dnf install bubblewrap (Fedora); on macOS or Windows, grade inside a "
@@ -156,6 +157,38 @@ def sandbox_user() -> int | None:
     if os.geteuid() != 0:
         return None
     return FIRST_USER + 32 * (os.getpid() % (1 << 22)) + next(_users) % 32
+
+
+def unsandboxed_user() -> int | None:
+    """The user a code run without the sandbox becomes: ``sandbox_user`` where this process
+    may become another user (root with CAP_SETUID and CAP_SETGID, in a user namespace that
+    has the sandboxes' users: Gradescope's and PrairieLearn's containers, where bubblewrap
+    often cannot run), else None (the grader's own user: ``confine`` would fail, and no
+    code question could be graded)."""
+    return sandbox_user() if os.geteuid() == 0 and _may_change_user() else None
+
+
+@functools.lru_cache(maxsize=1)
+def _may_change_user() -> bool:
+    try:
+        with open("/proc/self/status", encoding="ascii") as file:
+            effective = next(int(line.split()[1], 16) for line in file
+                             if line.startswith("CapEff:"))
+        users = [_mapped(f"/proc/self/{kind}_map") for kind in ("uid", "gid")]
+    except (OSError, StopIteration, ValueError, IndexError):
+        return False
+    last = FIRST_USER + 32 * (1 << 22)  # (sandbox_user's users: all of them, mapped)
+    return all(effective >> capability & 1 for capability in CHANGE_USER) and all(
+        any(start <= FIRST_USER and last <= start + count for start, count in ranges)
+        for ranges in users)
+
+
+def _mapped(path: str) -> list:
+    """(first id, count) of each range of a user namespace's map (a rootless container
+    maps a few thousand users, and the sandboxes' are not among them)."""
+    with open(path, encoding="ascii") as file:
+        return [(int(inside), int(count)) for inside, _outside, count in
+                (line.split() for line in file if line.strip())]
 
 
 def hand_over(user: int | None, *paths: Path) -> None:
