@@ -39,6 +39,7 @@ from . import notebook as nbg
 from .i18n import _
 from .report import write_atomic
 from .source import load_source
+from .sandbox import runs_as_own_user
 from .upload import (CONFIG, ONE_ASSIGNMENT, grade_upload, grader_failed, no_notebook,
                      not_graded, notebooks_in, overview, pack_course, question_feedback)
 from .variants import render
@@ -188,12 +189,21 @@ def _teacher_notes(result, lang: str) -> list[dict]:
         if result.flags:
             notes.append(_note(_("For the teacher · flagged code"), "\n".join(result.flags)))
         if result.sandbox and not result.sandbox.startswith("bubblewrap"):
-            notes.append(_note(_("For the teacher · no sandbox"), _(
-                "The student's code ran WITHOUT the sandbox ({why}). In this container it "
-                "could read /autograder/source (the instructor notebooks, the salt) and write "
-                "/autograder/results. Gradescope's container did not let bubblewrap run; to "
-                "grade sandboxed, grade with minigrad-kit grade on a machine where it "
-                "runs.").format(why=result.sandbox)))
+            if runs_as_own_user():
+                risk = _(
+                    "The student's code ran WITHOUT the sandbox ({why}). In this container it "
+                    "could read /autograder/source (the instructor notebooks, the salt), but "
+                    "not write the grader's files nor start a process. Gradescope's container "
+                    "did not let bubblewrap run; to grade sandboxed, grade with minigrad-kit "
+                    "grade on a machine where it runs.")
+            else:
+                risk = _(
+                    "The student's code ran WITHOUT the sandbox ({why}). In this container it "
+                    "could read /autograder/source (the instructor notebooks, the salt) and "
+                    "write /autograder/results. Gradescope's container did not let bubblewrap "
+                    "run; to grade sandboxed, grade with minigrad-kit grade on a machine where "
+                    "it runs.")
+            notes.append(_note(_("For the teacher · no sandbox"), risk.format(why=result.sandbox)))
     return notes
 
 

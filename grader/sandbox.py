@@ -53,7 +53,7 @@ from . import confine
 
 __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv",
            "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
-           "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "hand_over",
+           "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user", "hand_over",
            "kernel_command", "KERNEL_TASKS"]
 
 MODES = ("auto", "required", "off")
@@ -104,8 +104,8 @@ def choose(mode: str = "auto") -> Sandbox:
     if mode == "bubblewrap":  # already chosen by the caller's process
         return Sandbox("bubblewrap")
     if mode == "off":
-        return Sandbox("off", "--sandbox off was chosen: students' code ran with the "
-                              "grader's rights")
+        return Sandbox("off", "--sandbox off was chosen: students' code ran "
+                              + _unsandboxed_rights())
     if mode not in ("auto", "required"):
         raise ValueError(f"--sandbox must be one of {', '.join(MODES)}, not {mode!r}")
     works, why = _bubblewrap_works()
@@ -114,7 +114,7 @@ def choose(mode: str = "auto") -> Sandbox:
     if mode == "required":
         raise SandboxUnavailable(f"--sandbox required, but {why}")
     return Sandbox("off", f"bubblewrap could not be used ({why}); students' code ran "
-                          "unsandboxed with the grader's rights")
+                          f"unsandboxed {_unsandboxed_rights()}")
 
 
 @functools.lru_cache(maxsize=1)
@@ -165,7 +165,21 @@ def unsandboxed_user() -> int | None:
     has the sandboxes' users: Gradescope's and PrairieLearn's containers, where bubblewrap
     often cannot run), else None (the grader's own user: ``confine`` would fail, and no
     code question could be graded)."""
-    return sandbox_user() if os.geteuid() == 0 and _may_change_user() else None
+    return sandbox_user() if runs_as_own_user() else None
+
+
+def runs_as_own_user() -> bool:
+    """Whether a code run without the sandbox becomes a user of its own (see
+    ``unsandboxed_user``)."""
+    return os.geteuid() == 0 and _may_change_user()
+
+
+def _unsandboxed_rights() -> str:
+    """How code run without the sandbox runs, for ``Sandbox.describe``."""
+    if runs_as_own_user():
+        return ("as a user of its own (it could read what any user may, but start no "
+                "process and write none of the grader's files)")
+    return "with the grader's rights"
 
 
 @functools.lru_cache(maxsize=1)

@@ -111,6 +111,8 @@ def test_code_run_without_the_sandbox_cannot_rewrite_gradescopes_results(tmp_pat
     assert results["score"] == 0
     notes = {t["name"]: t["output"] for t in results["tests"] if t.get("visibility") == "hidden"}
     assert "For the teacher · no sandbox" in notes
+    assert "but not write the grader's files nor start a process" in notes[
+        "For the teacher · no sandbox"]
     assert "runs other programs (os.fork)" in notes["For the teacher · flagged code"]
     assert "BlockingIOError" in results["output"]  # (the fork itself failed)
 
