@@ -410,6 +410,7 @@ OPTIMIZER_CAPTURABLE = ("If capturable=True, params and state_steps must be on s
 HOOK_RETURNED = "expected Variable, but hook returned '{}'"
 HOOK_CHANGED_TYPE = "hook '{}' has changed the type of value (was {} got {})"
 HOOK_CHANGED_SIZE = "hook '{}' has changed the size of value"
+POST_ACCUMULATE_HOOK_RETURNED = "Tensor post accumulate grad hooks should return None."
 # Node hooks (torch.autograd.graph.Node.register_hook / register_prehook)
 NODE_HOOK_RETURNED = "expected tuple, but hook returned '{}'"
 NODE_HOOK_COUNT = "hook '{}' has returned an incorrect number of values (got {}, but expected {})"
