@@ -90,6 +90,34 @@ OVERLOADS["where"] = ("Tensor condition",
                       "Tensor condition, Number self, Number other")
 
 
+def einsum_equation(args: tuple) -> tuple:
+    """``torch.einsum``'s arguments as (equation, operands): the equation first, or the
+    sublist format, each operand followed by its subscripts as ints (0-25 are 'A'-'Z',
+    26-51 'a'-'z', ``...`` an ellipsis) and the output's last (torch/functional.py)."""
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if not is_tensor(args[0]):
+        return args[0], args[1:]
+
+    def letters(sublist) -> str:
+        return "".join([_einsum_subscript(n) for n in sublist])
+    equation = ",".join([letters(sublist) for sublist in args[1::2]])
+    if len(args) % 2 == 1:
+        return equation + "->" + letters(args[-1]), args[:-1:2]
+    return equation, args[::2]
+
+
+def _einsum_subscript(n) -> str:
+    if n is Ellipsis:
+        return "..."
+    if 0 <= n < 26:
+        return chr(ord("A") + n)
+    if 26 <= n < 52:
+        return chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+
 def check_where_arguments(function: str, args: tuple, kwargs: dict) -> None:
     """``torch.where(condition)`` alone (``nonzero(condition, as_tuple=True)``) or with
     both ``input`` and ``other``: any other count is PyTorch's invalid combination."""

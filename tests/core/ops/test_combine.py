@@ -169,3 +169,27 @@ def test_kron_of_a_tensor_that_cannot_be_viewed_fails_as_torch():
         def call(lib, text=text):
             return eval(text, {"lib": lib})
         assert outcome(call, mg) == outcome(call, torch), text
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, a, b, c: lib.einsum(a, [0, 1], b, [1, 2], [0, 2]),
+    lambda lib, a, b, c: lib.einsum(a, [0, 1], b, [1, 2]),
+    lambda lib, a, b, c: lib.einsum(a, [30, 1], b, [1, 51], [51, 30]),
+    lambda lib, a, b, c: lib.einsum(c, [..., 0, 1], a, [..., 1], [...]),
+    lambda lib, a, b, c: lib.einsum(a, [0, 1], a, [0, 1]),
+    lambda lib, a, b, c: lib.einsum(a, [0, 52]),
+    lambda lib, a, b, c: lib.einsum(a),
+    lambda lib, a, b, c: lib.einsum(a, [0, 1], b, [0, 2])],
+    ids=["output", "implicit output", "lower case", "ellipsis", "all summed", "out of range",
+         "no sublist", "sizes"])
+def test_einsum_sublist_format_as_torch(call):
+    """torch.einsum's docstring: operands each followed by their subscripts as ints
+    (``...`` an ellipsis), the output's last; values, gradients and errors as torch's."""
+    def program(lib):
+        lib.manual_seed(0)
+        a = lib.randn(2, 3, requires_grad=True)
+        b, c = lib.randn(3, 4), lib.randn(4, 2, 3)
+        result = call(lib, a, b, c)
+        result.sum().backward()
+        return result, a.grad
+    assert outcome(program, mg) == outcome(program, torch)
