@@ -449,6 +449,20 @@ def test_pad_sequence_errors_and_unpad():
     assert results[0] == results[1]
 
 
+def test_unpack_sequence_as_torch():
+    """unpack_sequence's docstring: pack_sequence(enforce_sorted=False) undone, in the
+    sequences' own order, gradients back through the packing."""
+    results = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        seqs = [lib.randn(n, 2, requires_grad=True) for n in (2, 3, 1)]
+        packed = lib.nn.utils.rnn.pack_sequence(seqs, enforce_sorted=False)
+        parts = lib.nn.utils.rnn.unpack_sequence(packed)
+        sum(p.pow(2).sum() * (k + 1) for k, p in enumerate(parts)).backward()
+        results.append(([repr(p) for p in parts], [repr(s.grad) for s in seqs], repr(packed)))
+    assert results[0] == results[1]
+
+
 def test_padded_batch_through_a_gru_classifier():
     """A collate-style batch: pad_sequence, a GRU with batch_first, the state at each
     sequence's last real step picked with gather, as tutorials do without packing."""

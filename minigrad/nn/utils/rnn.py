@@ -1,6 +1,6 @@
 """Batches of sequences of different lengths: ``pad_sequence`` and ``unpad_sequence`` (one
 padded tensor, and back), and packed sequences (``pack_padded_sequence``, ``pack_sequence``,
-``pad_packed_sequence``, ``PackedSequence``): the time steps one after another, each with
+``pad_packed_sequence``, ``unpack_sequence``, ``PackedSequence``): the time steps one after another, each with
 only the sequences still running, sorted longest first, as the recurrent layers take them."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import minigrad
 from ...tensor import Tensor
 
 __all__ = ["PackedSequence", "pack_padded_sequence", "pack_sequence", "pad_packed_sequence",
-           "pad_sequence", "unpad_sequence"]
+           "pad_sequence", "unpad_sequence", "unpack_sequence"]
 
 
 class PackedSequence_(NamedTuple):
@@ -167,3 +167,10 @@ def unpad_sequence(padded_sequences: Tensor, lengths: Tensor,
         padded_sequences.transpose_(0, 1)
     idx = minigrad.arange(padded_sequences.shape[1])
     return [seq[idx < length] for seq, length in zip(padded_sequences, lengths, strict=True)]
+
+
+def unpack_sequence(packed_sequences: PackedSequence) -> list[Tensor]:
+    """The sequences of a packed batch, in their own order and lengths (``pack_sequence``
+    undone): padded, then each cut to its length, as PyTorch writes it."""
+    padded_sequences, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded_sequences, lengths, batch_first=True)
