@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from .. import errors
 from . import grad_mode, inference
-from .saved import saved_tensor
+from .saved import FREED, saved_tensor
 from .tensor_base import TensorBase, make
 
-__all__ = ["keep", "PackedTensor", "DEFAULT_HOOKS"]
+__all__ = ["keep", "PackedTensor", "DEFAULT_HOOKS", "RawSavedTensor"]
 
 
 def keep(tensor, data, is_output: bool = False):
@@ -49,8 +49,8 @@ class PackedTensor:
 
     __slots__ = ("packed", "unpack_hook", "dtype", "output_nr", "grad_fn", "leaf")
 
-    def __init__(self, tensor, data, is_output: bool) -> None:
-        hooks = DEFAULT_HOOKS[-1]
+    def __init__(self, tensor, data, is_output: bool, hooks=None) -> None:
+        hooks = DEFAULT_HOOKS[-1] if hooks is None else hooks
         if isinstance(hooks, str):  # (inside disable_saved_tensors_hooks)
             raise RuntimeError(hooks)
         pack, self.unpack_hook = hooks
@@ -82,3 +82,26 @@ class PackedTensor:
         """What a formula on arrays reads: the unpacked data, in the dtype forward used."""
         data = self.unpack(node)._data
         return data if data.dtype == self.dtype else data.astype(self.dtype)
+
+
+class RawSavedTensor:
+    """``node._raw_saved_<name>`` (PyTorch's ``torch._C._autograd.SavedTensor``): a saved
+    tensor's own hooks. ``register_hooks(pack_hook, unpack_hook)`` packs it at once (a
+    detached tensor, grad mode off) and unpacks it each time backward or
+    ``node._saved_<name>`` reads it, as a ``saved_tensors_hooks`` block would have; one
+    pair only, and not once backward freed it (PyTorch's errors)."""
+
+    __slots__ = ("node", "name")
+
+    def __init__(self, node, name: str) -> None:
+        self.node, self.name = node, name
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        value = self.node._saved[self.name]
+        if value is FREED:
+            raise RuntimeError(errors.SAVED_HOOKS_FREED)
+        if isinstance(value, PackedTensor):
+            raise RuntimeError(errors.SAVED_HOOKS_SET)
+        tensor, is_output = value.unpack(self.node), value.tensor is None
+        hooks = (lambda t: pack_hook(t.detach()), unpack_hook)
+        self.node._saved[self.name] = PackedTensor(tensor, value.data, is_output, hooks)

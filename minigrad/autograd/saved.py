@@ -184,21 +184,42 @@ class SavedValue:
         return node._unpack(saved[self.name])
 
 
+class RawSavedValue(SavedValue):
+    """``node._raw_saved_<name>``: the handle of a saved tensor, whose
+    ``register_hooks`` packs and unpacks it (``Node._tensor_handle``); a value that is not a
+    tensor has none, as in PyTorch."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str) -> None:
+        self.name, self.attr = name, "_raw_saved_" + name
+
+    def __get__(self, node, cls=None):
+        if node is None:
+            return self
+        raw = node._tensor_handle(self.name)
+        if raw is None:
+            raise AttributeError(f"{type(node).__name__!r} object has no attribute {self.attr!r}")
+        return raw
+
+
 def show_saved(root: type, name: str) -> None:
-    """Make ``node._saved_<name>`` readable on every node (a property on ``root``,
-    ``Node``; once per name): for each name a class's ``saves`` declares, and each
-    name ``forward`` keeps with ``save()``."""
+    """Make ``node._saved_<name>`` (and a tensor's ``node._raw_saved_<name>``) readable on
+    every node (properties on ``root``, ``Node``; once per name): for each name a class's
+    ``saves`` declares, and each name ``forward`` keeps with ``save()``."""
     if name not in _SHOWN:
         _SHOWN.add(name)
         setattr(root, "_saved_" + name, SavedValue(name))
+        setattr(root, "_raw_saved_" + name, RawSavedValue(name))
 
 
 _SHOWN: set = set()
 
 
 def reads_saved(cls, name: str) -> bool:
-    """Whether ``cls.<name>`` is a ``SavedValue`` (and not a class's own attribute)."""
+    """Whether ``cls.<name>`` is a ``SavedValue`` or a ``RawSavedValue`` (and not a
+    class's own attribute)."""
     for klass in cls.__mro__:
         if name in klass.__dict__:
-            return type(klass.__dict__[name]) is SavedValue
+            return type(klass.__dict__[name]) in (SavedValue, RawSavedValue)
     return False
