@@ -8,7 +8,10 @@ CS231n and CS224n assignments; the UvA deep learning notebooks of phlippe/uvadlc
 labml.ai's annotated modules and optimizers; rasbt's STAT 453; mrdbourke's Zero to Mastery;
 Karpathy's pytorch-made and pytorch-normalizing-flows; harvardnlp's annotated transformer;
 Atcold's NYU-DLSP20; bentrevett's pytorch-seq2seq; PyTorch's own reference pages: extending.rst,
-notes/modules.rst, data.rst, func.whirlwind_tour.rst) run under
+notes/modules.rst, data.rst, func.whirlwind_tour.rst, notes/autograd.md, notes/broadcasting.md,
+notes/gradcheck.md, optim.md, and the Examples of its docstrings that users paste: torch.nn's
+layers, losses, functional and init, torch.autograd.functional, torch.func, lr_scheduler,
+torch.utils.data, the creation, indexing and reduction functions and the Tensor methods) run under
 PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
 same numbers to float32 precision, raise the same warnings, and end with the same
 parameters and gradients.
