@@ -34175,6 +34175,46 @@ def memory_format_channels_last(torch):
     return {"conv": net[0].weight, "linear": net[7].weight, "input.grad": input.grad}
 
 
+def fractional_max_pool_docstrings(torch):
+    """pytorch/pytorch torch/nn/modules/pooling.py: FractionalMaxPool2d's and
+    FractionalMaxPool3d's Examples (``output_size=(13, 12)`` and ``output_ratio=(0.5,
+    0.5)``, the 3-D ones), the outputs' shapes and values and the input's gradient
+    printed; the batch of 20 is 2, the 3-D input (50, 32, 16) is (20, 16, 12)."""
+    nn = torch.nn
+    kept = {}
+    for m, shape in ((nn.FractionalMaxPool2d(3, output_size=(13, 12)), (2, 16, 50, 32)),
+                     (nn.FractionalMaxPool2d(3, output_ratio=(0.5, 0.5)), (2, 16, 50, 32)),
+                     (nn.FractionalMaxPool3d(3, output_size=(13, 12, 11)), (2, 4, 20, 16, 12)),
+                     (nn.FractionalMaxPool3d(3, output_ratio=(0.5, 0.5, 0.5)), (2, 4, 20, 16, 12))):
+        input = torch.randn(*shape, requires_grad=True)
+        output = m(input)
+        output.sum().backward()
+        print(m, output.shape, output.flatten()[:5], input.grad.sum().item())
+        kept[repr(m)] = input.grad
+    return kept
+
+
+def linear_cross_entropy_loss_docstring(torch):
+    """pytorch/pytorch torch/nn/modules/loss.py: LinearCrossEntropyLoss's Example (new in
+    PyTorch 2.13: a Linear layer's logits and the cross entropy in one module), with
+    class indices and with class probabilities over ``out_features=(4, 3)``."""
+    nn = torch.nn
+    torch.manual_seed(283)
+    loss = nn.LinearCrossEntropyLoss(5, 10, out_features=(4, 3))
+    print(loss)
+    input = torch.randn(2, 5, requires_grad=True)
+    target = torch.randint(0, 10, (2, 4, 3))
+    output = loss(input, target)
+    output.backward()
+    print(output, input.grad)
+    input = torch.randn(2, 5, requires_grad=True)
+    target = torch.randn(2, 10, 4, 3).softmax(dim=1)
+    output = loss(input, target)
+    output.backward()
+    print(output, input.grad)
+    return {"weight.grad": loss.linear.weight.grad}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
