@@ -34179,13 +34179,13 @@ def fractional_max_pool_docstrings(torch):
     """pytorch/pytorch torch/nn/modules/pooling.py: FractionalMaxPool2d's and
     FractionalMaxPool3d's Examples (``output_size=(13, 12)`` and ``output_ratio=(0.5,
     0.5)``, the 3-D ones), the outputs' shapes and values and the input's gradient
-    printed; the batch of 20 is 2, the 3-D input (50, 32, 16) is (20, 16, 12)."""
+    printed; the batch of 20 is 2, the 3-D input (50, 32, 16) is (20, 16, 14)."""
     nn = torch.nn
     kept = {}
     for m, shape in ((nn.FractionalMaxPool2d(3, output_size=(13, 12)), (2, 16, 50, 32)),
                      (nn.FractionalMaxPool2d(3, output_ratio=(0.5, 0.5)), (2, 16, 50, 32)),
-                     (nn.FractionalMaxPool3d(3, output_size=(13, 12, 11)), (2, 4, 20, 16, 12)),
-                     (nn.FractionalMaxPool3d(3, output_ratio=(0.5, 0.5, 0.5)), (2, 4, 20, 16, 12))):
+                     (nn.FractionalMaxPool3d(3, output_size=(13, 12, 11)), (2, 4, 20, 16, 14)),
+                     (nn.FractionalMaxPool3d(3, output_ratio=(0.5, 0.5, 0.5)), (2, 4, 20, 16, 14))):
         input = torch.randn(*shape, requires_grad=True)
         output = m(input)
         output.sum().backward()
