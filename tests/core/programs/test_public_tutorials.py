@@ -11,7 +11,7 @@ Atcold's NYU-DLSP20; bentrevett's pytorch-seq2seq; PyTorch's own reference pages
 notes/modules.rst, data.rst, func.whirlwind_tour.rst, notes/autograd.md, notes/broadcasting.md,
 notes/gradcheck.md, optim.md, and the Examples of its docstrings that users paste: torch.nn's
 layers, losses, functional and init, torch.autograd.functional, torch.func, lr_scheduler,
-torch.utils.data, the creation, indexing and reduction functions and the Tensor methods) run under
+torch.utils.data, torch.distributions, the creation, indexing and reduction functions and the Tensor methods) run under
 PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
 same numbers to float32 precision, raise the same warnings, and end with the same
 parameters and gradients.

@@ -34111,6 +34111,109 @@ def gradcheck_note(torch):
     return {"b.grad": b.grad}
 
 
+def distributions_docstrings(torch):
+    """pytorch/pytorch torch/distributions/__init__.py and the distributions' own
+    docstrings: the package's two estimators (REINFORCE with a Categorical policy's
+    ``-m.log_prob(action) * reward``, and the pathwise derivative through a Normal's
+    ``rsample``), then each distribution's Example, ``m = Normal(torch.tensor([0.0]),
+    torch.tensor([1.0]))`` and ``m.sample()``, printed with its ``log_prob``, ``mean``
+    and ``entropy`` where it has them: Bernoulli, Beta, Binomial (both examples),
+    Categorical, Cauchy, Chi2, Dirichlet, Exponential, Gamma, Geometric, Gumbel,
+    HalfNormal, Laplace, LogNormal, Multinomial (its example's log_prob refused by the
+    support check, as in PyTorch, then with total_count=100), MultivariateNormal,
+    Normal, OneHotCategorical, Poisson (its example's integer rate raising PyTorch's
+    error, so a float one too), StudentT, Uniform, Independent's batch and event
+    shapes, LowRankMultivariateNormal, MixtureSameFamily's three mixtures,
+    RelaxedOneHotCategorical, VonMises, Weibull, and kl_divergence of two Normals. The
+    environment of the estimators' example is a fixed reward per action."""
+    D = torch.distributions
+    policy_network = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Softmax(dim=-1))
+    state = torch.randn(4)
+    rewards = torch.tensor([1.0, -0.5, 2.0])
+    probs = policy_network(state)
+    # Note that this is equivalent to what used to be called multinomial
+    m = D.Categorical(probs)
+    action = m.sample()
+    reward = rewards[action]
+    loss = -m.log_prob(action) * reward
+    loss.backward()
+    print(probs, action, loss, policy_network[0].bias.grad)
+    mean_network = torch.nn.Linear(4, 2)
+    params = mean_network(state)
+    m = D.Normal(params, torch.ones(2))
+    action = m.rsample()
+    reward = -(action - torch.tensor([0.5, -0.5])).pow(2).sum()
+    loss = -reward
+    loss.backward()
+    print(action, loss, mean_network.bias.grad)
+    examples = [
+        D.Bernoulli(torch.tensor([0.3])), D.Beta(torch.tensor([0.5]), torch.tensor([0.5])),
+        D.Binomial(100, torch.tensor([0, .2, .8, 1])),
+        D.Binomial(torch.tensor([[5.], [10.]]), torch.tensor([0.5, 0.8])),
+        D.Categorical(torch.tensor([0.25, 0.25, 0.25, 0.25])),
+        D.Cauchy(torch.tensor([0.0]), torch.tensor([1.0])), D.Chi2(torch.tensor([1.0])),
+        D.Dirichlet(torch.tensor([0.5, 0.5])), D.Exponential(torch.tensor([1.0])),
+        D.Gamma(torch.tensor([1.0]), torch.tensor([1.0])), D.Geometric(torch.tensor([0.3])),
+        D.Gumbel(torch.tensor([1.0]), torch.tensor([2.0])), D.HalfNormal(torch.tensor([1.0])),
+        D.Laplace(torch.tensor([0.0]), torch.tensor([1.0])),
+        D.LogNormal(torch.tensor([0.0]), torch.tensor([1.0])),
+        D.MultivariateNormal(torch.zeros(2), torch.eye(2)),
+        D.Normal(torch.tensor([0.0]), torch.tensor([1.0])),
+        D.OneHotCategorical(torch.tensor([0.25, 0.25, 0.25, 0.25])),
+        D.Poisson(torch.tensor([4.0])), D.StudentT(torch.tensor([2.0])),
+        D.Uniform(torch.tensor([0.0]), torch.tensor([5.0])),
+        D.LowRankMultivariateNormal(torch.zeros(2), torch.tensor([[1.0], [0.0]]), torch.ones(2)),
+        D.RelaxedOneHotCategorical(torch.tensor([2.2]), torch.tensor([0.1, 0.2, 0.3, 0.4])),
+        D.VonMises(torch.tensor([1.0]), torch.tensor([1.0])),
+        D.Weibull(torch.tensor([1.0]), torch.tensor([1.0]))]
+    for m in examples:
+        x = m.sample()
+        said = [type(m).__name__, x, m.log_prob(x)]
+        for name in ("mean", "entropy"):
+            try:
+                value = getattr(m, name)
+                said.append(value() if callable(value) else value)
+            except NotImplementedError:
+                said.append(f"no {name}")
+        print(*said)
+    try:
+        D.Poisson(torch.tensor([4])).sample()  # (the docstring's integer rate)
+    except NotImplementedError as error:
+        print(error)
+    m = D.Multinomial(100, torch.tensor([1., 1., 1., 1.]))
+    x = m.sample()  # equal probability of 0, 1, 2, 3
+    try:  # (as the docstring has it: total_count 1 by default, so 100 draws are refused)
+        print(x, D.Multinomial(probs=torch.tensor([1., 1., 1., 1.])).log_prob(x))
+    except ValueError as error:
+        print(error)
+    print(D.Multinomial(100, probs=torch.tensor([1., 1., 1., 1.])).log_prob(x))
+    loc = torch.zeros(3)
+    scale = torch.ones(3)
+    mvn = D.MultivariateNormal(loc, scale_tril=torch.diag(scale))
+    print([mvn.batch_shape, mvn.event_shape])
+    normal = D.Normal(loc, scale)
+    print([normal.batch_shape, normal.event_shape])
+    diagn = D.Independent(normal, 1)
+    print([diagn.batch_shape, diagn.event_shape])
+    mix = D.Categorical(torch.ones(5,))
+    comp = D.Normal(torch.randn(5,), torch.rand(5,))
+    gmm = D.MixtureSameFamily(mix, comp)
+    print(gmm.sample((3,)), gmm.log_prob(torch.zeros(2)), gmm.mean)
+    mix = D.Categorical(torch.ones(5,))
+    comp = D.Independent(D.Normal(torch.randn(5, 2), torch.rand(5, 2)), 1)
+    gmm = D.MixtureSameFamily(mix, comp)
+    print(gmm.sample(), gmm.log_prob(torch.zeros(2)))
+    mix = D.Categorical(torch.rand(3, 5))
+    comp = D.Independent(D.Normal(torch.randn(3, 5, 2), torch.rand(3, 5, 2)), 1)
+    gmm = D.MixtureSameFamily(mix, comp)
+    print(gmm.batch_shape, gmm.event_shape, gmm.log_prob(torch.zeros(3, 2)))
+    p = D.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
+    q = D.Normal(torch.tensor([0.5, 0.0]), torch.tensor([1.5, 1.0]))
+    print(D.kl_divergence(p, q), D.kl.kl_divergence(D.Categorical(logits=torch.zeros(3)),
+                                                    D.Categorical(torch.tensor([0.2, 0.3, 0.5]))))
+    return {"policy.grad": policy_network[0].weight.grad, "mean.grad": mean_network.weight.grad}
+
+
 # ---- a tutorial minigrad does not yet run as PyTorch ---------------------------------------
 
 def memory_format_channels_last(torch):
@@ -34279,4 +34382,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             autograd_mechanics_note, broadcasting_and_type_promotion_notes,
             torch_creation_and_numpy_docstrings, optim_reference_page,
             torch_indexing_and_reduction_docstrings, tensor_methods_docstrings,
-            nn_functional_docstrings, data_utilities_docstrings, gradcheck_note]
+            nn_functional_docstrings, data_utilities_docstrings, gradcheck_note,
+            distributions_docstrings]
