@@ -43,7 +43,7 @@ from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
 from .hooks import NodeHooks
 from .record import apply_to_arrays, as_arrays
-from .packing import DEFAULT_HOOKS, PackedTensor, RawSavedTensor, keep
+from .packing import DEFAULT_HOOKS, PackedTensor, keep, saved_names
 from .saved import (FREED, RESULT, Input, Param, Saved, SavedTensor, check_savable, reads_saved,
                     saved_tensor, show_saved)
 from .tensor_base import TensorBase, make
@@ -216,9 +216,7 @@ class Node(NodeHooks):
         # (not the readers of names other nodes save: see SavedValue)
         names = {name for name in super().__dir__()
                  if name != "_saved" and not reads_saved(type(self), name)}
-        shown = [k for k in self._saved if not k.startswith("_")]
-        return sorted(names | {f"_saved_{k}" for k in shown}
-                      | {f"_raw_saved_{k}" for k in shown if self._tensor_handle(k) is not None})
+        return sorted(names | saved_names(self))
 
     def _unpack(self, value):
         if value is FREED:
@@ -226,14 +224,6 @@ class Node(NodeHooks):
         if isinstance(value, (SavedTensor, PackedTensor)):
             return value.unpack(self)
         return value
-
-    def _tensor_handle(self, name: str):
-        """``_raw_saved_<name>``: a handle of the saved tensor (None for a value that is
-        not a tensor, or not saved)."""
-        value = self._saved.get(name)
-        if value is FREED or isinstance(value, (SavedTensor, PackedTensor)):
-            return RawSavedTensor(self, name)
-        return None
 
     def saved_values(self) -> dict:
         """Everything saved for backward, by name (tensors unpacked), as ``dir(node)``
