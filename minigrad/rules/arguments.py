@@ -90,6 +90,26 @@ OVERLOADS["where"] = ("Tensor condition",
                       "Tensor condition, Number self, Number other")
 
 
+def check_cov_weights(name: str, weights, observations: int) -> None:
+    """torch.cov's checks of its ``fweights`` (integers) or ``aweights`` (floats): one
+    dim at most, one per observation, none negative (Correlation.cpp's texts)."""
+    if weights is None:
+        return
+    if weights.ndim > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                           f"{name} with {weights.ndim} dimensions")
+    dtype = weights.dtype
+    if not (dtype.is_integer if name == "fweights" else dtype.is_floating_point):
+        kind = "integral" if name == "fweights" else "floating point"
+        raise RuntimeError(f"cov(): expected {name} to have {kind} dtype but got {name} with "
+                           f"{dtypes.SCALAR_NAMES[weights.dtype]} dtype")
+    if weights.numel() != observations:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                           f"observations in the input but got {weights.numel()} != {observations}")
+    if observations and not (weights._data >= 0).all():
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+
+
 def einsum_equation(args: tuple) -> tuple:
     """``torch.einsum``'s arguments as (equation, operands): the equation first, or the
     sublist format, each operand followed by its subscripts as ints (0-25 are 'A'-'Z',

@@ -193,3 +193,34 @@ def test_einsum_sublist_format_as_torch(call):
         result.sum().backward()
         return result, a.grad
     assert outcome(program, mg) == outcome(program, torch)
+
+
+@pytest.mark.parametrize("kwargs", [
+    "fweights=fw", "aweights=aw", "fweights=fw, aweights=aw", "fweights=fw, correction=0",
+    "aweights=aw, correction=2", "fweights=fw, aweights=aw, correction=3",
+    "fweights=lib.tensor([1.0, 2, 3, 1])", "aweights=lib.tensor([1, 2, 3, 1])",
+    "fweights=lib.tensor([[1, 2, 3, 1]])", "aweights=lib.tensor([1.0, 2])",
+    "fweights=lib.tensor([1, -2, 3, 1])", "aweights=lib.tensor([0.0, 0, 0, 0])",
+    "aweights=aw, correction=9"])
+def test_cov_with_weights_as_torch(kwargs):
+    """torch.cov's docstring: fweights (counts) and aweights (weights) and their product,
+    the normalization with aweights, PyTorch's errors and its degrees-of-freedom warning;
+    values, graph and gradients."""
+    def program(lib):
+        lib.manual_seed(0)
+        x = lib.randn(3, 4, dtype=lib.float64, requires_grad=True)
+        fw, aw = lib.randint(1, 10, (4,)), lib.rand(4, dtype=lib.float64)
+        c = eval(f"lib.cov(x, {kwargs})", {"lib": lib, "x": x, "fw": fw, "aw": aw})
+        c.sum().backward()
+        return c, x.grad
+    assert outcome(program, mg) == outcome(program, torch)
+
+
+def test_cov_of_one_observation_with_weights_as_torch():
+    """PyTorch's corner cases of one observation (its centred input zero, its
+    normalization 0 with aweights alone): the same values (NaN) and warning."""
+    def program(lib):
+        return [lib.cov(lib.tensor([[3.0], [1.0]]), aweights=lib.tensor([2.0])),
+                lib.cov(lib.tensor([[3], [1]]), fweights=lib.tensor([2])),
+                lib.cov(lib.tensor([[3.0]]), fweights=lib.tensor([2]), aweights=lib.tensor([0.5]))]
+    assert outcome(program, mg) == outcome(program, torch)
