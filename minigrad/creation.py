@@ -145,8 +145,9 @@ def asarray(obj, *, dtype: dtypes.dtype | None = None, device=None, copy=None,
     """``obj`` as a tensor, sharing its memory when it can (a tensor, a NumPy array of
     the dtype asked for) unless ``copy=True``; ``copy=False`` refuses to copy. A tensor
     given keeps its graph (a dtype change is ``to``, a copy ``clone``); ``requires_grad``
-    given and not as the result's detaches the result in place (``obj`` itself when it is
-    not copied), as in PyTorch."""
+    given and not as the result's is set on a leaf in place (``obj`` itself when it is not
+    copied), while a result with a graph asked for none is a detached alias, its source
+    keeping its graph, as in PyTorch."""
     check_device(device, creating=False)
     dtype = dtypes.parse_dtype(dtype, "asarray")
     if isinstance(obj, TensorBase):
@@ -176,7 +177,9 @@ def _asarray_tensor(obj, dtype, copy, requires_grad):
                              f"into dtype '{dtypes.SCALAR_NAMES[dtype]}'.")
         result = obj.to(dtype)
     if requires_grad is not None and bool(requires_grad) != result.requires_grad:
-        result.detach_().requires_grad_(requires_grad)  # (obj itself, when not copied)
+        if result.grad_fn is not None:  # (a non-leaf: detach(), not in place)
+            return result.detach()
+        result.requires_grad_(requires_grad)  # (obj itself, when not copied)
     return result
 
 

@@ -410,12 +410,20 @@ OPTIMIZER_CAPTURABLE = ("If capturable=True, params and state_steps must be on s
 HOOK_RETURNED = "expected Variable, but hook returned '{}'"
 HOOK_CHANGED_TYPE = "hook '{}' has changed the type of value (was {} got {})"
 HOOK_CHANGED_SIZE = "hook '{}' has changed the size of value"
+POST_ACCUMULATE_HOOK_RETURNED = "Tensor post accumulate grad hooks should return None."
 # Node hooks (torch.autograd.graph.Node.register_hook / register_prehook)
 NODE_HOOK_RETURNED = "expected tuple, but hook returned '{}'"
 NODE_HOOK_COUNT = "hook '{}' has returned an incorrect number of values (got {}, but expected {})"
 # torch.autograd.graph.saved_tensors_hooks
 UNPACK_HOOK_RESULT = ("Output of saved tensor unpack_hook expected to be a Tensor but got "
                       "result of type {}")
+SAVED_HOOKS_SET = ("Calling register_hooks on a saved tensor whose hooks have already been set. "
+                   "Hint: only one pair of hooks is allowed at a time.")
+SAVED_HOOKS_FREED = ("Calling register_hooks on a saved tensor after it has been freed. Saved "
+                     "intermediate values of the graph are freed when you call .backward() or "
+                     "autograd.grad(). Specify retain_graph=True if you need to backward through "
+                     "the graph a second time or if you need to access saved variables after "
+                     "calling backward.")
 PACK_HOOK_INPLACE = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "

@@ -29,6 +29,7 @@ from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
+from .rules.arguments import einsum_equation as _einsum_equation
 from .rules.indexing import check_put_arguments as _check_put_arguments
 from .rules.arguments import check_where_arguments as _check_where_arguments
 from .rules.arguments import check_sort_function as _check_sort_function
@@ -1639,11 +1640,10 @@ def meshgrid(*tensors, indexing=None):
 
 
 def einsum(*args):
-    """Sums of products named by subscripts, e.g. ``einsum('ij,jk->ik', a, b)``."""
-    if not args:
-        raise ValueError("einsum(): must specify the equation string and at least one operand, "
-                        "or at least one operand and its subscripts list")
-    return ops.einsum(args[0], *args[1:])
+    """Sums of products named by subscripts, e.g. ``einsum('ij,jk->ik', a, b)``, or in
+    the sublist format ``einsum(a, [0, 1], b, [1, 2], [0, 2])``."""
+    equation, operands = _einsum_equation(args)
+    return ops.einsum(equation, *operands)
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):

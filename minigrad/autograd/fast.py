@@ -54,7 +54,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     if forward_ad.active and create_graph:
         forward_ad.refuse_backward_through_duals(tensors)
     if retain_graph is None:
-        retain_graph = create_graph
+        retain_graph = create_graph or grad_mode.graphs_kept_for_vmap
     on_arrays = not create_graph
     roots = seeds(tensors, grad_tensors, as_arrays=on_arrays)
     targets = wanted(inputs)

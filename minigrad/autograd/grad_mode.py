@@ -19,6 +19,11 @@ _inference = False  # inside inference_mode(): nothing is recorded, whatever gra
 # PyTorch's formulas are C++, where ``grad * 2`` multiplies by a Scalar and is
 # recorded as MulBackward1 (``x * 2`` in Python records MulBackward0).
 _in_formula = False
+# True while torch.vmap's loop (func/vmap.py) has examples still to run: it calls the
+# function once per example where PyTorch calls it once on the batch, so a backward inside
+# (``vmap(lambda v: autograd.grad(y, x, v))(I)``, vmap's docstring) keeps the graph for the
+# examples to come, as PyTorch's one batched backward frees it once, after the last.
+graphs_kept_for_vmap = False
 
 
 def is_grad_enabled() -> bool:

@@ -95,15 +95,21 @@ def add_post_accumulate_hook(tensor, hook) -> RemovableHandle:
 
 def run_post_accumulate_hooks(tensor, create_graph: bool = False) -> None:
     """Call ``tensor``'s post-accumulate hooks (grad mode on only with ``create_graph``,
-    as torch's engine runs them); each must return None."""
+    as torch's engine runs them). Each returns None or the tensor it was given (an
+    in-place step's result: ``p.add_(p.grad, alpha=-lr)``, the docstring's SGD); another
+    tensor of its shape is passed to the next hooks, and then refused, as torch's
+    ``_call_hooks``."""
     entry = post_accumulate.get(id(tensor))
     if entry is not None and entry[0]() is tensor:
+        current = tensor
         with grad_mode.set_grad_enabled(create_graph):
             for hook in tuple(entry[1].values()):
-                result = hook(tensor)
-                if result is not None:
-                    raise TypeError(f"expected Variable, but hook returned "
-                                    f"'{type(result).__name__}'")
+                result = hook(current)
+                if result is not None and result is not current:
+                    current = _checked(getattr(hook, "__name__", "<unknown>"), current,
+                                       result, False)
+        if current is not tensor:
+            raise RuntimeError(errors.POST_ACCUMULATE_HOOK_RETURNED)
 
 
 class NodeHooks:

@@ -43,7 +43,7 @@ from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
 from .hooks import NodeHooks
 from .record import apply_to_arrays, as_arrays
-from .packing import DEFAULT_HOOKS, PackedTensor, keep
+from .packing import DEFAULT_HOOKS, PackedTensor, keep, saved_names
 from .saved import (FREED, RESULT, Input, Param, Saved, SavedTensor, check_savable, reads_saved,
                     saved_tensor, show_saved)
 from .tensor_base import TensorBase, make
@@ -216,7 +216,7 @@ class Node(NodeHooks):
         # (not the readers of names other nodes save: see SavedValue)
         names = {name for name in super().__dir__()
                  if name != "_saved" and not reads_saved(type(self), name)}
-        return sorted(names | {f"_saved_{k}" for k in self._saved if not k.startswith("_")})
+        return sorted(names | saved_names(self))
 
     def _unpack(self, value):
         if value is FREED:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from .. import errors
 from . import grad_mode, inference
-from .saved import saved_tensor
+from .saved import COMPANIONS, FREED, SavedTensor, SavedValue, saved_tensor
 from .tensor_base import TensorBase, make
 
-__all__ = ["keep", "PackedTensor", "DEFAULT_HOOKS"]
+__all__ = ["keep", "PackedTensor", "DEFAULT_HOOKS", "RawSavedTensor", "saved_names"]
 
 
 def keep(tensor, data, is_output: bool = False):
@@ -49,8 +49,8 @@ class PackedTensor:
 
     __slots__ = ("packed", "unpack_hook", "dtype", "output_nr", "grad_fn", "leaf")
 
-    def __init__(self, tensor, data, is_output: bool) -> None:
-        hooks = DEFAULT_HOOKS[-1]
+    def __init__(self, tensor, data, is_output: bool, hooks=None) -> None:
+        hooks = DEFAULT_HOOKS[-1] if hooks is None else hooks
         if isinstance(hooks, str):  # (inside disable_saved_tensors_hooks)
             raise RuntimeError(hooks)
         pack, self.unpack_hook = hooks
@@ -82,3 +82,65 @@ class PackedTensor:
         """What a formula on arrays reads: the unpacked data, in the dtype forward used."""
         data = self.unpack(node)._data
         return data if data.dtype == self.dtype else data.astype(self.dtype)
+
+
+class RawSavedTensor:
+    """``node._raw_saved_<name>`` (PyTorch's ``torch._C._autograd.SavedTensor``): a saved
+    tensor's own hooks. ``register_hooks(pack_hook, unpack_hook)`` packs it at once (a
+    detached tensor, grad mode off) and unpacks it each time backward or
+    ``node._saved_<name>`` reads it, as a ``saved_tensors_hooks`` block would have; one
+    pair only, and not once backward freed it (PyTorch's errors)."""
+
+    __slots__ = ("node", "name")
+
+    def __init__(self, node, name: str) -> None:
+        self.node, self.name = node, name
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        value = self.node._saved[self.name]
+        if value is FREED:
+            raise RuntimeError(errors.SAVED_HOOKS_FREED)
+        if isinstance(value, PackedTensor):
+            raise RuntimeError(errors.SAVED_HOOKS_SET)
+        tensor, is_output = value.unpack(self.node), value.tensor is None
+        hooks = (lambda t: pack_hook(t.detach()), unpack_hook)
+        self.node._saved[self.name] = PackedTensor(tensor, value.data, is_output, hooks)
+
+
+def tensor_handle(node, name: str):
+    """``node._raw_saved_<name>``: a handle of the saved tensor (None for a value that is
+    not a tensor, or not saved)."""
+    value = node._saved.get(name)
+    if value is FREED or isinstance(value, (SavedTensor, PackedTensor)):
+        return RawSavedTensor(node, name)
+    return None
+
+
+def saved_names(node) -> set:
+    """What ``dir(node)`` lists of its saved values, as torch: ``_saved_<name>`` for each
+    (a name starting with "_" is a part kept for backward, not listed), and
+    ``_raw_saved_<name>`` for each saved tensor."""
+    names = [name for name in node._saved if not name.startswith("_")]
+    return {"_saved_" + name for name in names} | {
+        "_raw_saved_" + name for name in names if tensor_handle(node, name) is not None}
+
+
+class RawSavedValue(SavedValue):
+    """``node._raw_saved_<name>``: the handle of a saved tensor (``RawSavedTensor``); a
+    value that is not a tensor has none, as in PyTorch."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str) -> None:
+        self.name, self.attr = name, "_raw_saved_" + name
+
+    def __get__(self, node, cls=None):
+        if node is None:
+            return self
+        handle = tensor_handle(node, self.name)
+        if handle is None:
+            raise AttributeError(f"{type(node).__name__!r} object has no attribute {self.attr!r}")
+        return handle
+
+
+COMPANIONS.append(("_raw_saved_", RawSavedValue))

@@ -26,7 +26,7 @@ from ..dtypes import DTYPE_OF, LEGACY_NAMES
 from .tensor_base import Version, make
 
 __all__ = ["Input", "Param", "RESULT", "SavedTensor", "Saved", "FREED", "saved_tensor",
-           "forward_name", "SavedValue", "show_saved", "reads_saved"]
+           "forward_name", "SavedValue", "show_saved", "reads_saved", "COMPANIONS"]
 
 
 class Input:
@@ -184,21 +184,29 @@ class SavedValue:
         return node._unpack(saved[self.name])
 
 
+# Readers shown beside ``_saved_<name>``, as (prefix, class): packing.py adds
+# ``_raw_saved_<name>``, a saved tensor's own hooks (it knows the packed tensors).
+COMPANIONS: list = []
+
+
 def show_saved(root: type, name: str) -> None:
-    """Make ``node._saved_<name>`` readable on every node (a property on ``root``,
-    ``Node``; once per name): for each name a class's ``saves`` declares, and each
-    name ``forward`` keeps with ``save()``."""
+    """Make ``node._saved_<name>`` (and its ``COMPANIONS``) readable on every node
+    (properties on ``root``, ``Node``; once per name): for each name a class's ``saves``
+    declares, and each name ``forward`` keeps with ``save()``."""
     if name not in _SHOWN:
         _SHOWN.add(name)
         setattr(root, "_saved_" + name, SavedValue(name))
+        for prefix, reader in COMPANIONS:
+            setattr(root, prefix + name, reader(name))
 
 
 _SHOWN: set = set()
 
 
 def reads_saved(cls, name: str) -> bool:
-    """Whether ``cls.<name>`` is a ``SavedValue`` (and not a class's own attribute)."""
+    """Whether ``cls.<name>`` is a ``SavedValue`` (or a companion of one: all are
+    subclasses) and not a class's own attribute."""
     for klass in cls.__mro__:
         if name in klass.__dict__:
-            return type(klass.__dict__[name]) is SavedValue
+            return isinstance(klass.__dict__[name], SavedValue)
     return False

@@ -139,6 +139,7 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
     def wrapper(*args, **kwargs):
         api = "grad_and_value(f)(*args)"
         numbers = _check_argnums(argnums, len(args))
+        given = flatten(tuple(args[n] for n in numbers))[0]
         with minigrad.enable_grad():
             args, tracked, spec = _tracked_args(args, numbers)
             output, aux = _split_aux(func(*args, **kwargs), has_aux, api)
@@ -156,10 +157,19 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
         value = _released([output], tracked)[0]
         result = _with_argnums(spec, grads, argnums)
         if has_aux:
-            aux_leaves, aux_spec = flatten(aux)
+            aux_leaves, aux_spec = flatten(_inputs_given_back(aux, tracked, given))
             return result, (value, unflatten(_released(aux_leaves, tracked), aux_spec))
         return result, value
     return wrapper
+
+
+def _inputs_given_back(aux, tracked: list, given: list):
+    """An input returned as it came in the aux output is the caller's own tensor again
+    (PyTorch unwraps it from the transform's level: grad's docstring's ``(y_pred,
+    loss_per_sample)`` gives back ``y_preds`` itself, a leaf that requires grad)."""
+    leaves, spec = flatten(aux)
+    standing_for = {id(t): x for t, x in zip(tracked, given)}
+    return unflatten([standing_for.get(id(v), v) for v in leaves], spec)
 
 
 def grad(func, argnums=0, has_aux: bool = False):

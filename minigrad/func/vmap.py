@@ -23,6 +23,7 @@ import functools
 from contextlib import contextmanager
 
 import minigrad
+from ..autograd import grad_mode
 from ..kernels import random as random_kernels
 
 from ._tree import Spec, broadcast, flatten, unflatten
@@ -60,7 +61,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
                 if start is not None and index:
                     minigrad.set_rng_state(start)  # (the same random numbers for each)
                 picked = [x if d is None else x.select(d, index) for x, d in zip(leaves, dims)]
-                results.append(func(*unflatten(picked, spec), **kwargs))
+                with _graphs_kept(index < size - 1):
+                    results.append(func(*unflatten(picked, spec), **kwargs))
             if not size:  # an empty batch: one call on zeros gives the results' shapes
                 picked = [x if d is None else x.new_zeros(x.shape[:d % x.dim()] + x.shape[d % x.dim() + 1:])
                           for x, d in zip(leaves, dims)]
@@ -131,6 +133,18 @@ def _stack(results: list, out_dims, name: str, empty: bool = False):
         together = minigrad.stack(column, dim=dim)
         stacked.append(together.narrow(dim, 0, 0) if empty else together)
     return unflatten(stacked, spec)
+
+
+@contextmanager
+def _graphs_kept(more_to_come: bool):
+    """A backward inside the call keeps its graph while examples are still to come (an
+    outer vmap's too): PyTorch's one batched backward frees it once."""
+    previous = grad_mode.graphs_kept_for_vmap
+    grad_mode.graphs_kept_for_vmap = previous or more_to_come
+    try:
+        yield
+    finally:
+        grad_mode.graphs_kept_for_vmap = previous
 
 
 @contextmanager

@@ -46,6 +46,7 @@
 | padding       | edge_pad (F.pad's reflect and replicate modes)          |
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
 | recurrent     | mkldnn_rnn_layer (a float32 LSTM layer as one node)     |
+| packed_sequence | pack_padded_sequence (the steps of a padded batch)    |
 | compare       | == != < <= > >= & | ^ ~ logical_* (not differentiable)  |
 |               | gcd, lcm, signbit, isin                                 |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
@@ -97,6 +98,7 @@ from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
 from . import linalg_lu  # noqa: F401 (torch.linalg.lu_factor, lu, lu_solve; torch.lu_unpack)
 from . import sampling  # noqa: F401 (grid_sampler, affine_grid_generator: sampling.grid_sampler)
 from . import recurrent  # noqa: F401 (a float32 LSTM layer as one node: recurrent.mkldnn_rnn_layer)
+from .packed_sequence import pack_padded_sequence  # noqa: F401
 from .loss import (  # noqa: F401
     binary_cross_entropy, binary_cross_entropy_with_logits, ctc_loss, huber_loss, mse_loss,
     multi_margin_loss, multilabel_margin_loss, nll_loss_images, nll_loss_rows, smooth_l1_loss,

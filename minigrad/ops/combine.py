@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor, make
-from ..rules.arguments import normalize_dim
+from ..rules.arguments import check_cov_weights, normalize_dim
 from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, pointwise
 from . import reduction, shape
 
@@ -421,26 +421,52 @@ def combinations(x, r=2, with_replacement=False):
 
 def cov(x, correction=1, fweights=None, aweights=None):
     """The covariance matrix of x's rows (variables) over its columns (observations):
-    (x - mean) (x - mean)^T / (n - correction), written as PyTorch writes it."""
+    (x - mean) (x - mean)^T / (n - correction), each observation counted ``fweights``
+    times and weighted by ``aweights``, written as PyTorch writes it (Correlation.cpp)."""
     if x.ndim > 2:
         raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
                            f"input with {x.ndim} dimensions")
     if x.dtype is dtypes.bool:
         raise RuntimeError("cov(): bool dtype is not supported for input")
-    if fweights is not None or aweights is not None:
-        raise NotImplementedError("cov(): fweights and aweights are not in minigrad yet")
     rows = shape.view(x, 1, -1) if x.ndim < 2 else x
-    count = make(np.asarray(rows.shape[1], np.int64))
-    mean = arithmetic.div(reduction.sum(rows, 1), count)
-    norm = rows.shape[1] - correction
-    if norm <= 0:
+    observations = rows.shape[1]
+    check_cov_weights("fweights", fweights, observations)
+    check_cov_weights("aweights", aweights, observations)
+    w = fweights if aweights is None else aweights if fweights is None else \
+        arithmetic.mul(fweights, aweights)
+    total = reduction.sum(w) if w is not None else make(np.asarray(observations, np.int64))
+    if w is not None and not total._data != 0:
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    mean = arithmetic.div(reduction.sum(rows if w is None else arithmetic.mul(rows, w), 1), total)
+    norm = _cov_norm(w, total, correction, observations, fweights, aweights)
+    if (norm._data <= 0).all():
         errors.warn_at_caller("cov(): degrees of freedom is <= 0. Correction should be strictly "
                               "less than the number of observations. (Triggered internally at "
                               "/__w/pytorch/pytorch/aten/src/ATen/native/Correlation.cpp:129.)")
-        norm = 0
-    centred = arithmetic.sub(rows, shape.unsqueeze(mean, 1))
-    products = linalg.mm(centred, shape.t(centred))
-    return shape.squeeze(arithmetic.div(products, make(np.asarray(norm, np.int64))))
+        norm = make(np.zeros((), norm._data.dtype))
+    if observations == 1 and (fweights is None) != (aweights is None):
+        centred = make(np.zeros(rows.shape, np.float32 if rows.dtype.is_integer else
+                                rows._data.dtype))  # (PyTorch zeroes its input's view here)
+    else:
+        centred = arithmetic.sub(rows, shape.unsqueeze(mean, 1))
+    weighted = centred if w is None else arithmetic.mul(centred, w)
+    products = linalg.mm(centred, shape.t(weighted))
+    return shape.squeeze(arithmetic.div(products, norm))
+
+
+def _cov_norm(w, total, correction, observations, fweights, aweights):
+    """cov's normalization: n - correction, or the weights' sum less the correction
+    (with aweights, less correction * sum(w * aweights) / sum(w))."""
+    if w is None:
+        return make(np.asarray(observations - correction, np.int64))
+    if correction == 0:
+        return total
+    if aweights is None:
+        return arithmetic.sub(total, correction)
+    if fweights is None and observations == 1 and correction == 1:
+        return make(np.asarray(0, np.int64))
+    spread = reduction.sum(arithmetic.mul(w, aweights))
+    return arithmetic.sub(total, arithmetic.div(arithmetic.mul(spread, correction), total))
 
 
 def corrcoef(x):

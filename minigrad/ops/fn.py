@@ -448,6 +448,22 @@ def take(x, index):
     return np.array(x.reshape(-1)[index])
 
 
+def unpacked_steps(grad, shape, batch_sizes, batch_first):
+    """A packed sequence's gradient in its padded input's ``shape``: zeros, each step's
+    rows copied in (``copy_`` into a slice on Tensors, CopySlices), then the transpose
+    for ``batch_first`` (PyTorch's ``_pack_padded_sequence_backward``)."""
+    steps_first = (shape[1], shape[0]) + tuple(shape[2:]) if batch_first else tuple(shape)
+    result = grad.new_zeros(steps_first) if is_tensor(grad) else np.zeros(steps_first, grad.dtype)
+    offset = 0
+    for t, size in enumerate(batch_sizes):
+        if is_tensor(grad):
+            result.select(0, t).narrow(0, 0, size).copy_(grad.narrow(0, offset, size))
+        else:
+            result[t, :size] = grad[offset:offset + size]
+        offset += size
+    return transpose(result, 0, 1) if batch_first else result
+
+
 def put_into_zeros(grad, shape, index):
     """Zeros of ``shape`` with ``grad`` added at ``index``, read as one dim (PutBackward0,
     as PyTorch's ``zeros_like(self).put_(index, grad, true)``)."""

@@ -98,6 +98,7 @@ class Optimizer:
                             "Please use a list instead.")
         else:
             param_group["params"] = list(params)
+        _take_names(param_group)
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
@@ -112,6 +113,12 @@ class Optimizer:
                           "in future, this will cause an error; see "
                           "github.com/pytorch/pytorch/issues/40967 for more information",
                           stacklevel=3)
+        for group in self.param_groups:
+            if ("param_names" in param_group) != ("param_names" in group):
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 "cannot add param group "
+                                 f"{'with' if 'param_names' in param_group else 'without'} names "
+                                 "to the optimizer")
         existing = set(chain.from_iterable(group["params"] for group in self.param_groups))
         if not existing.isdisjoint(params):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -267,8 +274,7 @@ class Optimizer:
                 self.state[param_of[position]] = {
                     key: value.clone() if isinstance(value, Tensor) else copy.deepcopy(value)
                     for key, value in values.items()}
-        self.param_groups = [dict(copy.deepcopy({k: v for k, v in saved.items() if k != "params"}),
-                                  params=group["params"])
+        self.param_groups = [_loaded_group(saved, group)
                              for saved, group in zip(saved_groups, self.param_groups)]
         for hook in self._optimizer_load_state_dict_post_hooks.values():
             hook(self)
@@ -304,3 +310,26 @@ def addcmul_(state: Tensor, t1: Tensor, t2: Tensor, value) -> None:
     as one fused multiply-add (see kernels.arithmetic.plus_times)."""
     plus_times(state._data, (t1 * value)._data, t2._data, out=state._data)
     state._bump_version()
+
+
+def _take_names(param_group: dict) -> None:
+    """Named parameters (``optim.SGD(model.named_parameters())``, pairs of a name and a
+    tensor): the tensors stay in ``params``, the names go to ``param_names``, which
+    ``state_dict()`` keeps (PyTorch's optim.md: load a state dict by names)."""
+    pairs = [p for p in param_group["params"] if isinstance(p, tuple)]
+    param_group["params"] = [p[1] if isinstance(p, tuple) else p for p in param_group["params"]]
+    if pairs:
+        if len(pairs) != len(param_group["params"]):
+            raise ValueError("all optimizer params should be with/without names. "
+                             "Some param names are missing")
+        param_group["param_names"] = [name for name, _ in pairs]
+
+
+def _loaded_group(saved: dict, group: dict) -> dict:
+    """A loaded group: the saved settings (copied) with this optimiser's tensors, and its
+    parameter names when the saved group has none."""
+    loaded = dict(copy.deepcopy({k: v for k, v in saved.items() if k != "params"}),
+                  params=group["params"])
+    if "param_names" in group and "param_names" not in loaded:
+        loaded["param_names"] = group["param_names"]
+    return loaded

@@ -90,6 +90,54 @@ OVERLOADS["where"] = ("Tensor condition",
                       "Tensor condition, Number self, Number other")
 
 
+def check_cov_weights(name: str, weights, observations: int) -> None:
+    """torch.cov's checks of its ``fweights`` (integers) or ``aweights`` (floats): one
+    dim at most, one per observation, none negative (Correlation.cpp's texts)."""
+    if weights is None:
+        return
+    if weights.ndim > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                           f"{name} with {weights.ndim} dimensions")
+    dtype = weights.dtype
+    if not (dtype.is_integer if name == "fweights" else dtype.is_floating_point):
+        kind = "integral" if name == "fweights" else "floating point"
+        raise RuntimeError(f"cov(): expected {name} to have {kind} dtype but got {name} with "
+                           f"{dtypes.SCALAR_NAMES[weights.dtype]} dtype")
+    if weights.numel() != observations:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                           f"observations in the input but got {weights.numel()} != {observations}")
+    if observations and not (weights._data >= 0).all():
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+
+
+def einsum_equation(args: tuple) -> tuple:
+    """``torch.einsum``'s arguments as (equation, operands): the equation first, or the
+    sublist format, each operand followed by its subscripts as ints (0-25 are 'A'-'Z',
+    26-51 'a'-'z', ``...`` an ellipsis) and the output's last (torch/functional.py)."""
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if not is_tensor(args[0]):
+        return args[0], args[1:]
+
+    def letters(sublist) -> str:
+        return "".join([_einsum_subscript(n) for n in sublist])
+    equation = ",".join([letters(sublist) for sublist in args[1::2]])
+    if len(args) % 2 == 1:
+        return equation + "->" + letters(args[-1]), args[:-1:2]
+    return equation, args[::2]
+
+
+def _einsum_subscript(n) -> str:
+    if n is Ellipsis:
+        return "..."
+    if 0 <= n < 26:
+        return chr(ord("A") + n)
+    if 26 <= n < 52:
+        return chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+
 def check_where_arguments(function: str, args: tuple, kwargs: dict) -> None:
     """``torch.where(condition)`` alone (``nonzero(condition, as_tuple=True)``) or with
     both ``input`` and ``other``: any other count is PyTorch's invalid combination."""

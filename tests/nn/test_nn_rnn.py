@@ -449,6 +449,47 @@ def test_pad_sequence_errors_and_unpad():
     assert results[0] == results[1]
 
 
+def test_unpack_sequence_as_torch():
+    """unpack_sequence's docstring: pack_sequence(enforce_sorted=False) undone, in the
+    sequences' own order, gradients back through the packing."""
+    results = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        seqs = [lib.randn(n, 2, requires_grad=True) for n in (2, 3, 1)]
+        packed = lib.nn.utils.rnn.pack_sequence(seqs, enforce_sorted=False)
+        parts = lib.nn.utils.rnn.unpack_sequence(packed)
+        sum(p.pow(2).sum() * (k + 1) for k, p in enumerate(parts)).backward()
+        results.append(([repr(p) for p in parts], [repr(s.grad) for s in seqs], repr(packed)))
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("lengths", [[3, 1], [3, 3], [2, 3]])
+def test_packing_records_torchs_nodes(batch_first, lengths):
+    """PyTorch's _pack_padded_sequence is one node, PackPaddedSequenceBackward0 (the
+    batch_first transpose inside it), and its _pad_packed_sequence copies each run of
+    steps of one batch size through a view: the same graphs, values and gradients."""
+    said = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        x = lib.randn(2, 3, 2, requires_grad=True) if batch_first else \
+            lib.randn(3, 2, 2, requires_grad=True)
+        packed = lib.nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=batch_first,
+                                                       enforce_sorted=False)
+        padded, found = lib.nn.utils.rnn.pad_packed_sequence(packed, batch_first=batch_first,
+                                                            total_length=4)
+        (padded * lib.arange(4.0).view(4, 1, 1) if not batch_first else
+         padded * lib.arange(2.0).view(2, 1, 1)).pow(2).sum().backward()
+        nodes, stack = [], [padded.grad_fn]
+        while stack:
+            node = stack.pop()
+            if node is not None:
+                nodes.append(type(node).__name__)
+                stack.extend(f for f, _ in node.next_functions)
+        said.append((repr(packed), repr(padded), repr(found), nodes, repr(x.grad)))
+    assert said[0] == said[1]
+
+
 def test_padded_batch_through_a_gru_classifier():
     """A collate-style batch: pad_sequence, a GRU with batch_first, the state at each
     sequence's last real step picked with gather, as tutorials do without packing."""

@@ -373,6 +373,30 @@ def test_post_accumulate_grad_hooks_as_torch():
     assert _hooked(mg) == _hooked(torch)
 
 
+def _returning(lib):
+    """What a post-accumulate hook may return: its tensor itself (the docstring's SGD step,
+    ``p.add_(p.grad, alpha=-lr)``), None; another tensor is handed to the next hook and
+    then refused, one of another shape at once."""
+    said = []
+    for returns in (lambda p: p.add_(p.grad, alpha=-0.01), lambda p: p * 2,
+                    lambda p: lib.ones(3), lambda p: p.double()):
+        v = lib.tensor([0.0, 0.0], requires_grad=True)
+        seen = []
+        v.register_post_accumulate_grad_hook(returns)
+        v.register_post_accumulate_grad_hook(lambda p: seen.append(repr(p)))
+        try:
+            v.backward(lib.tensor([1.0, 2.0]))
+            said.append(repr(v))
+        except (RuntimeError, TypeError) as error:
+            said.append(f"{type(error).__name__}: {error}")
+        said.append(seen)
+    return said
+
+
+def test_post_accumulate_grad_hooks_return_as_torch():
+    assert _returning(mg) == _returning(torch)
+
+
 def test_an_optimizer_stepped_in_the_hooks_trains_as_torch():
     """PyTorch's "fuse the optimizer step into backward" recipe: one SGD per parameter,
     stepped by its post-accumulate hook."""

@@ -107,3 +107,40 @@ def test_swap_in_errors(change):
         except Exception as error:  # noqa: BLE001 - the error is what is compared
             results.append((type(error).__name__, str(error)))
     assert results[0] == results[1]
+
+
+def _named_parameters(lib):
+    """docs/source/optim.md: an optimizer of named parameters keeps their names
+    (``param_names``) in its groups and state dict; loading a state dict keeps them, a
+    pre-hook can match states by name; mixing named and unnamed is refused."""
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.Linear(2, 1))
+    said = []
+    optimizer = lib.optim.SGD(model.named_parameters(), lr=0.1, momentum=0.9)
+    model(lib.ones(4, 3)).sum().backward()
+    optimizer.step()
+    state = optimizer.state_dict()
+    said += [state["param_groups"], repr(optimizer), list(optimizer.param_groups[0])]
+    other = lib.optim.Adam([("b", model[1].bias), ("w", model[1].weight)], lr=0.01)
+    other.add_param_group({"params": [("first.weight", model[0].weight)], "lr": 0.5})
+    said.append(other.state_dict()["param_groups"])
+    for bad in (lambda: lib.optim.SGD([("w", model[0].weight), model[0].bias], lr=0.1),
+                lambda: other.add_param_group({"params": [model[0].bias]}),
+                lambda: lib.optim.SGD([model[0].bias], lr=0.1).add_param_group(
+                    {"params": [("w", model[0].weight)]})):
+        try:
+            bad()
+        except ValueError as error:
+            said.append(str(error))
+    unnamed = lib.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    unnamed.load_state_dict(state)
+    said.append(unnamed.state_dict()["param_groups"])
+    renamed = lib.optim.SGD(model.named_parameters(), lr=0.3)
+    renamed.load_state_dict({"state": {}, "param_groups": [
+        {k: v for k, v in state["param_groups"][0].items() if k != "param_names"}]})
+    said.append(renamed.state_dict()["param_groups"])
+    return said
+
+
+def test_named_parameters_as_torch():
+    assert _named_parameters(mg) == _named_parameters(torch)

@@ -1,6 +1,6 @@
 """Batches of sequences of different lengths: ``pad_sequence`` and ``unpad_sequence`` (one
 padded tensor, and back), and packed sequences (``pack_padded_sequence``, ``pack_sequence``,
-``pad_packed_sequence``, ``PackedSequence``): the time steps one after another, each with
+``pad_packed_sequence``, ``unpack_sequence``, ``PackedSequence``): the time steps one after another, each with
 only the sequences still running, sorted longest first, as the recurrent layers take them."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from typing import NamedTuple
 
 import minigrad
 
+from ... import ops
 from ...tensor import Tensor
 
 __all__ = ["PackedSequence", "pack_padded_sequence", "pack_sequence", "pad_packed_sequence",
-           "pad_sequence", "unpad_sequence"]
+           "pad_sequence", "unpad_sequence", "unpack_sequence"]
 
 
 class PackedSequence_(NamedTuple):
@@ -69,14 +70,13 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
     if not enforce_sorted:
         lengths, sorted_indices = minigrad.sort(lengths, descending=True)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
-    if batch_first:
-        input = input.transpose(0, 1)
     sizes = [int(n) for n in lengths.tolist()]
     if input.numel() == 0:
         raise RuntimeError("Cannot pack empty tensors.")
-    if len(sizes) != input.size(1):
+    batch_size = input.size(0 if batch_first else 1)
+    if len(sizes) != batch_size:
         raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
-                           f"{len(sizes)} (batch_size={input.size(1)})")
+                           f"{len(sizes)} (batch_size={batch_size})")
     if sizes[-1] <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an "
                            "element in 'lengths' that is <= 0")
@@ -86,7 +86,7 @@ def pack_padded_sequence(input: Tensor, lengths, batch_first: bool = False,
                            "pack_padded_sequence and/or pack_sequence to sidestep this "
                            "requirement if you do not need ONNX exportability.")
     batch_sizes = [sum(1 for n in sizes if n > t) for t in range(sizes[0])]
-    data = minigrad.cat([input[t, :b] for t, b in enumerate(batch_sizes)])
+    data = ops.pack_padded_sequence(input, batch_sizes, batch_first)
     return PackedSequence(data, minigrad.tensor(batch_sizes), sorted_indices, None)
 
 
@@ -106,10 +106,13 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False,
     data = sequence.data
     shape = (max_seq_length, batch_sizes[0]) + tuple(data.shape[1:])
     padded = minigrad.full(shape, padding_value, dtype=data.dtype)
-    offset = 0
-    for t, size in enumerate(batch_sizes):
-        padded[t, :size] = data[offset:offset + size]
-        offset += size
+    offset, start = 0, 0
+    for t in range(1, len(batch_sizes) + 1):  # (each run of steps of one batch size, as torch)
+        if t == len(batch_sizes) or batch_sizes[t] != batch_sizes[start]:
+            size, steps = batch_sizes[start], t - start
+            block = data.narrow(0, offset, size * steps).view((steps, size) + tuple(data.shape[1:]))
+            padded.narrow(0, start, steps).narrow(1, 0, size).copy_(block)
+            offset, start = offset + size * steps, t
     if batch_first:
         padded = padded.transpose(0, 1)
     lengths = minigrad.tensor([sum(1 for b in batch_sizes if b > i)
@@ -167,3 +170,10 @@ def unpad_sequence(padded_sequences: Tensor, lengths: Tensor,
         padded_sequences.transpose_(0, 1)
     idx = minigrad.arange(padded_sequences.shape[1])
     return [seq[idx < length] for seq, length in zip(padded_sequences, lengths, strict=True)]
+
+
+def unpack_sequence(packed_sequences: PackedSequence) -> list[Tensor]:
+    """The sequences of a packed batch, in their own order and lengths (``pack_sequence``
+    undone): padded, then each cut to its length, as PyTorch writes it."""
+    padded_sequences, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded_sequences, lengths, batch_first=True)

@@ -55,6 +55,8 @@ PROGRAMS = {
     "Log10Backward0": lambda lib, a, b: a.abs().log10() * b,
     "Log1PBackward0": lambda lib, a, b: (a * a).log1p() * b,
     "Log2Backward0": lambda lib, a, b: a.abs().log2(),
+    "PackPaddedSequenceBackward0": lambda lib, a, b: lib.nn.utils.rnn.pack_padded_sequence(
+        (a * b).t(), [2, 2, 1], batch_first=True).data * b.flatten()[:5],
     "NotImplemented": lambda lib, a, b: a + (a // b).detach() * 0 + (b // 0.5).sum() * 0,
     "RemainderBackward0": lambda lib, a, b: (a * b % 0.5) * a,
     "RemainderBackward1": lambda lib, a, b: (a * 3 % b) * b,

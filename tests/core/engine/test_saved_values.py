@@ -142,3 +142,54 @@ def test_a_saved_output_marked_non_differentiable_comes_back_without_a_graph():
         results.append((grad.tolist(), grad.requires_grad, grad.grad_fn, seen[0], verdict))
     assert results[0] == results[1]
     assert results[1][3] == (False, "NoneType")
+
+
+def _raw_saved_hooks(lib):
+    """docs/source/notes/autograd.md, "Registering hooks for a saved tensor":
+    ``y.grad_fn._raw_saved_self.register_hooks(pack_hook, unpack_hook)``: pack runs at
+    once on a detached tensor, unpack at each reading and in backward; one pair only, none
+    once freed; an output's handle (exp's result), unpack's wrong result, dir()."""
+    lib.manual_seed(0)
+    said = []
+    x = lib.randn(3, requires_grad=True)
+    y = x.pow(2)
+
+    def pack_hook(t):
+        said.append(("pack", t.requires_grad, t.grad_fn is None, t is x, repr(t)))
+        return t * 2
+
+    def unpack_hook(t):
+        said.append(("unpack", repr(t)))
+        return t / 2
+
+    y.grad_fn._raw_saved_self.register_hooks(pack_hook, unpack_hook)
+    said.append(repr(y.grad_fn._saved_self))
+    for call in (lambda: y.grad_fn._raw_saved_self.register_hooks(pack_hook, unpack_hook),
+                 lambda: y.grad_fn._raw_saved_exponent, lambda: x.sum(0).grad_fn._raw_saved_dim):
+        try:
+            call()
+        except (RuntimeError, AttributeError) as error:
+            said.append(f"{type(error).__name__}: {error}")
+    said.append([name for name in dir(y.grad_fn) if "saved_" in name and name != "saved_values"])
+    y.sum().backward()
+    said.append(repr(x.grad))
+    try:
+        y.grad_fn._raw_saved_self.register_hooks(pack_hook, unpack_hook)
+    except RuntimeError as error:
+        said.append(str(error))
+    z = x.exp()
+    z.grad_fn._raw_saved_result.register_hooks(lambda t: t.tolist(), lambda t: lib.tensor(t))
+    said.append(repr(z.grad_fn._saved_result))
+    z.sum().backward()
+    said.append(repr(x.grad))
+    w = x.sin()
+    w.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: 5)
+    try:
+        w.sum().backward()
+    except TypeError as error:
+        said.append(str(error))
+    return said
+
+
+def test_raw_saved_tensor_hooks_as_torch():
+    assert _raw_saved_hooks(mg) == _raw_saved_hooks(torch)

@@ -72,6 +72,27 @@ def test_vmap_of_grad_is_per_example_gradients():
     close(program)
 
 
+def test_autograd_grad_inside_vmap_frees_the_graph_once():
+    """vmap's docstring: the Jacobian as vmap(get_vjp)(I_N), autograd.grad without
+    retain_graph in each call; PyTorch's one batched backward frees the graph after it (so
+    a later grad raises), and so does minigrad's loop after its last example, a nested
+    vmap's too."""
+    def program(L):
+        L.manual_seed(0)
+        x = L.randn(3, requires_grad=True, dtype=L.float64)
+        y = x ** 2
+        jacobian = L.vmap(lambda v: L.autograd.grad(y, x, v))(L.eye(3, dtype=L.float64))
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            L.autograd.grad(y, x, L.ones(3, dtype=L.float64))
+        z = x.sin()
+        nested = L.vmap(L.vmap(lambda v: L.autograd.grad(z, x, v)[0]))(
+            L.eye(3, dtype=L.float64).expand(2, 3, 3))
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            z.sum().backward()
+        return jacobian[0], nested
+    close(program)
+
+
 def test_randomness_same_and_different():
     def program(L):
         L.manual_seed(0)

@@ -198,6 +198,10 @@ ASARRAY = {
         lib, lambda t: lib.asarray(t.detach(), requires_grad=True)),
     "result of an op, requires_grad=False": lambda lib, a: _same(
         lib, lambda t: lib.asarray(t * 2, requires_grad=False)),
+    "an op's result asked for no grad keeps its own graph": lambda lib, a: _source_after(
+        lib, lambda b: lib.asarray(b, requires_grad=False)),
+    "an op's result asked for grad is itself": lambda lib, a: _source_after(
+        lib, lambda b: lib.asarray(b, requires_grad=True)),
     "copy=False into another dtype": lambda lib, a: lib.asarray(a, copy=False, dtype=lib.float32),
     "copy=False of a list": lambda lib, a: lib.asarray([1, 2], copy=False),
     "tensor copy=False into another dtype": lambda lib, a: lib.asarray(
@@ -217,6 +221,14 @@ def _same(lib, call):
     result = call(t)
     return (repr(result), result is t, result.requires_grad, result.is_leaf,
             t.requires_grad, type(result.grad_fn).__name__)
+
+
+def _source_after(lib, call):
+    """(torch.asarray's docstring: ``c = asarray(b, requires_grad=False)`` leaves ``b``'s
+    grad_fn, as ``d = asarray(b, requires_grad=True)`` then shows.)"""
+    b = lib.tensor([1.0, 2.0], requires_grad=True) + 2
+    result = call(b)
+    return repr(result), result is b, result.is_leaf, repr(b), result.data_ptr() == b.data_ptr()
 
 
 @pytest.mark.parametrize("name", list(ASARRAY))

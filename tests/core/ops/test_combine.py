@@ -169,3 +169,58 @@ def test_kron_of_a_tensor_that_cannot_be_viewed_fails_as_torch():
         def call(lib, text=text):
             return eval(text, {"lib": lib})
         assert outcome(call, mg) == outcome(call, torch), text
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, a, b, c: lib.einsum(a, [0, 1], b, [1, 2], [0, 2]),
+    lambda lib, a, b, c: lib.einsum(a, [0, 1], b, [1, 2]),
+    lambda lib, a, b, c: lib.einsum(a, [30, 1], b, [1, 51], [51, 30]),
+    lambda lib, a, b, c: lib.einsum(c, [..., 0, 1], a, [..., 1], [...]),
+    lambda lib, a, b, c: lib.einsum(a, [0, 1], a, [0, 1]),
+    lambda lib, a, b, c: lib.einsum(a, [0, 52]),
+    lambda lib, a, b, c: lib.einsum(a),
+    lambda lib, a, b, c: lib.einsum(a, [0, 1], b, [0, 2])],
+    ids=["output", "implicit output", "lower case", "ellipsis", "all summed", "out of range",
+         "no sublist", "sizes"])
+def test_einsum_sublist_format_as_torch(call):
+    """torch.einsum's docstring: operands each followed by their subscripts as ints
+    (``...`` an ellipsis), the output's last; values, gradients and errors as torch's."""
+    def program(lib):
+        lib.manual_seed(0)
+        a = lib.randn(2, 3, requires_grad=True)
+        b, c = lib.randn(3, 4), lib.randn(4, 2, 3)
+        result = call(lib, a, b, c)
+        result.sum().backward()
+        return result, a.grad
+    assert outcome(program, mg) == outcome(program, torch)
+
+
+@pytest.mark.parametrize("kwargs", [
+    "fweights=fw", "aweights=aw", "fweights=fw, aweights=aw", "fweights=fw, correction=0",
+    "aweights=aw, correction=2", "fweights=fw, aweights=aw, correction=3",
+    "fweights=lib.tensor([1.0, 2, 3, 1])", "aweights=lib.tensor([1, 2, 3, 1])",
+    "fweights=lib.tensor([[1, 2, 3, 1]])", "aweights=lib.tensor([1.0, 2])",
+    "fweights=lib.tensor([1, -2, 3, 1])", "aweights=lib.tensor([0.0, 0, 0, 0])",
+    "aweights=aw, correction=9"])
+def test_cov_with_weights_as_torch(kwargs):
+    """torch.cov's docstring: fweights (counts) and aweights (weights) and their product,
+    the normalization with aweights, PyTorch's errors and its degrees-of-freedom warning;
+    values, graph and gradients."""
+    def program(lib):
+        lib.manual_seed(0)
+        x = lib.randn(3, 4, dtype=lib.float64, requires_grad=True)
+        fw, aw = lib.randint(1, 10, (4,)), lib.rand(4, dtype=lib.float64)
+        c = eval(f"lib.cov(x, {kwargs})", {"lib": lib, "x": x, "fw": fw, "aw": aw})
+        c.sum().backward()
+        return c, x.grad
+    assert outcome(program, mg) == outcome(program, torch)
+
+
+def test_cov_of_one_observation_with_weights_as_torch():
+    """PyTorch's corner cases of one observation (its centred input zero, its
+    normalization 0 with aweights alone): the same values (NaN) and warning."""
+    def program(lib):
+        return [lib.cov(lib.tensor([[3.0], [1.0]]), aweights=lib.tensor([2.0])),
+                lib.cov(lib.tensor([[3], [1]]), fweights=lib.tensor([2])),
+                lib.cov(lib.tensor([[3.0]]), fweights=lib.tensor([2]), aweights=lib.tensor([0.5]))]
+    assert outcome(program, mg) == outcome(program, torch)

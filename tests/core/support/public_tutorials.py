@@ -35,6 +35,9 @@ headlines (``ag_news``) tokenized as basic_english does (``basic_english``) into
 built as build_vocab_from_iterator builds it (``_IterVocab``), Multi30k ten made-up German-English
 pairs (``MULTI30K``), sklearn's make_moons a seeded stand-in (``make_moons``), scipy.signal's
 correlate2d and convolve2d NumPy ones, CelebA and the binarized MNIST seeded random images.
+The docstrings' examples (pytorch/pytorch's torch/nn/modules, torch/_torch_docs.py, ...) are
+run as written, their results printed, their batches and image sizes made smaller where a
+docstring's convolution or transformer would take seconds (each docstring says which).
 
 Each program takes the library as ``torch``, prints what the tutorial prints, and returns
 a dict of the tensors it ends with (parameters, gradients), which the test compares too.
@@ -62,6 +65,7 @@ import random
 import re
 import string
 import tempfile
+import threading
 import unicodedata
 import warnings
 from dataclasses import dataclass
@@ -31603,6 +31607,2613 @@ def torchscript_introduction(torch):
     return {"y": y, "linear.grad": traced.loop.cell.linear.weight.grad}
 
 
+# ---- pytorch/pytorch: the examples in torch.nn's docstrings ---------------------------------
+
+def nn_loss_docstrings(torch):
+    """pytorch/pytorch torch/nn/modules/loss.py: the Examples of each loss's docstring, in
+    its order (BCELoss after a Sigmoid, BCEWithLogitsLoss with pos_weight, the three
+    CTCLoss layouts (padded, concatenated, unbatched targets), CosineEmbeddingLoss,
+    CrossEntropyLoss with class indices, probabilities and the unnormalised targets of
+    seed 283, GaussianNLLLoss hetero- and homoscedastic, HingeEmbeddingLoss, HuberLoss,
+    KLDivLoss with batchmean and log_target, L1Loss, MSELoss, MarginRankingLoss,
+    MultiLabelMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss (1-D and the
+    2-D image case through a Conv2d), PoissonNLLLoss, SmoothL1Loss, SoftMarginLoss,
+    TripletMarginLoss), each loss and its input's gradient printed. The CTC example's
+    T = 50, N = 16 are 12 and 4 here, and the image NLLLoss's 10x10 is 6x6."""
+    nn, F = torch.nn, torch.nn.functional
+    m = nn.Sigmoid()
+    loss = nn.BCELoss()
+    input = torch.randn(3, 2, requires_grad=True)
+    target = torch.rand(3, 2, requires_grad=False)
+    output = loss(m(input), target)
+    output.backward()
+    print("BCELoss", output, input.grad)
+    target = torch.ones([10, 64], dtype=torch.float32)  # 64 classes, batch size = 10
+    output = torch.full([10, 64], 1.5)  # A prediction (logit)
+    pos_weight = torch.ones([64])  # All weights are equal to 1
+    criterion = torch.nn.BCEWithLogitsLoss(pos_weight=pos_weight)
+    print(criterion(output, target))  # -log(sigmoid(1.5))
+    loss = nn.BCEWithLogitsLoss()
+    input = torch.randn(3, requires_grad=True)
+    target = torch.empty(3).random_(2)
+    output = loss(input, target)
+    output.backward()
+    print("BCEWithLogitsLoss", target, output, input.grad)
+    T, C, N, S, S_min = 12, 20, 4, 8, 3
+    input = torch.randn(T, N, C).log_softmax(2).detach().requires_grad_()
+    target = torch.randint(low=1, high=C, size=(N, S), dtype=torch.long)
+    input_lengths = torch.full(size=(N,), fill_value=T, dtype=torch.long)
+    target_lengths = torch.randint(low=S_min, high=S, size=(N,), dtype=torch.long)
+    ctc_loss = nn.CTCLoss()
+    loss = ctc_loss(input, target, input_lengths, target_lengths)
+    loss.backward()
+    print("CTCLoss padded", loss, input.grad[0])
+    input = torch.randn(T, N, C).log_softmax(2).detach().requires_grad_()
+    input_lengths = torch.full(size=(N,), fill_value=T, dtype=torch.long)
+    target_lengths = torch.randint(low=1, high=T, size=(N,), dtype=torch.long)
+    target = torch.randint(low=1, high=C, size=(sum(target_lengths),), dtype=torch.long)
+    loss = ctc_loss(input, target, input_lengths, target_lengths)
+    loss.backward()
+    print("CTCLoss concatenated", target_lengths, loss, input.grad[-1])
+    input = torch.randn(T, C).log_softmax(1).detach().requires_grad_()
+    input_lengths = torch.tensor(T, dtype=torch.long)
+    target_lengths = torch.randint(low=1, high=T, size=(), dtype=torch.long)
+    target = torch.randint(low=1, high=C, size=(target_lengths,), dtype=torch.long)
+    loss = ctc_loss(input, target, input_lengths, target_lengths)
+    loss.backward()
+    print("CTCLoss unbatched", loss, input.grad[1])
+    loss = nn.CosineEmbeddingLoss()
+    input1 = torch.randn(3, 5, requires_grad=True)
+    input2 = torch.randn(3, 5, requires_grad=True)
+    target = torch.ones(3)
+    output = loss(input1, input2, target)
+    output.backward()
+    print("CosineEmbeddingLoss", output, input1.grad, input2.grad)
+    loss = nn.CrossEntropyLoss()
+    input = torch.randn(3, 5, requires_grad=True)
+    target = torch.empty(3, dtype=torch.long).random_(5)
+    output = loss(input, target)
+    output.backward()
+    print("CrossEntropyLoss", target, output, input.grad)
+    input = torch.randn(3, 5, requires_grad=True)
+    target = torch.randn(3, 5).softmax(dim=1)
+    output = loss(input, target)
+    output.backward()
+    print(output, input.grad)
+    loss = nn.CrossEntropyLoss()
+    torch.manual_seed(283)
+    input = torch.randn(3, 5, requires_grad=True)
+    target = torch.randn(3, 5)
+    print(target)
+    print(target.sum(axis=1))
+    print(loss(input, target).item())
+    target_new = target.softmax(dim=1)
+    print(target_new)
+    print(target_new.sum(axis=1))
+    print(loss(input, target_new).item())
+    loss = nn.GaussianNLLLoss()
+    input = torch.randn(5, 2, requires_grad=True)
+    target = torch.randn(5, 2)
+    var = torch.ones(5, 2, requires_grad=True)  # heteroscedastic
+    output = loss(input, target, var)
+    output.backward()
+    print("GaussianNLLLoss", output, input.grad, var.grad)
+    input = torch.randn(5, 2, requires_grad=True)
+    target = torch.randn(5, 2)
+    var = torch.ones(5, 1, requires_grad=True)  # homoscedastic
+    output = loss(input, target, var)
+    output.backward()
+    print(output, var.grad)
+    for name in ("HingeEmbeddingLoss", "HuberLoss", "L1Loss", "MSELoss", "SmoothL1Loss",
+                 "SoftMarginLoss"):
+        loss = getattr(nn, name)()
+        input = torch.randn(3, 5, requires_grad=True)
+        target = torch.randn(3, 5)
+        if name in ("HingeEmbeddingLoss", "SoftMarginLoss"):
+            target = target.sign()
+        output = loss(input, target)
+        output.backward()
+        print(name, output, input.grad)
+    kl_loss = nn.KLDivLoss(reduction="batchmean")
+    raw = torch.randn(3, 5, requires_grad=True)
+    input = F.log_softmax(raw, dim=1)
+    target = F.softmax(torch.rand(3, 5), dim=1)
+    output = kl_loss(input, target)
+    print("KLDivLoss", output)
+    kl_loss = nn.KLDivLoss(reduction="batchmean", log_target=True)
+    log_target = F.log_softmax(torch.rand(3, 5), dim=1)
+    output = kl_loss(input, log_target)
+    output.backward()
+    print(output, raw.grad)
+    loss = nn.MarginRankingLoss()
+    input1 = torch.randn(3, requires_grad=True)
+    input2 = torch.randn(3, requires_grad=True)
+    target = torch.randn(3).sign()
+    output = loss(input1, input2, target)
+    output.backward()
+    print("MarginRankingLoss", output, input1.grad, input2.grad)
+    loss = nn.MultiLabelMarginLoss()
+    x = torch.FloatTensor([[0.1, 0.2, 0.4, 0.8]])
+    # for target y, only consider labels 3 and 0, not after label -1
+    y = torch.LongTensor([[3, 0, -1, 1]])
+    # 0.25 * ((1-(0.1-0.2)) + (1-(0.1-0.4)) + (1-(0.8-0.2)) + (1-(0.8-0.4)))
+    print(loss(x, y))
+    loss = nn.MultiLabelSoftMarginLoss()
+    input = torch.randn(3, 5, requires_grad=True)
+    target = torch.randint(0, 2, (3, 5)).float()
+    output = loss(input, target)
+    output.backward()
+    print("MultiLabelSoftMarginLoss", output, input.grad)
+    loss = nn.MultiMarginLoss()
+    x = torch.tensor([[0.1, 0.2, 0.4, 0.8]])
+    y = torch.tensor([3])
+    # 0.25 * ((1-(0.8-0.1)) + (1-(0.8-0.2)) + (1-(0.8-0.4)))
+    print(loss(x, y))
+    log_softmax = nn.LogSoftmax(dim=1)
+    loss_fn = nn.NLLLoss()
+    input = torch.randn(3, 5, requires_grad=True)
+    target = torch.tensor([1, 0, 4])
+    loss = loss_fn(log_softmax(input), target)
+    loss.backward()
+    print("NLLLoss", loss, input.grad)
+    N, C = 5, 4
+    loss_fn = nn.NLLLoss()
+    data = torch.randn(N, 16, 6, 6)
+    conv = nn.Conv2d(16, C, (3, 3))
+    log_softmax = nn.LogSoftmax(dim=1)
+    output = log_softmax(conv(data))
+    target = torch.empty(N, 4, 4, dtype=torch.long).random_(0, C)
+    loss = loss_fn(output, target)
+    loss.backward()
+    print(output.shape, loss, conv.bias.grad)
+    loss = nn.PoissonNLLLoss()
+    log_input = torch.randn(5, 2, requires_grad=True)
+    target = torch.randn(5, 2)
+    output = loss(log_input, target)
+    output.backward()
+    print("PoissonNLLLoss", output, log_input.grad)
+    triplet_loss = nn.TripletMarginLoss(margin=1.0, p=2, eps=1e-7)
+    anchor = torch.randn(100, 128, requires_grad=True)
+    positive = torch.randn(100, 128, requires_grad=True)
+    negative = torch.randn(100, 128, requires_grad=True)
+    output = triplet_loss(anchor, positive, negative)
+    output.backward()
+    print("TripletMarginLoss", output.item(), anchor.grad[0, :4])
+    return {"conv.weight.grad": conv.weight.grad, "anchor.grad": anchor.grad,
+            "input.grad": input.grad}
+
+
+def nn_activation_docstrings(torch):
+    """pytorch/pytorch torch/nn/modules/activation.py: each activation module's Examples
+    (``m = nn.CELU()``, ``input = torch.randn(2)``, ``output = m(input)``; GLU on (4, 2),
+    LogSoftmax/Softmax/Softmin on (2, 3), Softmax2d on (2, 3, 12, 13), Threshold on
+    arange(-3, 3), ReLU's cat of m(input) and m(-input)), each printed with the module, its
+    input's gradient and, for the modules with parameters or randomness, PReLU's weight
+    gradient and RReLU in training and eval mode; then MultiheadAttention's example with
+    embed_dim 8 and 2 heads (the docstring leaves the sizes to the reader)."""
+    nn = torch.nn
+    modules = [nn.CELU(), nn.ELU(), nn.GELU(), nn.GELU(approximate="tanh"), nn.Hardshrink(),
+               nn.Hardsigmoid(), nn.Hardswish(), nn.Hardtanh(-2, 2), nn.LeakyReLU(0.1),
+               nn.LogSigmoid(), nn.Mish(), nn.PReLU(), nn.RReLU(0.1, 0.3), nn.ReLU(),
+               nn.ReLU6(), nn.SELU(), nn.SiLU(), nn.Sigmoid(), nn.Softplus(), nn.Softshrink(),
+               nn.Softsign(), nn.Tanh(), nn.Tanhshrink()]
+    for m in modules:
+        input = torch.randn(2, requires_grad=True)
+        output = m(input)
+        output.sum().backward()
+        print(m, output, input.grad)
+    print(modules[11].weight.grad)
+    m = nn.RReLU(0.1, 0.3)
+    x = -torch.rand(6)
+    print(m(x), m.eval()(x))
+    m = nn.GLU()
+    input = torch.randn(4, 2)
+    output = m(input)
+    print(output)
+    for m in (nn.LogSoftmax(dim=1), nn.Softmax(dim=1), nn.Softmin(dim=1)):
+        input = torch.randn(2, 3, requires_grad=True)
+        output = m(input)
+        (output * torch.arange(3.0)).sum().backward()
+        print(m, output, input.grad)
+    m = nn.ReLU()
+    input = torch.randn(2).unsqueeze(0)
+    output = torch.cat((m(input), m(-input)))
+    print(output)
+    m = nn.Softmax2d()
+    # softmax over the 2nd dimension
+    input = torch.randn(2, 3, 12, 13)
+    output = m(input)
+    print(output.shape, output.sum(1).mean().item(), output[0, :, 0, 0])
+    m = nn.Threshold(0, 0.5)
+    input = torch.arange(-3, 3)
+    output = m(input)
+    print(output)
+    embed_dim, num_heads = 8, 2
+    query, key, value = torch.randn(3, 2, embed_dim), torch.randn(5, 2, embed_dim), torch.randn(5, 2, embed_dim)
+    multihead_attn = nn.MultiheadAttention(embed_dim, num_heads)
+    attn_output, attn_output_weights = multihead_attn(query, key, value)
+    print(attn_output, attn_output_weights)
+    attn_output.sum().backward()
+    return {"in_proj.grad": multihead_attn.in_proj_weight.grad,
+            "out_proj.grad": multihead_attn.out_proj.weight.grad}
+
+
+def nn_conv_pool_docstrings(torch):
+    """pytorch/pytorch torch/nn/modules/conv.py and torch/nn/modules/pooling.py: the
+    Examples of Conv1d/2d/3d (strides, padding, dilation), ConvTranspose1d/2d/3d (with the
+    downsample-upsample round trip through ``output_size``), the adaptive average and max
+    pools (``None`` keeping a size), AvgPool1d on 1..7, AvgPool2d/3d, LPPool1d/2d/3d,
+    MaxPool1d/2d/3d and MaxUnpool1d/2d/3d (the docstrings' 4x4 and 5x5 inputs, an odd
+    length with ``output_size``). Each output's shape and mean absolute value printed and
+    one gradient kept; the docstrings' batch of 20 is 2, and their 3-D volumes (10, 50,
+    100) and (50, 44, 31) are (4, 10, 12) and (9, 8, 7)."""
+    nn = torch.nn
+    kept = {}
+
+    def show(m, input):
+        input = input.requires_grad_()
+        output = m(input)
+        output.abs().mean().backward()
+        print(m, tuple(output.shape), output.abs().mean().item(), input.grad.abs().sum().item())
+        kept[f"{type(m).__name__}.{len(kept)}"] = input.grad
+        return output
+
+    show(nn.Conv1d(16, 33, 3, stride=2), torch.randn(2, 16, 50))
+    show(nn.Conv2d(16, 33, 3, stride=2), torch.randn(2, 16, 50, 100))
+    show(nn.Conv2d(16, 33, (3, 5), stride=(2, 1), padding=(4, 2)), torch.randn(2, 16, 50, 100))
+    show(nn.Conv2d(16, 33, (3, 5), stride=(2, 1), padding=(4, 2), dilation=(3, 1)),
+         torch.randn(2, 16, 50, 100))
+    show(nn.Conv3d(16, 33, 3, stride=2), torch.randn(2, 16, 4, 10, 12))
+    show(nn.Conv3d(16, 33, (3, 5, 2), stride=(2, 1, 1), padding=(4, 2, 0)), torch.randn(2, 16, 4, 10, 12))
+    show(nn.ConvTranspose1d(16, 33, 3, stride=2), torch.randn(2, 16, 50))
+    input = torch.randn(1, 16, 12)
+    downsample = nn.Conv1d(16, 16, 3, stride=2, padding=1)
+    upsample = nn.ConvTranspose1d(16, 16, 3, stride=2, padding=1)
+    h = downsample(input)
+    print(h.size())
+    output = upsample(h, output_size=input.size())
+    print(output.size())
+    show(nn.ConvTranspose2d(16, 33, 3, stride=2), torch.randn(2, 16, 10, 20))
+    show(nn.ConvTranspose2d(16, 33, (3, 5), stride=(2, 1), padding=(4, 2)), torch.randn(2, 16, 50, 100))
+    input = torch.randn(1, 16, 12, 12)
+    downsample = nn.Conv2d(16, 16, 3, stride=2, padding=1)
+    upsample = nn.ConvTranspose2d(16, 16, 3, stride=2, padding=1)
+    h = downsample(input)
+    print(h.size())
+    output = upsample(h, output_size=input.size())
+    print(output.size(), output.abs().mean().item())
+    show(nn.ConvTranspose3d(16, 33, 3, stride=2), torch.randn(2, 16, 4, 10, 12))
+    show(nn.ConvTranspose3d(16, 33, (3, 5, 2), stride=(2, 1, 1), padding=(0, 4, 2)),
+         torch.randn(2, 16, 4, 10, 12))
+    show(nn.AdaptiveAvgPool1d(5), torch.randn(1, 64, 8))
+    show(nn.AdaptiveAvgPool2d((5, 7)), torch.randn(1, 64, 8, 9))
+    show(nn.AdaptiveAvgPool2d(7), torch.randn(1, 64, 10, 9))
+    show(nn.AdaptiveAvgPool2d((None, 7)), torch.randn(1, 64, 10, 9))
+    show(nn.AdaptiveAvgPool3d((5, 7, 9)), torch.randn(1, 64, 8, 9, 10))
+    show(nn.AdaptiveAvgPool3d(7), torch.randn(1, 64, 10, 9, 8))
+    show(nn.AdaptiveAvgPool3d((7, None, None)), torch.randn(1, 64, 10, 9, 8))
+    show(nn.AdaptiveMaxPool1d(5), torch.randn(1, 64, 8))
+    show(nn.AdaptiveMaxPool2d((5, 7)), torch.randn(1, 64, 8, 9))
+    show(nn.AdaptiveMaxPool2d(7), torch.randn(1, 64, 10, 9))
+    show(nn.AdaptiveMaxPool2d((None, 7)), torch.randn(1, 64, 10, 9))
+    show(nn.AdaptiveMaxPool3d((5, 7, 9)), torch.randn(1, 64, 8, 9, 10))
+    show(nn.AdaptiveMaxPool3d(7), torch.randn(1, 64, 10, 9, 8))
+    show(nn.AdaptiveMaxPool3d((7, None, None)), torch.randn(1, 64, 10, 9, 8))
+    m = nn.AvgPool1d(3, stride=2)
+    print(m(torch.tensor([[[1., 2, 3, 4, 5, 6, 7]]])))
+    show(nn.AvgPool2d(3, stride=2), torch.randn(2, 16, 50, 32))
+    show(nn.AvgPool2d((3, 2), stride=(2, 1)), torch.randn(2, 16, 50, 32))
+    show(nn.AvgPool3d(3, stride=2), torch.randn(2, 16, 9, 8, 7))
+    show(nn.AvgPool3d((3, 2, 2), stride=(2, 1, 2)), torch.randn(2, 16, 9, 8, 7))
+    show(nn.LPPool1d(2, 3, stride=2), torch.randn(2, 16, 50))
+    show(nn.LPPool2d(2, 3, stride=2), torch.randn(2, 16, 50, 32))
+    show(nn.LPPool2d(1.2, (3, 2), stride=(2, 1)), torch.randn(2, 16, 50, 32))
+    show(nn.LPPool3d(2, 3, stride=2), torch.randn(2, 16, 9, 8, 7))
+    show(nn.LPPool3d(1.2, (3, 2, 2), stride=(2, 1, 2)), torch.randn(2, 16, 9, 8, 7))
+    show(nn.MaxPool1d(3, stride=2), torch.randn(2, 16, 50))
+    show(nn.MaxPool2d(3, stride=2), torch.randn(2, 16, 50, 32))
+    show(nn.MaxPool2d((3, 2), stride=(2, 1)), torch.randn(2, 16, 50, 32))
+    show(nn.MaxPool3d(3, stride=2), torch.randn(2, 16, 9, 8, 7))
+    show(nn.MaxPool3d((3, 2, 2), stride=(2, 1, 2)), torch.randn(2, 16, 9, 8, 7))
+    pool = nn.MaxPool1d(2, stride=2, return_indices=True)
+    unpool = nn.MaxUnpool1d(2, stride=2)
+    input = torch.tensor([[[1., 2, 3, 4, 5, 6, 7, 8]]])
+    output, indices = pool(input)
+    print(unpool(output, indices))
+    input = torch.tensor([[[1., 2, 3, 4, 5, 6, 7, 8, 9]]])
+    output, indices = pool(input)
+    print(unpool(output, indices, output_size=input.size()))
+    print(unpool(output, indices))
+    pool = nn.MaxPool2d(2, stride=2, return_indices=True)
+    unpool = nn.MaxUnpool2d(2, stride=2)
+    input = torch.tensor([[[[1., 2., 3., 4.],
+                            [5., 6., 7., 8.],
+                            [9., 10., 11., 12.],
+                            [13., 14., 15., 16.]]]])
+    output, indices = pool(input)
+    print(unpool(output, indices))
+    input = torch.tensor([[[[1., 2., 3., 4., 5.],
+                            [6., 7., 8., 9., 10.],
+                            [11., 12., 13., 14., 15.],
+                            [16., 17., 18., 19., 20.]]]])
+    output, indices = pool(input)
+    print(unpool(output, indices, output_size=input.size()))
+    pool = nn.MaxPool3d(3, stride=2, return_indices=True)
+    unpool = nn.MaxUnpool3d(3, stride=2)
+    output, indices = pool(torch.randn(2, 16, 11, 9, 7))
+    unpooled_output = unpool(output, indices)
+    print(unpooled_output.size(), unpooled_output.abs().sum().item())
+    return kept
+
+
+def nn_normalization_dropout_embedding_docstrings(torch):
+    """pytorch/pytorch torch/nn/modules/batchnorm.py, instancenorm.py, normalization.py,
+    dropout.py and sparse.py: the Examples of BatchNorm1d/2d/3d (with and without
+    affine), InstanceNorm1d/2d/3d, GroupNorm (3, 6 and 1 groups), LayerNorm over the last
+    dim and over [C, H, W], LocalResponseNorm on 2-D and 4-D signals, RMSNorm([2, 3]), the
+    six dropouts in training mode, Embedding (with padding_idx, its row set under no_grad),
+    Embedding.from_pretrained, EmbeddingBag (sum, padding_idx, from an Embedding,
+    from_pretrained's mean of a 2-D input). Each output's shape, mean and a few values
+    printed, with gradients; the docstrings' batches of 20, 32 and 16 are 4, 2 and 2, and
+    their image sizes (35, 45, 10) are (7, 9, 3)."""
+    nn = torch.nn
+    kept = {}
+    for m in (nn.BatchNorm1d(100), nn.BatchNorm1d(100, affine=False)):
+        input = torch.randn(4, 100, requires_grad=True)
+        output = m(input)
+        (output ** 3).mean().backward()
+        print(m, output[:2, :4], input.grad[0, :4], m.running_mean[:3], m.running_var[:3])
+    for m, shape in ((nn.BatchNorm2d(100), (4, 100, 7, 9)), (nn.BatchNorm2d(100, affine=False), (4, 100, 7, 9)),
+                     (nn.BatchNorm3d(100), (4, 100, 7, 9, 3)), (nn.BatchNorm3d(100, affine=False), (4, 100, 7, 9, 3)),
+                     (nn.InstanceNorm1d(100), (4, 100, 40)), (nn.InstanceNorm1d(100, affine=True), (4, 100, 40)),
+                     (nn.InstanceNorm2d(100), (4, 100, 7, 9)), (nn.InstanceNorm2d(100, affine=True), (4, 100, 7, 9)),
+                     (nn.InstanceNorm3d(100), (4, 100, 7, 9, 3)),
+                     (nn.InstanceNorm3d(100, affine=True), (4, 100, 7, 9, 3))):
+        input = torch.randn(*shape, requires_grad=True)
+        output = m(input)
+        (output ** 3).mean().backward()
+        print(m, output.flatten()[:4], output.abs().mean().item(), input.grad.flatten()[:3])
+        if m.weight is not None:
+            kept[f"{type(m).__name__}.weight.grad"] = m.weight.grad
+    input = torch.randn(4, 6, 10, 10)
+    for m in (nn.GroupNorm(3, 6), nn.GroupNorm(6, 6), nn.GroupNorm(1, 6)):
+        output = m(input)
+        (output ** 3).mean().backward()
+        print(m, output[0, :, 0, 0], m.weight.grad)
+    batch, sentence_length, embedding_dim = 4, 5, 10
+    embedding = torch.randn(batch, sentence_length, embedding_dim)
+    layer_norm = nn.LayerNorm(embedding_dim)
+    print(layer_norm(embedding)[0, 0])
+    N, C, H, W = 4, 5, 10, 10
+    input = torch.randn(N, C, H, W)
+    layer_norm = nn.LayerNorm([C, H, W])
+    output = layer_norm(input)
+    (output ** 3).mean().backward()
+    print(layer_norm, output[0, 0, 0], layer_norm.weight.grad[0, 0])
+    kept["layer_norm.bias.grad"] = layer_norm.bias.grad
+    lrn = nn.LocalResponseNorm(2)
+    signal_2d = torch.randn(2, 5, 24, 24)
+    signal_4d = torch.randn(2, 5, 7, 7, 7, 7)
+    output_2d = lrn(signal_2d)
+    output_4d = lrn(signal_4d)
+    print(lrn, output_2d[0, :, 0, 0], output_4d.abs().mean().item())
+    rms_norm = nn.RMSNorm([2, 3])
+    input = torch.randn(2, 2, 3)
+    print(rms_norm, rms_norm(input))
+    for m, shape in ((nn.AlphaDropout(p=0.2), (20, 16)), (nn.Dropout(p=0.2), (20, 16)),
+                     (nn.Dropout1d(p=0.2), (4, 16, 32)), (nn.Dropout2d(p=0.2), (4, 16, 8, 8)),
+                     (nn.Dropout3d(p=0.2), (4, 16, 4, 8, 8)),
+                     (nn.FeatureAlphaDropout(p=0.2), (4, 16, 4, 8, 8))):
+        input = torch.randn(*shape)
+        output = m(input)
+        print(m, (output == 0).sum().item(), output.flatten()[:5], output.mean().item())
+    embedding = nn.Embedding(10, 3)
+    input = torch.LongTensor([[1, 2, 4, 5], [4, 3, 2, 9]])
+    print(embedding(input))
+    embedding(input).pow(2).sum().backward()
+    print(embedding.weight.grad)
+    embedding = nn.Embedding(10, 3, padding_idx=0)
+    input = torch.LongTensor([[0, 2, 0, 5]])
+    print(embedding(input))
+    padding_idx = 0
+    embedding = nn.Embedding(3, 3, padding_idx=padding_idx)
+    print(embedding.weight)
+    with torch.no_grad():
+        embedding.weight[padding_idx] = torch.ones(3)
+    print(embedding.weight)
+    weight = torch.FloatTensor([[1, 2.3, 3], [4, 5.1, 6.3]])
+    embedding = nn.Embedding.from_pretrained(weight)
+    input = torch.LongTensor([1])
+    print(embedding(input))
+    embedding_sum = nn.EmbeddingBag(10, 3, mode='sum')
+    input = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9], dtype=torch.long)
+    offsets = torch.tensor([0, 4], dtype=torch.long)
+    print(embedding_sum(input, offsets))
+    embedding_sum = nn.EmbeddingBag(10, 3, mode='sum', padding_idx=2)
+    input = torch.tensor([2, 2, 2, 2, 4, 3, 2, 9], dtype=torch.long)
+    offsets = torch.tensor([0, 4], dtype=torch.long)
+    print(embedding_sum(input, offsets))
+    embedding = nn.Embedding(10, 3, padding_idx=2)
+    embedding_sum = nn.EmbeddingBag.from_pretrained(
+        embedding.weight,
+        padding_idx=embedding.padding_idx,
+        mode='sum')
+    print(embedding_sum(input, offsets))
+    weight = torch.FloatTensor([[1, 2.3, 3], [4, 5.1, 6.3]])
+    embeddingbag = nn.EmbeddingBag.from_pretrained(weight)
+    input = torch.LongTensor([[1, 0]])
+    print(embeddingbag(input))
+    return kept
+
+
+def nn_recurrent_transformer_docstrings(torch):
+    """pytorch/pytorch torch/nn/modules/rnn.py and torch/nn/modules/transformer.py: the
+    Examples of RNN, LSTM and GRU (two layers, h0 and c0 given), RNNCell, LSTMCell and
+    GRUCell stepped over a sequence in a loop (the LSTMCell's outputs stacked), then
+    nn.Transformer with a square subsequent tgt_mask (Transformer.forward's example),
+    TransformerEncoder and TransformerDecoder stacks, and their layers with and without
+    batch_first. Outputs, final states and gradients printed; the transformers' d_model 512
+    is 32 with dim_feedforward 64, their batch of 32 is 2 and their 6 and 12 layers 2."""
+    nn = torch.nn
+    rnn = nn.GRU(10, 20, 2)
+    input = torch.randn(5, 3, 10)
+    h0 = torch.randn(2, 3, 20)
+    output, hn = rnn(input, h0)
+    output.sum().backward()
+    print(output[-1, 0, :5], hn[:, 0, :5], rnn.weight_hh_l0.grad[0, :5])
+    rnn = nn.LSTM(10, 20, 2)
+    h0 = torch.randn(2, 3, 20)
+    c0 = torch.randn(2, 3, 20)
+    output, (hn, cn) = rnn(input, (h0, c0))
+    (output.sum() + cn.sum()).backward()
+    print(output[-1, 0, :5], hn[:, 0, :5], cn[:, 0, :5], rnn.weight_ih_l1.grad[0, :5])
+    lstm_grad = rnn.weight_hh_l0.grad
+    rnn = nn.RNN(10, 20, 2)
+    h0 = torch.randn(2, 3, 20)
+    output, hn = rnn(input, h0)
+    output.sum().backward()
+    print(output[-1, 0, :5], hn[:, 0, :5], rnn.bias_hh_l1.grad[:5])
+    for rnn in (nn.RNNCell(10, 20), nn.GRUCell(10, 20)):
+        input = torch.randn(6, 3, 10)
+        hx = torch.randn(3, 20)
+        output = []
+        for i in range(6):
+            hx = rnn(input[i], hx)
+            output.append(hx)
+        torch.stack(output).sum().backward()
+        print(rnn, hx[0, :5], rnn.weight_ih.grad[0, :5])
+    rnn = nn.LSTMCell(10, 20)  # (input_size, hidden_size)
+    input = torch.randn(2, 3, 10)  # (time_steps, batch, input_size)
+    hx = torch.randn(3, 20)  # (batch, hidden_size)
+    cx = torch.randn(3, 20)
+    output = []
+    for i in range(input.size()[0]):
+        hx, cx = rnn(input[i], (hx, cx))
+        output.append(hx)
+    output = torch.stack(output, dim=0)
+    output.sum().backward()
+    print(output.shape, output[-1, 0, :5], rnn.weight_hh.grad[0, :5])
+    d_model, batch = 32, 2
+    transformer_model = nn.Transformer(d_model=d_model, nhead=16, num_encoder_layers=2,
+                                       num_decoder_layers=2, dim_feedforward=64)
+    src = torch.rand((10, batch, d_model))
+    tgt = torch.rand((20, batch, d_model))
+    out = transformer_model(src, tgt)
+    print(out.shape, out[0, 0, :5])
+    src_mask = None
+    tgt_mask = nn.Transformer.generate_square_subsequent_mask(20)
+    output = transformer_model(src, tgt, src_mask=src_mask, tgt_mask=tgt_mask)
+    output[..., :3].sum().backward()  # (a sum over all of a LayerNorm's output is about 0)
+    print(tgt_mask[:3, :3], output[-1, 0, :5], transformer_model.decoder.layers[1].linear2.weight.grad[0, :5])
+    decoder_layer = nn.TransformerDecoderLayer(d_model=d_model, nhead=8, dim_feedforward=64)
+    transformer_decoder = nn.TransformerDecoder(decoder_layer, num_layers=2)
+    memory = torch.rand(10, batch, d_model)
+    tgt = torch.rand(20, batch, d_model)
+    out = transformer_decoder(tgt, memory)
+    print(out[0, 0, :5])
+    out = decoder_layer(tgt, memory)
+    print(out[0, 0, :5])
+    decoder_layer = nn.TransformerDecoderLayer(d_model=d_model, nhead=8, dim_feedforward=64,
+                                               batch_first=True)
+    memory = torch.rand(batch, 10, d_model)
+    tgt = torch.rand(batch, 20, d_model)
+    out = decoder_layer(tgt, memory)
+    print(out.shape, out[0, 0, :5])
+    encoder_layer = nn.TransformerEncoderLayer(d_model=d_model, nhead=8, dim_feedforward=64)
+    transformer_encoder = nn.TransformerEncoder(encoder_layer, num_layers=2)
+    src = torch.rand(10, batch, d_model)
+    out = transformer_encoder(src)
+    print(out[0, 0, :5])
+    out = encoder_layer(src)
+    out[..., :3].sum().backward()
+    print(out[0, 0, :5], encoder_layer.self_attn.in_proj_weight.grad[0, :5])
+    encoder_layer = nn.TransformerEncoderLayer(d_model=d_model, nhead=8, dim_feedforward=64,
+                                               batch_first=True)
+    src = torch.rand(batch, 10, d_model)
+    out = encoder_layer(src)
+    print(out.shape, out[0, 0, :5])
+    return {"lstm.grad": lstm_grad, "cell.grad": rnn.weight_ih.grad,
+            "transformer.grad": transformer_model.encoder.layers[0].self_attn.in_proj_weight.grad}
+
+
+def nn_shape_layer_docstrings(torch):
+    """pytorch/pytorch torch/nn/modules/padding.py, upsampling.py, pixelshuffle.py,
+    fold.py, flatten.py, distance.py, channelshuffle.py, linear.py and container.py: the
+    Examples of the circular, constant, reflection, replication and zero pads in 1, 2 and
+    3 dims (the docstrings' arange inputs printed padded), Upsample nearest and bilinear
+    with and without align_corners on the 2x2 and the 3x3 input, UpsamplingBilinear2d and
+    UpsamplingNearest2d, PixelShuffle and PixelUnshuffle, Fold and Unfold (with Unfold's
+    convolution written as unfold, matmul and fold), Flatten and Unflatten in a Sequential,
+    CosineSimilarity and PairwiseDistance, ChannelShuffle, Bilinear, Identity, Linear, and
+    Sequential's append, extend and insert. Gradients of the 3-D pads, of Bilinear and of
+    the distances printed; the 3-D pads' (16, 3, 8, 320, 480) inputs are (2, 3, 4, 6, 5)."""
+    nn, F = torch.nn, torch.nn.functional
+    input = torch.arange(8, dtype=torch.float).reshape(1, 2, 4)
+    print(input)
+    for m in (nn.CircularPad1d(2), nn.CircularPad1d((3, 1)), nn.ReflectionPad1d(2),
+              nn.ReflectionPad1d((3, 1)), nn.ReplicationPad1d(2), nn.ReplicationPad1d((3, 1))):
+        print(m, m(input))
+    input = torch.arange(9, dtype=torch.float).reshape(1, 1, 3, 3)
+    print(input)
+    for m in (nn.CircularPad2d(2), nn.CircularPad2d((1, 1, 2, 0)), nn.ReflectionPad2d(2),
+              nn.ReflectionPad2d((1, 1, 2, 0)), nn.ReplicationPad2d(2),
+              nn.ReplicationPad2d((1, 1, 2, 0))):
+        print(m, m(input))
+    m = nn.ReflectionPad3d(1)
+    input = torch.arange(8, dtype=torch.float).reshape(1, 1, 2, 2, 2)
+    print(m(input))
+    m = nn.ConstantPad1d(2, 3.5)
+    input = torch.randn(1, 2, 4)
+    print(input)
+    print(m(input))
+    input = torch.randn(1, 2, 3)
+    print(m(input))
+    m = nn.ConstantPad1d((3, 1), 3.5)
+    print(m(input))
+    m = nn.ConstantPad2d(2, 3.5)
+    input = torch.randn(1, 2, 2)
+    print(m(input))
+    m = nn.ConstantPad2d((3, 0, 2, 1), 3.5)
+    print(m(input))
+    for m in (nn.ZeroPad1d(2), nn.ZeroPad1d((3, 1))):
+        print(m(torch.randn(1, 2, 3)))
+    for m in (nn.ZeroPad2d(2), nn.ZeroPad2d((1, 1, 2, 0))):
+        print(m(torch.randn(1, 1, 3, 3)))
+    grads = {}
+    for m in (nn.CircularPad3d(3), nn.CircularPad3d((3, 3, 6, 6, 1, 1)), nn.ConstantPad3d(3, 3.5),
+              nn.ConstantPad3d((3, 3, 6, 6, 0, 1), 3.5), nn.ReplicationPad3d(3),
+              nn.ReplicationPad3d((3, 3, 6, 6, 1, 1)), nn.ZeroPad3d(3), nn.ZeroPad3d((3, 3, 6, 6, 0, 1))):
+        input = torch.randn(2, 3, 4, 6, 5, requires_grad=True)
+        output = m(input)
+        (output * torch.arange(output.size(-1))).sum().backward()
+        print(m, output.shape, output.sum().item(), input.grad[0, 0, 0])
+        grads[repr(m)] = input.grad
+    input = torch.arange(1, 5, dtype=torch.float32).view(1, 1, 2, 2)
+    print(input)
+    m = nn.Upsample(scale_factor=2, mode='nearest')
+    print(m(input))
+    m = nn.Upsample(scale_factor=2, mode='bilinear')  # align_corners=False
+    print(m(input))
+    m = nn.Upsample(scale_factor=2, mode='bilinear', align_corners=True)
+    print(m(input))
+    input_3x3 = torch.zeros(3, 3).view(1, 1, 3, 3)
+    print(input_3x3[:, :, :2, :2].copy_(input))
+    print(input_3x3)
+    m = nn.Upsample(scale_factor=2, mode='bilinear')  # align_corners=False
+    print(m(input_3x3))
+    m = nn.Upsample(scale_factor=2, mode='bilinear', align_corners=True)
+    print(m(input_3x3))
+    m = nn.UpsamplingBilinear2d(scale_factor=2)
+    print(m(input))
+    m = nn.UpsamplingNearest2d(scale_factor=2)
+    print(m(input))
+    pixel_shuffle = nn.PixelShuffle(3)
+    input = torch.randn(1, 9, 4, 4)
+    output = pixel_shuffle(input)
+    print(output.size(), output[0, 0, :3])
+    pixel_unshuffle = nn.PixelUnshuffle(3)
+    input = torch.randn(1, 1, 12, 12)
+    output = pixel_unshuffle(input)
+    print(output.size(), output[0, :3, 0, 0])
+    fold = nn.Fold(output_size=(4, 5), kernel_size=(2, 2))
+    input = torch.randn(1, 3 * 2 * 2, 12)
+    output = fold(input)
+    print(output.size(), output[0, 0])
+    fold_params = dict(kernel_size=(2, 2), dilation=1, padding=0, stride=1)
+    fold = nn.Fold(output_size=(4, 5), **fold_params)
+    unfold = nn.Unfold(**fold_params)
+    input = torch.randn(1, 3, 4, 5)
+    input_ones = torch.ones(input.shape, dtype=input.dtype)
+    divisor = fold(unfold(input_ones))
+    print(divisor[0, 0], (fold(unfold(input)) / divisor - input).abs().max())
+    unfold = nn.Unfold(kernel_size=(2, 3))
+    input = torch.randn(2, 5, 3, 4)
+    output = unfold(input)
+    print(output.size())
+    inp = torch.randn(1, 3, 10, 12)
+    w = torch.randn(2, 3, 4, 5)
+    inp_unf = torch.nn.functional.unfold(inp, (4, 5))
+    out_unf = inp_unf.transpose(1, 2).matmul(w.view(w.size(0), -1).t()).transpose(1, 2)
+    out = torch.nn.functional.fold(out_unf, (7, 8), (1, 1))
+    print((torch.nn.functional.conv2d(inp, w) - out).abs().max() < 1e-4)
+    input = torch.randn(32, 1, 5, 5)
+    m = nn.Flatten()
+    output = m(input)
+    print(output.size())
+    m = nn.Flatten(0, 2)
+    output = m(input)
+    print(output.size())
+    input = torch.randn(2, 50)
+    m = nn.Sequential(
+        nn.Linear(50, 50),
+        nn.Unflatten(1, (2, 5, 5))
+    )
+    output = m(input)
+    print(m, output.size())
+    m = nn.Sequential(
+        nn.Linear(50, 50),
+        nn.Unflatten(1, torch.Size([2, 5, 5]))
+    )
+    output = m(input)
+    print(m, output.size())
+    input1 = torch.randn(100, 128, requires_grad=True)
+    input2 = torch.randn(100, 128)
+    cos = nn.CosineSimilarity(dim=1, eps=1e-6)
+    output = cos(input1, input2)
+    output.sum().backward()
+    print(output[:5], input1.grad[0, :4])
+    pdist = nn.PairwiseDistance(p=2)
+    input1 = torch.randn(100, 128, requires_grad=True)
+    input2 = torch.randn(100, 128)
+    output = pdist(input1, input2)
+    output.sum().backward()
+    print(output[:5], input1.grad[0, :4])
+    channel_shuffle = nn.ChannelShuffle(2)
+    input = torch.arange(1, 17, dtype=torch.float32).view(1, 4, 2, 2)
+    print(input)
+    output = channel_shuffle(input)
+    print(output)
+    m = nn.Bilinear(20, 30, 40)
+    input1 = torch.randn(128, 20)
+    input2 = torch.randn(128, 30)
+    output = m(input1, input2)
+    print(output.size())
+    output.pow(2).mean().backward()
+    print(m, output[0, :4], m.weight.grad[0, 0, :4], m.bias.grad[:4])
+    m = nn.Identity(54, unused_argument1=0.1, unused_argument2=False)
+    input = torch.randn(128, 20)
+    output = m(input)
+    print(output.size(), output is input)
+    m = nn.Linear(20, 30)
+    output = m(input)
+    print(output.size())
+    n = nn.Sequential(nn.Linear(1, 2), nn.Linear(2, 3))
+    print(n.append(nn.Linear(3, 4)))
+    n = nn.Sequential(nn.Linear(1, 2), nn.Linear(2, 3))
+    other = nn.Sequential(nn.Linear(3, 4), nn.Linear(4, 5))
+    print(n.extend(other))  # or `n + other`
+    n = nn.Sequential(nn.Linear(1, 2), nn.Linear(2, 3))
+    print(n.insert(0, nn.Linear(3, 4)))
+    grads["bilinear.weight.grad"] = m.weight
+    return grads
+
+
+def autograd_functional_docstrings(torch):
+    """pytorch/pytorch torch/autograd/functional.py: the Examples of vjp, jvp, jacobian
+    (one input, with create_graph, two inputs, and the linear model with
+    ``vectorize=True``), hessian (one and two inputs, create_graph), vhp and hvp, printed
+    as the docstrings show them (the tuples of outputs and products, grad_fns included),
+    then a second derivative taken through the create_graph results."""
+    functional = torch.autograd.functional  # (from torch.autograd.functional import ...)
+    hessian, hvp, jacobian = functional.hessian, functional.hvp, functional.jacobian
+    jvp, vhp, vjp = functional.jvp, functional.vhp, functional.vjp
+
+    def exp_reducer(x):
+        return x.exp().sum(dim=1)
+    inputs = torch.rand(4, 4)
+    v = torch.ones(4)
+    print(vjp(exp_reducer, inputs, v))
+    print(vjp(exp_reducer, inputs, v, create_graph=True))
+
+    def adder(x, y):
+        return 2 * x + 3 * y
+    inputs = (torch.rand(2), torch.rand(2))
+    v = torch.ones(2)
+    print(vjp(adder, inputs, v))
+    inputs = torch.rand(4, 4)
+    v = torch.ones(4, 4)
+    print(jvp(exp_reducer, inputs, v))
+    print(jvp(exp_reducer, inputs, v, create_graph=True))
+    inputs = (torch.rand(2), torch.rand(2))
+    v = (torch.ones(2), torch.ones(2))
+    print(jvp(adder, inputs, v))
+    inputs = torch.rand(2, 2)
+    print(jacobian(exp_reducer, inputs))
+    print(jacobian(exp_reducer, inputs, create_graph=True))
+
+    def exp_adder(x, y):
+        return 2 * x.exp() + 3 * y
+    inputs = (torch.rand(2), torch.rand(2))
+    print(jacobian(exp_adder, inputs))
+
+    def linear_model(x):
+        W = torch.tensor([[2.0, -1.0], [0.0, 1.0]])
+        b = torch.tensor([1.0, 0.5])
+        return x @ W.T + b
+    x = torch.randn(4, 2, requires_grad=True)
+    jac = jacobian(linear_model, x, vectorize=True)
+    print(jac.shape, jac[0, :, 0])
+
+    def pow_reducer(x):
+        return x.pow(3).sum()
+    inputs = torch.rand(2, 2)
+    print(hessian(pow_reducer, inputs))
+    print(hessian(pow_reducer, inputs, create_graph=True))
+
+    def pow_adder_reducer(x, y):
+        return (2 * x.pow(2) + 3 * y.pow(2)).sum()
+    inputs = (torch.rand(2), torch.rand(2))
+    print(hessian(pow_adder_reducer, inputs))
+    inputs = torch.rand(2, 2)
+    v = torch.ones(2, 2)
+    print(vhp(pow_reducer, inputs, v))
+    print(vhp(pow_reducer, inputs, v, create_graph=True))
+    inputs = (torch.rand(2), torch.rand(2))
+    v = (torch.zeros(2), torch.ones(2))
+    print(vhp(pow_adder_reducer, inputs, v))
+    inputs = torch.rand(2, 2)
+    v = torch.ones(2, 2)
+    print(hvp(pow_reducer, inputs, v))
+    print(hvp(pow_reducer, inputs, v, create_graph=True))
+    inputs = (torch.rand(2), torch.rand(2))
+    v = (torch.zeros(2), torch.ones(2))
+    print(hvp(pow_adder_reducer, inputs, v))
+    x = torch.rand(3, requires_grad=True)
+    H = hessian(pow_reducer, x, create_graph=True)
+    H.trace().backward()
+    print(H, x.grad)
+    return {"x.grad": x.grad, "H": H}
+
+
+def func_transforms_docstrings(torch):
+    """pytorch/pytorch torch/_functorch/apis.py and torch/_functorch/eager_transforms.py
+    (torch.func's grad, vmap, jacrev, jacfwd, hessian, vjp, jvp, linearize and
+    functional_call): each docstring's Examples, their asserts kept and their results
+    printed: grad of sin and grad of grad, per-example gradients as vmap(grad(...),
+    in_dims=(None, 0, 0)), grad with argnums and has_aux, batched dot products (nested
+    vmaps, in_dims=1, (0, None), a dict's in_dims), out_dims=1, a keyword not batched, the
+    Jacobian by vmapping autograd.grad over the identity's rows, jacrev/jacfwd with
+    has_aux, argnums and vmap, Hessians three ways, vjp of tuples and dicts of outputs and
+    of matmul, jvp, and functional_call on a Linear. The vmapped model's result is printed
+    detached too, and jacfwd's Jacobians of two argnums by their diagonals (the signs of
+    their zeros: test_transforms.py's xfail); linearize is left out (PyTorch's FX tracing
+    warns of its own get_attr nodes)."""
+    from_func = torch.func
+    grad, vmap = from_func.grad, from_func.vmap
+    x = torch.randn([])
+    cos_x = grad(lambda x: torch.sin(x))(x)
+    assert torch.allclose(cos_x, x.cos())
+    neg_sin_x = grad(grad(lambda x: torch.sin(x)))(x)
+    assert torch.allclose(neg_sin_x, -x.sin())
+    print(x, cos_x, neg_sin_x)
+    batch_size, feature_size = 3, 5
+
+    def model(weights, feature_vec):
+        # Very simple linear model with activation
+        assert feature_vec.dim() == 1
+        return feature_vec.dot(weights).relu()
+
+    def compute_loss(weights, example, target):
+        y = model(weights, example)
+        return ((y - target) ** 2).mean()  # MSELoss
+
+    weights = torch.randn(feature_size, requires_grad=True)
+    examples = torch.randn(batch_size, feature_size)
+    targets = torch.randn(batch_size)
+    inputs = (weights, examples, targets)
+    grad_weight_per_example = vmap(grad(compute_loss), in_dims=(None, 0, 0))(*inputs)
+    print(grad_weight_per_example.detach())
+
+    def my_loss_func(y, y_pred):
+        loss_per_sample = (0.5 * y_pred - y) ** 2
+        loss = loss_per_sample.mean()
+        return loss, (y_pred, loss_per_sample)
+
+    fn = grad(my_loss_func, argnums=(0, 1), has_aux=True)
+    y_true = torch.rand(4)
+    y_preds = torch.rand(4, requires_grad=True)
+    out = fn(y_true, y_preds)
+    print(out)
+    batched_dot = torch.func.vmap(torch.dot)  # [N, D], [N, D] -> [N]
+    x, y = torch.randn(2, 5), torch.randn(2, 5)
+    print(batched_dot(x, y))
+    weights = torch.randn(feature_size, requires_grad=True)
+
+    def model(feature_vec):
+        # Very simple linear model with activation
+        return feature_vec.dot(weights).relu()
+
+    examples = torch.randn(batch_size, feature_size)
+    result = torch.vmap(model)(examples)
+    print(result.detach())
+    N = 5
+    f = lambda x: x**2
+    x = torch.randn(N, requires_grad=True)
+    y = f(x)
+    I_N = torch.eye(N)
+    jacobian_rows = [torch.autograd.grad(y, x, v, retain_graph=True)[0]
+                     for v in I_N.unbind()]
+    jacobian = torch.stack(jacobian_rows)
+
+    def get_vjp(v):
+        return torch.autograd.grad(y, x, v)
+
+    jacobian = torch.vmap(get_vjp)(I_N)
+    print(jacobian)
+    batched_dot = torch.vmap(torch.vmap(torch.dot))  # [N1, N0, D], [N1, N0, D] -> [N1, N0]
+    x, y = torch.randn(2, 3, 5), torch.randn(2, 3, 5)
+    print(batched_dot(x, y))  # tensor of size [2, 3]
+    batched_dot = torch.vmap(torch.dot, in_dims=1)  # [N, D], [N, D] -> [D]
+    x, y = torch.randn(2, 5), torch.randn(2, 5)
+    print(batched_dot(x, y))  # output is [5] instead of [2] if batched along the 0th dimension
+    batched_dot = torch.vmap(torch.dot, in_dims=(0, None))  # [N, D], [D] -> [N]
+    x, y = torch.randn(2, 5), torch.randn(5)
+    print(batched_dot(x, y))  # second arg doesn't have a batch dim because in_dim[1] was None
+    f = lambda dict: torch.dot(dict["x"], dict["y"])
+    x, y = torch.randn(2, 5), torch.randn(5)
+    input = {"x": x, "y": y}
+    batched_dot = torch.vmap(f, in_dims=({"x": 0, "y": None},))
+    print(batched_dot(input))
+    f = lambda x: x**2
+    x = torch.randn(2, 5)
+    batched_pow = torch.vmap(f, out_dims=1)
+    print(batched_pow(x))  # [5, 2]
+    x = torch.randn([2, 5])
+
+    def fn(x, scale=4.):
+        return x * scale
+
+    batched_pow = torch.vmap(fn)
+    assert torch.allclose(batched_pow(x), x * 4)
+    print(batched_pow(x, scale=x).shape)  # scale is not batched, output has shape [2, 2, 5]
+    jacrev, jacfwd, hessian = from_func.jacrev, from_func.jacfwd, from_func.hessian
+    x = torch.randn(5)
+    for transform in (jacrev, jacfwd):
+        jacobian = transform(torch.sin)(x)
+        expected = torch.diag(torch.cos(x))
+        assert torch.allclose(jacobian, expected)
+
+        def f(x):
+            return x.sin()
+
+        def g(x):
+            result = f(x)
+            return result, result
+
+        jacobian_f, f_x = transform(g, has_aux=True)(x)
+        assert torch.allclose(f_x, f(x))
+        jacobian = vmap(transform(torch.sin))(torch.randn(64, 5))
+        assert jacobian.shape == (64, 5, 5)
+        print(jacobian_f, jacobian[0, 0])
+
+        def f(x, y):
+            return x + y ** 2
+
+        x, y = torch.randn(5), torch.randn(5)
+        jacobian = transform(f, argnums=1)(x, y)
+        assert torch.allclose(jacobian, torch.diag(2 * y))
+        jacobian = transform(f, argnums=(0, 1))(x, y)
+        assert torch.allclose(jacobian[0], torch.diag(torch.ones_like(x)))
+        assert torch.allclose(jacobian[1], torch.diag(2 * y))
+        print(jacobian[0].diagonal(), jacobian[1].diagonal())  # (the zeros' signs: an xfail)
+
+    def f(x):
+        return x.sin().sum()
+
+    x = torch.randn(5)
+    for hess in (jacrev(jacrev(f))(x), jacfwd(jacrev(f))(x), hessian(f)(x)):
+        assert torch.allclose(hess, torch.diag(-x.sin()))
+        print(hess.diagonal())
+    x = torch.randn([5])
+    f = lambda x: x.sin().sum()
+    (_, vjpfunc) = torch.func.vjp(f, x)
+    grad_x = vjpfunc(torch.tensor(1.0))[0]
+    assert torch.allclose(grad_x, torch.func.grad(f)(x))
+    f = lambda x: (x.sin(), x.cos())
+    (_, vjpfunc) = torch.func.vjp(f, x)
+    vjps = vjpfunc((torch.ones([5]), torch.ones([5])))
+    assert torch.allclose(vjps[0], x.cos() + -x.sin())
+    f = lambda x: {"first": x.sin(), "second": x.cos()}
+    (_, vjpfunc) = torch.func.vjp(f, x)
+    cotangents = {"first": torch.ones([5]), "second": torch.ones([5])}
+    vjps = vjpfunc(cotangents)
+    print(grad_x, vjps)
+    x, y = torch.randn([5, 4]), torch.randn([4, 5])
+    (_, vjpfunc) = torch.func.vjp(torch.matmul, x, y)
+    cotangents = torch.randn([5, 5])
+    vjps = vjpfunc(cotangents)
+    assert len(vjps) == 2
+    assert torch.allclose(vjps[0], torch.matmul(cotangents, y.transpose(0, 1)))
+    assert torch.allclose(vjps[1], torch.matmul(x.transpose(0, 1), cotangents))
+    print(vjps[1])
+    x = torch.randn([])
+    f = lambda x: x * torch.tensor([1.0, 2.0, 3])
+    value, grad_x = from_func.jvp(f, (x,), (torch.tensor(1.0),))
+    assert torch.allclose(value, f(x))
+    assert torch.allclose(grad_x, torch.tensor([1.0, 2, 3]))
+    x, y = torch.randn(5), torch.randn(5)
+    f = lambda x, y: (x * y)
+    _, output = from_func.jvp(f, (x, y), (torch.ones(5), torch.ones(5)))
+    assert torch.allclose(output, x + y)
+    print(value, grad_x, output)
+    model = torch.nn.Linear(3, 2)
+    x, t = torch.randn(4, 3), torch.randn(4, 2)
+
+    def compute_loss(params, x, t):
+        y = from_func.functional_call(model, params, x)
+        return torch.nn.functional.mse_loss(y, t)
+
+    detached_params = {k: v.detach() for k, v in model.named_parameters()}
+    grad_weights = grad(compute_loss)(detached_params, x, t)
+    print(grad_weights["weight"].grad_fn)  # None--it's not tracking gradients outside of grad
+    print(grad_weights)
+    return {"weight": grad_weights["weight"], "vjp": vjps[0]}
+
+
+def lr_scheduler_docstrings(torch):
+    """pytorch/pytorch torch/optim/lr_scheduler.py: each scheduler's Example, run as its
+    loop says (train, validate, ``scheduler.step()``) for the epochs it names, with a
+    one-Linear model trained by SGD on seeded data in ``train(...)``; the learning rates
+    the docstrings tabulate printed every ten epochs: LambdaLR with two parameter groups
+    (``epoch // 30`` and ``0.95**epoch``), MultiplicativeLR, StepLR, MultiStepLR,
+    ConstantLR, LinearLR, ExponentialLR, SequentialLR and ChainedScheduler (ConstantLR then
+    ExponentialLR), PolynomialLR, CosineAnnealingLR, ReduceLROnPlateau on the validation
+    loss, CyclicLR and OneCycleLR stepped per batch, CosineAnnealingWarmRestarts stepped
+    with fractional epochs ``epoch + i / iters`` and with ``step(26)`` then ``step()``.
+    The docstrings' lr of 0.05 with 100 epochs (learning rates, not losses, are what they
+    show) are kept; the data loader has 4 batches."""
+    nn, lrs = torch.nn, torch.optim.lr_scheduler
+    X, Y = torch.randn(32, 3), torch.randn(32, 1)
+    data_loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(X, Y), batch_size=8)
+    model = nn.Linear(3, 1)
+    criterion = nn.MSELoss()
+
+    def train_batch(optimizer, inputs, labels):
+        optimizer.zero_grad()
+        loss = criterion(model(inputs), labels)
+        loss.backward()
+        optimizer.step()
+        return loss.item()
+
+    def train(optimizer):
+        return train_batch(optimizer, X, Y)
+
+    def validate():
+        with torch.no_grad():
+            return criterion(model(X), Y).item()
+
+    def run(make, epochs=100, every=10):
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+        scheduler = make(optimizer)
+        for epoch in range(epochs):
+            train(optimizer)
+            validate()
+            scheduler.step()
+            if epoch % every == 0:
+                print(type(scheduler).__name__, epoch, scheduler.get_last_lr())
+        return scheduler
+
+    optimizer = torch.optim.SGD([{"params": model.weight}, {"params": model.bias}], lr=0.05)
+    lambda1 = lambda epoch: epoch // 30
+    lambda2 = lambda epoch: 0.95**epoch
+    scheduler = lrs.LambdaLR(optimizer, lr_lambda=[lambda1, lambda2])
+    for epoch in range(100):
+        train(optimizer)
+        validate()
+        scheduler.step()
+        if epoch % 10 == 0:
+            print(epoch, scheduler.get_last_lr())
+    lmbda = lambda epoch: 0.95
+    run(lambda optimizer: lrs.MultiplicativeLR(optimizer, lr_lambda=lmbda))
+    run(lambda optimizer: lrs.StepLR(optimizer, step_size=30, gamma=0.1))
+    run(lambda optimizer: lrs.MultiStepLR(optimizer, milestones=[30, 80], gamma=0.1))
+    run(lambda optimizer: lrs.ConstantLR(optimizer, factor=0.5, total_iters=40))
+    run(lambda optimizer: lrs.LinearLR(optimizer, start_factor=0.05, total_iters=40))
+    run(lambda optimizer: lrs.ExponentialLR(optimizer, gamma=0.95))
+
+    def sequential(optimizer):
+        scheduler1 = lrs.ConstantLR(optimizer, factor=0.1, total_iters=20)
+        scheduler2 = lrs.ExponentialLR(optimizer, gamma=0.9)
+        return lrs.SequentialLR(optimizer, schedulers=[scheduler1, scheduler2], milestones=[20])
+
+    run(sequential)
+    run(lambda optimizer: lrs.PolynomialLR(optimizer, total_iters=50, power=0.9))
+    num_epochs = 100
+    run(lambda optimizer: lrs.CosineAnnealingLR(optimizer, T_max=num_epochs))
+
+    def chained(optimizer):
+        scheduler1 = lrs.ConstantLR(optimizer, factor=0.1, total_iters=20)
+        scheduler2 = lrs.ExponentialLR(optimizer, gamma=0.9)
+        return lrs.ChainedScheduler([scheduler1, scheduler2], optimizer=optimizer)
+
+    run(chained)
+    run(lambda optimizer: lrs.CosineAnnealingWarmRestarts(optimizer, T_0=20))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    scheduler = lrs.ReduceLROnPlateau(optimizer, "min")
+    for epoch in range(30):
+        train(optimizer)
+        val_loss = validate()
+        scheduler.step(val_loss)
+    print(val_loss, scheduler.get_last_lr(), scheduler.num_bad_epochs)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    scheduler = lrs.CyclicLR(optimizer, base_lr=0.01, max_lr=0.1, step_size_up=10)
+    for epoch in range(10):
+        for inputs, labels in data_loader:
+            train_batch(optimizer, inputs, labels)
+            scheduler.step()
+        print(epoch, scheduler.get_last_lr(), optimizer.param_groups[0]["momentum"])
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-4, momentum=0.9)
+    scheduler = lrs.OneCycleLR(optimizer, max_lr=0.01, steps_per_epoch=len(data_loader), epochs=10)
+    for epoch in range(10):
+        for inputs, labels in data_loader:
+            train_batch(optimizer, inputs, labels)
+            scheduler.step()
+        print(epoch, scheduler.get_last_lr(), optimizer.param_groups[0]["momentum"])
+    T_0, T_mult = 10, 2
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    scheduler = lrs.CosineAnnealingWarmRestarts(optimizer, T_0, T_mult)
+    iters = len(data_loader)
+    for epoch in range(20):
+        for i, (inputs, labels) in enumerate(data_loader):
+            train_batch(optimizer, inputs, labels)
+            scheduler.step(epoch + i / iters)
+        print(epoch, scheduler.get_last_lr(), scheduler.T_cur, scheduler.T_i)
+    scheduler = lrs.CosineAnnealingWarmRestarts(optimizer, T_0, T_mult)
+    for epoch in range(20):
+        scheduler.step()
+    scheduler.step(26)
+    scheduler.step()  # scheduler.step(27), instead of scheduler(20)
+    print(scheduler.get_last_lr(), scheduler.last_epoch, scheduler.T_cur)
+    return {"weight": model.weight, "bias": model.bias}
+
+
+def nn_init_docstrings(torch):
+    """pytorch/pytorch torch/nn/init.py: every initialiser's Example (``w =
+    torch.empty(3, 5)`` then ``nn.init.xxx_(w)``), printed: calculate_gain for
+    leaky_relu(0.2) and the other nonlinearities, uniform_, normal_, trunc_normal_,
+    constant_, ones_, zeros_, eye_, dirac_ (with groups=3), xavier_uniform_ with relu's
+    gain, xavier_normal_, kaiming_uniform_ and kaiming_normal_ (fan_in, fan_out),
+    orthogonal_ (QᵀQ or QQᵀ the identity) and sparse_; then a weight-init recipe as
+    tutorials write it, ``model.apply(init_weights)`` over a Sequential's Linear and Conv2d
+    layers with xavier_uniform_ weights and biases filled with 0.01."""
+    nn = torch.nn
+    gain = nn.init.calculate_gain("leaky_relu", 0.2)  # leaky_relu with negative_slope=0.2
+    print(gain, [nn.init.calculate_gain(name) for name in
+                 ("linear", "conv2d", "sigmoid", "tanh", "relu", "selu")])
+    for init in (nn.init.uniform_, nn.init.normal_, nn.init.trunc_normal_, nn.init.ones_,
+                 nn.init.zeros_, nn.init.eye_, nn.init.xavier_normal_, nn.init.orthogonal_):
+        w = torch.empty(3, 5)
+        print(init.__name__, init(w))
+    w = torch.empty(3, 5)
+    print(nn.init.constant_(w, 0.3))
+    w = torch.empty(3, 16, 5, 5)
+    nn.init.dirac_(w)
+    print(w[:, :4, 2, 2], w.sum())
+    w = torch.empty(3, 24, 5, 5)
+    nn.init.dirac_(w, 3)
+    print(w.sum(dim=(2, 3))[0, :10])
+    w = torch.empty(3, 5)
+    print(nn.init.kaiming_normal_(w, mode="fan_out", nonlinearity="relu"))
+    w = torch.empty(3, 5)
+    print(nn.init.kaiming_uniform_(w, mode="fan_in", nonlinearity="relu"))
+    w = torch.empty(3, 5)
+    print(nn.init.sparse_(w, sparsity=0.1))
+    w = torch.empty(3, 5)
+    print(nn.init.xavier_uniform_(w, gain=nn.init.calculate_gain("relu")))
+    q = nn.init.orthogonal_(torch.empty(3, 5))
+    print(torch.dist(q @ q.T, torch.eye(3)) < 1e-5)
+
+    def init_weights(m):
+        if isinstance(m, (nn.Linear, nn.Conv2d)):
+            nn.init.xavier_uniform_(m.weight)
+            m.bias.data.fill_(0.01)
+
+    model = nn.Sequential(nn.Conv2d(1, 4, 3), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 6 * 6, 10))
+    model.apply(init_weights)
+    print(model[0].weight[0, 0], model[3].bias)
+    return {"conv": model[0].weight, "linear": model[3].weight}
+
+
+def nn_module_docstrings(torch):
+    """pytorch/pytorch torch/nn/modules/module.py and torch/nn/utils/parametrize.py,
+    torch/nn/utils/parametrizations.py: Module's Examples (``apply`` with a no_grad
+    ``init_weights`` printing each module, ``modules`` and ``named_modules`` of a Sequential
+    holding one Linear twice, ``buffers``, ``named_buffers``, ``named_children``,
+    ``named_parameters``, ``parameters``, ``register_buffer`` of a running mean,
+    ``state_dict().keys()``, ``to`` with double and the CPU), register_parametrization's
+    Symmetric and RankOne, and the orthogonal, spectral_norm and weight_norm
+    parametrizations' examples, printed; the CUDA and complex steps of ``to``'s example are
+    left out (no GPU; minigrad has no complex dtypes)."""
+    nn = torch.nn
+
+    @torch.no_grad()
+    def init_weights(m):
+        print(m)
+        if type(m) is nn.Linear:
+            m.weight.fill_(1.0)
+            print(m.weight)
+
+    net = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 2))
+    print(net.apply(init_weights))
+    l = nn.Linear(2, 2)
+    net = nn.Sequential(l, l)
+    for idx, m in enumerate(net.modules()):
+        print(idx, '->', m)
+    for idx, m in enumerate(net.named_modules()):
+        print(idx, '->', m)
+
+    class Model(nn.Module):
+        def __init__(self, num_features=4):
+            super().__init__()
+            self.conv4 = nn.Conv2d(1, num_features, 3)
+            self.bn = nn.BatchNorm2d(num_features)
+            self.conv5 = nn.Conv2d(num_features, 2, 1)
+            self.register_buffer('running_mean', torch.zeros(num_features))
+            self.bias = nn.Parameter(torch.zeros(2))
+
+        def forward(self, x):
+            return self.conv5(self.bn(self.conv4(x))).mean((2, 3)) + self.bias
+
+    model = Model()
+    for buf in model.buffers():
+        print(type(buf), buf.size())
+    for name, buf in model.named_buffers():
+        if name in ['running_var', 'bn.running_var']:
+            print(name, buf.size())
+    for name, module in model.named_children():
+        if name in ['conv4', 'conv5']:
+            print(module)
+    for name, param in model.named_parameters():
+        if name in ['bias']:
+            print(name, param.size())
+    for param in model.parameters():
+        print(type(param), param.size())
+    print(model.state_dict().keys())
+    model(torch.randn(2, 1, 5, 5)).sum().backward()
+    print(model.bn.running_mean, model.conv5.bias.grad)  # (conv4.bias.grad: 0 by the batch norm)
+    linear = nn.Linear(2, 2)
+    print(linear.weight)
+    print(linear.to(torch.double))
+    print(linear.weight)
+    cpu = torch.device("cpu")
+    print(linear.to(cpu))
+    print(linear.weight)
+    P = torch.nn.utils.parametrize
+
+    class Symmetric(nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).T  # Return a symmetric matrix
+
+        def right_inverse(self, A):
+            return A.triu()
+
+    m = nn.Linear(5, 5)
+    P.register_parametrization(m, "weight", Symmetric())
+    print(torch.allclose(m.weight, m.weight.T))  # m.weight is now symmetric
+    A = torch.rand(5, 5)
+    A = A + A.T  # A is now symmetric
+    m.weight = A  # Initialize the weight to be the symmetric matrix A
+    print(torch.allclose(m.weight, A))
+    print(m)
+
+    class RankOne(nn.Module):
+        def forward(self, x, y):
+            # Form a rank 1 matrix multiplying two vectors
+            return x.unsqueeze(-1) @ y.unsqueeze(-2)
+
+        def right_inverse(self, Z):
+            # Project Z onto the rank 1 matrices
+            U, S, Vh = torch.linalg.svd(Z, full_matrices=False)
+            # Return rescaled singular vectors
+            s0_sqrt = S[0].sqrt().unsqueeze(-1)
+            return U[..., :, 0] * s0_sqrt, Vh[..., 0, :] * s0_sqrt
+
+    linear_rank_one = P.register_parametrization(nn.Linear(4, 4), "weight", RankOne())
+    print(torch.linalg.matrix_rank(linear_rank_one.weight).item())
+    print(linear_rank_one.parametrizations.weight.original0,
+          linear_rank_one.parametrizations.weight.original1)
+    parametrizations = torch.nn.utils.parametrizations
+    orth_linear = parametrizations.orthogonal(nn.Linear(20, 40))
+    print(orth_linear)
+    Q = orth_linear.weight
+    print(torch.dist(Q.T @ Q, torch.eye(20)) < 1e-5)
+    snm = parametrizations.spectral_norm(nn.Linear(20, 40))
+    print(snm)
+    print(torch.linalg.matrix_norm(snm.weight, 2))
+    m = parametrizations.weight_norm(nn.Linear(20, 40), name='weight')
+    print(m)
+    print(m.parametrizations.weight.original0.size())
+    print(m.parametrizations.weight.original1.size())
+    m(torch.randn(3, 20)).pow(2).sum().backward()
+    print(m.parametrizations.weight.original0.grad[:4])
+    return {"g.grad": m.parametrizations.weight.original0.grad, "snm": snm.weight,
+            "orth": orth_linear.weight}
+
+
+# ---- pytorch/tutorials: Learn the Basics' quickstart and save-and-load ------------------------
+
+def basics_quickstart(torch):
+    """pytorch/tutorials beginner_source/basics/quickstart_tutorial.py: FashionMNIST
+    through DataLoader(batch_size=64) with the shapes of X [N, C, H, W] and y printed, the
+    accelerator-or-CPU device line, the Flatten/Linear(784, 512)/ReLU network printed,
+    CrossEntropyLoss and SGD(lr=1e-3), train() with its formatted progress and test() with
+    accuracy and average loss for the epochs, the state dict saved to model.pth and loaded
+    into a new model with weights_only=True, and the first test image predicted against the
+    classes tuple. FashionMNIST is 256 + 128 seeded images, the epochs 2 of the tutorial's
+    5, and the progress printed every 2 batches for its 100."""
+    nn = torch.nn
+    DataLoader = torch.utils.data.DataLoader
+    training_data = image_dataset(torch, 256, seed=1)
+    test_data = image_dataset(torch, 128, seed=2)
+    batch_size = 64
+    train_dataloader = DataLoader(training_data, batch_size=batch_size)
+    test_dataloader = DataLoader(test_data, batch_size=batch_size)
+    for X, y in test_dataloader:
+        print(f"Shape of X [N, C, H, W]: {X.shape}")
+        print(f"Shape of y: {y.shape} {y.dtype}")
+        break
+    device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+    print(f"Using {device} device")
+
+    class NeuralNetwork(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn.Flatten()
+            self.linear_relu_stack = nn.Sequential(
+                nn.Linear(28 * 28, 512),
+                nn.ReLU(),
+                nn.Linear(512, 512),
+                nn.ReLU(),
+                nn.Linear(512, 10)
+            )
+
+        def forward(self, x):
+            x = self.flatten(x)
+            logits = self.linear_relu_stack(x)
+            return logits
+
+    model = NeuralNetwork().to(device)
+    print(model)
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+
+    def train(dataloader, model, loss_fn, optimizer):
+        size = len(dataloader.dataset)
+        model.train()
+        for batch, (X, y) in enumerate(dataloader):
+            X, y = X.to(device), y.to(device)
+            pred = model(X)
+            loss = loss_fn(pred, y)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            if batch % 2 == 0:
+                loss, current = loss.item(), (batch + 1) * len(X)
+                print(f"loss: {loss:>7f}  [{current:>5d}/{size:>5d}]")
+
+    def test(dataloader, model, loss_fn):
+        size = len(dataloader.dataset)
+        num_batches = len(dataloader)
+        model.eval()
+        test_loss, correct = 0, 0
+        with torch.no_grad():
+            for X, y in dataloader:
+                X, y = X.to(device), y.to(device)
+                pred = model(X)
+                test_loss += loss_fn(pred, y).item()
+                correct += (pred.argmax(1) == y).type(torch.float).sum().item()
+        test_loss /= num_batches
+        correct /= size
+        print(f"Test Error: \n Accuracy: {(100*correct):>0.1f}%, Avg loss: {test_loss:>8f} \n")
+
+    epochs = 2
+    for t in range(epochs):
+        print(f"Epoch {t+1}\n-------------------------------")
+        train(train_dataloader, model, loss_fn, optimizer)
+        test(test_dataloader, model, loss_fn)
+    print("Done!")
+    with in_temporary_directory():
+        torch.save(model.state_dict(), "model.pth")
+        print("Saved PyTorch Model State to model.pth")
+        model = NeuralNetwork().to(device)
+        print(model.load_state_dict(torch.load("model.pth", weights_only=True)))
+    classes = [
+        "T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker",
+        "Bag", "Ankle boot",
+    ]
+    model.eval()
+    x, y = test_data[0][0], test_data[0][1]
+    with torch.no_grad():
+        x = x.to(device)
+        pred = model(x)
+        predicted, actual = classes[pred[0].argmax(0)], classes[y]
+        print(f'Predicted: "{predicted}", Actual: "{actual}"')
+    return {"w": model.linear_relu_stack[4].weight, "b": model.linear_relu_stack[0].bias}
+
+
+def basics_save_load_run(torch):
+    """pytorch/tutorials beginner_source/basics/saveloadrun_tutorial.py: a model's
+    learned parameters saved with ``torch.save(model.state_dict(), 'model_weights.pth')``,
+    loaded into a new instance with ``torch.load(..., weights_only=True)`` and
+    ``model.eval()`` (printed, as the tutorial's cell shows it), then the whole model saved
+    with ``torch.save(model, 'model.pth')`` and loaded with ``weights_only=False``; the
+    loaded models' predictions compared. torchvision's pretrained vgg16 is a small VGG of
+    its layout (features of Conv2d/ReLU/MaxPool2d, AdaptiveAvgPool2d((7, 7)), the
+    classifier's Linear/ReLU/Dropout), seeded, at module level (``module_level``)."""
+    nn = torch.nn
+
+    class VGG(nn.Module):
+        def __init__(self, num_classes=10):
+            super().__init__()
+            self.features = nn.Sequential(
+                nn.Conv2d(3, 8, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+                nn.MaxPool2d(kernel_size=2, stride=2),
+                nn.Conv2d(8, 16, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+                nn.MaxPool2d(kernel_size=2, stride=2))
+            self.avgpool = nn.AdaptiveAvgPool2d((7, 7))
+            self.classifier = nn.Sequential(
+                nn.Linear(16 * 7 * 7, 32), nn.ReLU(True), nn.Dropout(p=0.5),
+                nn.Linear(32, 32), nn.ReLU(True), nn.Dropout(p=0.5),
+                nn.Linear(32, num_classes))
+
+        def forward(self, x):
+            x = self.features(x)
+            x = self.avgpool(x)
+            x = torch.flatten(x, 1)
+            return self.classifier(x)
+
+    module_level(torch, VGG)
+    vgg16 = VGG
+    images = torch.rand(2, 3, 28, 28)
+    with in_temporary_directory():
+        model = vgg16()
+        torch.save(model.state_dict(), 'model_weights.pth')
+        model = vgg16()  # we do not specify ``weights``, i.e. create untrained model
+        print(model.load_state_dict(torch.load('model_weights.pth', weights_only=True)))
+        print(model.eval())
+        first = model(images)
+        torch.save(model, 'model.pth')
+        model = torch.load('model.pth', weights_only=False)
+        print(type(model).__name__, model.training)
+        second = model(images)
+    print(first, torch.equal(first, second))
+    return {"fc": model.classifier[6].weight, "out": second}
+
+
+# ---- pytorch/pytorch: the reference notes' examples ----------------------------------------
+
+def autograd_mechanics_note(torch):
+    """pytorch/pytorch docs/source/notes/autograd.md ("Autograd mechanics"): saved
+    tensors (``y.grad_fn._saved_self`` is ``x`` for pow, ``_saved_result`` equal to but not
+    ``y`` for exp), the division by zero whose masked result still gives a NaN gradient
+    and the safe version masking before dividing, requires_grad and a frozen module
+    (``requires_grad_(False)``), the grad modes (no_grad, inference_mode and its error when
+    an inference tensor meets autograd later, eval mode being another thing), the version
+    counter's error for an in-place change of a saved tensor, the multithreaded train_fn
+    run in threads one after another, ``_raw_saved_self.register_hooks`` and the
+    saved_tensors_hooks context that detaches (``x``, ``_saved_self`` and ``_saved_other``
+    no longer the same object), and the order of the backward hooks (tensor hook, node
+    pre-hook, retain_grad, node, post-accumulate hook, node post-hook), a hook registered
+    after an in-place cos_."""
+    nn = torch.nn
+    x = torch.randn(5, requires_grad=True)
+    y = x.pow(2)
+    print(x.equal(y.grad_fn._saved_self))  # True
+    print(x is y.grad_fn._saved_self)  # True
+    x = torch.randn(5, requires_grad=True)
+    y = x.exp()
+    print(y.equal(y.grad_fn._saved_result))  # True
+    print(y is y.grad_fn._saved_result)  # False
+    x = torch.tensor([1., 1.], requires_grad=True)
+    div = torch.tensor([0., 1.])
+    y = x / div          # Results in [inf, 1]
+    mask = div != 0      # [False, True]
+    loss = y[mask].sum()
+    loss.backward()
+    print(y, x.grad)        # [nan, 1], not [0, 1]
+    x = torch.tensor([1., 1.], requires_grad=True)
+    div = torch.tensor([0., 1.])
+    mask = div != 0
+    safe = torch.zeros_like(x)
+    safe[mask] = x[mask] / div[mask]
+    loss = safe.sum()
+    loss.backward()      # Produces safe gradients [0, 1]
+    print(safe, x.grad)
+    model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1))
+    model[0].requires_grad_(False)
+    out = model(torch.randn(2, 3)).sum()
+    out.backward()
+    print(model[0].weight.grad, model[2].weight.grad, out.grad_fn)
+    with torch.no_grad():
+        z = model(torch.randn(2, 3))
+    print(z.requires_grad, z.grad_fn)
+    with torch.inference_mode():
+        w = torch.ones(2, 3) * 2
+    print(w.requires_grad, w.is_inference())
+    try:
+        model(w).sum().backward()
+    except RuntimeError as error:
+        print(error)
+    model.eval()
+    print(model(torch.ones(1, 3)).requires_grad, model.training)
+    a = torch.randn(3, requires_grad=True)
+    b = a.sigmoid()
+    b.mul_(2)
+    try:
+        b.sum().backward()
+    except RuntimeError as error:
+        print(str(error).split("Hint")[0])
+
+    def train_fn():
+        x = torch.ones(5, 5, requires_grad=True)
+        # forward
+        y = (x + 3) * (x + 4) * 0.5
+        # backward
+        y.sum().backward()
+        return x.grad
+
+    grads = []
+    threads = []
+    for _ in range(3):
+        p = threading.Thread(target=lambda: grads.append(train_fn()), args=())
+        p.start()
+        p.join()
+        threads.append(p)
+    print(grads[0][0], len(grads))
+    seen = []
+
+    def pack_hook(t):
+        seen.append(("pack", tuple(t.shape)))
+        return t
+
+    def unpack_hook(t):
+        seen.append(("unpack", tuple(t.shape)))
+        return t
+
+    x = torch.randn(5, requires_grad=True)
+    y = x.pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(pack_hook, unpack_hook)
+    print(y.grad_fn._saved_self.equal(x))
+    y.sum().backward()
+    print(seen, x.grad)
+    with torch.autograd.graph.saved_tensors_hooks(lambda x: x.detach(), lambda x: x):
+        x = torch.randn(5, requires_grad=True)
+        y = x * x
+    print(x is y.grad_fn._saved_self, x is y.grad_fn._saved_other,
+          y.grad_fn._saved_self is y.grad_fn._saved_other, y.grad_fn._saved_self.equal(x))
+    order = []
+    leaf = torch.tensor([1.0, 2.0], requires_grad=True)
+    mid = leaf * 3
+    mid.retain_grad()
+    mid.register_hook(lambda g: order.append(("tensor hook", g.tolist())))
+    mid.grad_fn.register_prehook(lambda gs: order.append(("node pre-hook", gs[0].tolist())))
+    mid.grad_fn.register_hook(lambda gi, go: order.append(("node post-hook", gi[0].tolist())))
+    leaf.register_post_accumulate_grad_hook(lambda p: order.append(("post-accumulate", p.grad.tolist())))
+    (mid * mid).sum().backward()
+    for step in order:
+        print(*step)
+    print(mid.grad, leaf.grad)
+    t = torch.tensor(1., requires_grad=True).sin()
+    t.cos_()
+    t.register_hook(lambda g: print("hook after cos_ sees", g))
+    t.backward()
+    return {"x.grad": x.grad if x.grad is not None else x, "leaf.grad": leaf.grad,
+            "linear.grad": model[2].weight.grad}
+
+
+def broadcasting_and_type_promotion_notes(torch):
+    """pytorch/pytorch docs/source/notes/broadcasting.md and docs/source/tensor_attributes.rst
+    (type promotion): the broadcastable and not broadcastable pairs of the note, the result
+    sizes ((5,1,4,1)+(3,1,1), (1,)+(3,1,7)), the error for (5,2,4,1)+(3,1,1), the in-place
+    rule (add_ keeping x's shape, and its error when it would change), the
+    backwards-compatibility example ``torch.add(torch.ones(4,1), torch.randn(4))`` being
+    (4, 4); then the type promotion examples of tensor_attributes: float and int tensors,
+    zero-dim tensors and Python numbers, ``torch.result_type``, in-place ops refusing to
+    cast to a lower category, and ``out=``; finally the gradient of a broadcast being a
+    sum over the broadcast dims."""
+    for xs, ys in (((5, 7, 3), (5, 7, 3)), ((5, 3, 4, 1), (3, 1, 1)), ((5, 1, 4, 1), (3, 1, 1)),
+                   ((1,), (3, 1, 7)), ((5, 2, 4, 1), (3, 1, 1)), ((0,), (2, 2))):
+        x, y = torch.empty(*xs), torch.empty(*ys)
+        try:
+            print(xs, ys, (x + y).size())
+        except RuntimeError as error:
+            print(xs, ys, error)
+    x = torch.empty(5, 3, 4, 1)
+    y = torch.empty(3, 1, 1)
+    print((x.add_(y)).size())
+    x = torch.empty(1, 3, 1)
+    y = torch.empty(3, 1, 7)
+    try:
+        (x.add_(y)).size()
+    except RuntimeError as error:
+        print(error)
+    print(torch.add(torch.ones(4, 1), torch.randn(4)).size())
+    float_tensor = torch.ones(1, dtype=torch.float)
+    double_tensor = torch.ones(1, dtype=torch.double)
+    complex_float_tensor = None
+    int_tensor = torch.ones(1, dtype=torch.int)
+    long_tensor = torch.ones(1, dtype=torch.long)
+    uint_tensor = torch.ones(1, dtype=torch.uint8)
+    bool_tensor = torch.ones(1, dtype=torch.bool)
+    # zero-dim tensors
+    long_zerodim = torch.tensor(1, dtype=torch.long)
+    int_zerodim = torch.tensor(1, dtype=torch.int)
+    print(torch.add(5, 5).dtype)
+    print((int_tensor + 5).dtype)
+    print((int_tensor + long_zerodim).dtype)
+    print((long_tensor + int_tensor).dtype)
+    print((bool_tensor + long_tensor).dtype)
+    print((bool_tensor + uint_tensor).dtype)
+    print((float_tensor + double_tensor).dtype)
+    print((bool_tensor + int_tensor).dtype)
+    # Since long is a different kind than float, result dtype only needs to be large enough
+    # to hold the float.
+    print(torch.add(long_tensor, float_tensor).dtype)
+    print(torch.result_type(int_tensor, 2.5), torch.result_type(long_zerodim, uint_tensor),
+          complex_float_tensor)
+    # allowed:
+    print((float_tensor.__iadd__(double_tensor)).dtype)
+    print((float_tensor.__iadd__(int_tensor)).dtype)
+    print((float_tensor.__iadd__(uint_tensor)).dtype)
+    print((float_tensor.__iadd__(bool_tensor)).dtype)
+    # disallowed (RuntimeError: result type can't be cast to the desired output type):
+    try:
+        int_tensor.__iadd__(float_tensor)
+    except RuntimeError as error:
+        print(error)
+    try:
+        int_zerodim.__iadd__(torch.tensor(1.5))
+    except RuntimeError as error:
+        print(error)
+    out = torch.empty(1, dtype=torch.double)
+    print(torch.add(int_tensor, 2.5, out=out), torch.mul(long_tensor, bool_tensor))
+    a = torch.randn(3, 1, requires_grad=True)
+    b = torch.randn(1, 4, requires_grad=True)
+    (a * b).pow(2).sum().backward()
+    print(a.grad, b.grad)
+    return {"a.grad": a.grad, "b.grad": b.grad}
+
+
+def torch_creation_and_numpy_docstrings(torch):
+    """pytorch/pytorch torch/_torch_docs.py: the Examples of the creation functions and
+    the NumPy bridge, as a learner pastes them: tensor (inference of the dtype, a scalar,
+    an empty one; the CUDA device of the third example on the CPU), as_tensor and
+    from_numpy sharing memory with the array (``t[0] = -1`` shows in ``a``), asarray
+    (data_ptr shared or copied, requires_grad dropped or set, a NumPy scalar; the
+    docstring's ``asarray(b)`` left out: its warning comes once a process),
+    zeros, ones, full, arange, linspace, logspace, eye, zeros_like, ones_like, full_like
+    (with an int dtype), randint, randperm, rand, randn, normal (four forms), numel and
+    is_tensor; then NumPy the other way: ``t.numpy()`` sharing memory, ``np.asarray(t)``,
+    NumPy's functions on tensors, a float64 array into a float32 model through
+    ``torch.from_numpy(x).float()``, and the gradient back as an array."""
+    numpy = np
+    print(torch.tensor([[0.1, 1.2], [2.2, 3.1], [4.9, 5.2]]))
+    print(torch.tensor([0, 1]))  # Type inference on data
+    print(torch.tensor([[0.11111, 0.222222, 0.3333333]], dtype=torch.float64,
+                       device=torch.device('cpu')))
+    print(torch.tensor(3.14159))  # Create a zero-dimensional (scalar) tensor
+    print(torch.tensor([]))  # Create an empty tensor (of size (0,))
+    for make in (torch.as_tensor, torch.from_numpy):
+        a = numpy.array([1, 2, 3])
+        t = make(a)
+        print(t)
+        t[0] = -1
+        print(a)
+    a = torch.tensor([1, 2, 3])
+    b = torch.asarray(a)
+    print(a.data_ptr() == b.data_ptr())
+    c = torch.asarray(a, copy=True)
+    print(a.data_ptr() == c.data_ptr())
+    a = torch.tensor([1., 2., 3.], requires_grad=True)
+    b = a + 2
+    print(b)
+    c = torch.asarray(b, requires_grad=False)
+    print(c)
+    d = torch.asarray(b, requires_grad=True)
+    print(d)
+    array = numpy.array([1, 2, 3])
+    t1 = torch.asarray(array)
+    print(array.__array_interface__['data'][0] == t1.data_ptr())
+    t2 = torch.asarray(array, dtype=torch.float32)
+    print(array.__array_interface__['data'][0] == t2.data_ptr())
+    scalar = numpy.float64(0.5)
+    print(torch.asarray(scalar))
+    print(torch.zeros(2, 3), torch.zeros(5), torch.ones(2, 3), torch.ones(5))
+    print(torch.full((2, 3), 3.141592))
+    print(torch.arange(5), torch.arange(1, 4), torch.arange(1, 2.5, 0.5))
+    print(torch.linspace(3, 10, steps=5))
+    print(torch.linspace(-10, 10, steps=5))
+    print(torch.linspace(start=-10, end=10, steps=5))
+    print(torch.linspace(start=-10, end=10, steps=1))
+    print(torch.logspace(start=-10, end=10, steps=5))
+    print(torch.logspace(start=0.1, end=1.0, steps=5))
+    print(torch.logspace(start=0.1, end=1.0, steps=1))
+    print(torch.logspace(start=2, end=2, steps=1, base=2))
+    print(torch.eye(3))
+    input = torch.empty(2, 3)
+    print(torch.zeros_like(input), torch.ones_like(input))
+    x = torch.ones(2, 3)
+    print(torch.full_like(x, 3.141592))
+    print(torch.full_like(x, 7))
+    print(torch.full_like(x, 0.5, dtype=torch.int32))
+    y = torch.randn(3, 4, dtype=torch.float64)
+    print(torch.full_like(y, -1.0))
+    print(torch.randint(3, 5, (3,)), torch.randint(10, (2, 2)), torch.randint(3, 10, (2, 2)))
+    print(torch.randperm(4))
+    print(torch.rand(4), torch.rand(2, 3), torch.randn(4), torch.randn(2, 3))
+    print(torch.normal(mean=torch.arange(1., 11.), std=torch.arange(1, 0, -0.1)))
+    print(torch.normal(mean=0.5, std=torch.arange(1., 6.)))
+    print(torch.normal(mean=torch.arange(1., 6.)))
+    print(torch.normal(2, 3, size=(1, 4)))
+    a = torch.randn(1, 2, 3, 4, 5)
+    print(torch.numel(a))
+    a = torch.zeros(4, 4)
+    print(torch.numel(a))
+    x = torch.tensor([1, 2, 3])
+    print(torch.is_tensor(x), torch.is_tensor([1, 2, 3]))
+    t = torch.ones(3)
+    n = t.numpy()
+    t.add_(1)
+    print(n, np.asarray(t), np.mean(t.numpy()), np.sum(n * 2), n.dtype, type(t.tolist()[0]))
+    rng = np.random.default_rng(0)
+    features = rng.normal(size=(8, 3))
+    labels = (features.sum(1, keepdims=True) > 0).astype(np.float64)
+    model = torch.nn.Linear(3, 1)
+    inputs = torch.from_numpy(features).float()
+    targets = torch.from_numpy(labels).float()
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(model(inputs), targets)
+    loss.backward()
+    grad = model.weight.grad.numpy()
+    print(inputs.dtype, loss.item(), model.weight.grad, grad.dtype, float(np.linalg.norm(grad)))
+    print(torch.tensor(features[:2]), torch.as_tensor(labels[:2], dtype=torch.float32))
+    return {"weight.grad": model.weight.grad, "y": y}
+
+
+def optim_reference_page(torch):
+    """pytorch/pytorch docs/source/optim.md: constructing optimizers (SGD with momentum,
+    Adam on two tensors, the named-parameters form), per-parameter options (a base and a
+    classifier with their own learning rates; biases without weight decay), the two ways
+    of stepping (``step()`` and LBFGS's ``step(closure)``, one iteration per batch here:
+    further float32 iterations round otherwise in the last bit, see the README), a scheduler after the
+    optimizer and two chained schedulers (ExponentialLR and MultiStepLR), the named
+    optimizer state dict saved and loaded into a two-expert model through a
+    ``register_load_state_dict_pre_hook`` (``adapt_state_dict_ids``) and by names
+    (``names_matching``), the step pre- and post-hooks, and weight averaging: SWA's
+    AveragedModel, EMA through ``get_ema_multi_avg_fn`` and an ``avg_fn``, SWALR's linear
+    annealing, and ``update_bn`` of a model with batch norm; the SWA example's 300 and 160
+    epochs are 12 and 8, its data 4 batches."""
+    nn, optim = torch.nn, torch.optim
+    deepcopy = copy.deepcopy
+    swa_utils = torch.optim.swa_utils
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.base = nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.ReLU())
+            self.classifier = nn.Linear(8, 2)
+
+        def forward(self, x):
+            return self.classifier(self.base(x))
+
+    model = Model()
+    var1, var2 = torch.randn(3, requires_grad=True), torch.randn(2, requires_grad=True)
+    optimizer = optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    print(optimizer)
+    optimizer = optim.Adam([var1, var2], lr=0.0001)
+    optimizer = optim.SGD(model.named_parameters(), lr=0.01, momentum=0.9)
+    print(optimizer.state_dict()["param_groups"][0]["param_names"])
+    optimizer = optim.Adam([('layer0', var1), ('layer1', var2)], lr=0.0001)
+    print(optimizer.state_dict()["param_groups"])
+    optimizer = optim.SGD([
+        {'params': model.base.parameters(), 'lr': 1e-2},
+        {'params': model.classifier.parameters()}
+    ], lr=1e-3, momentum=0.9)
+    print([group["lr"] for group in optimizer.param_groups], optimizer.defaults)
+    bias_params = [p for name, p in model.named_parameters() if 'bias' in name]
+    others = [p for name, p in model.named_parameters() if 'bias' not in name]
+    optimizer = optim.SGD([
+        {'params': others},
+        {'params': bias_params, 'weight_decay': 0}
+    ], weight_decay=1e-2, lr=1e-2)
+    X, Y = torch.randn(32, 4), torch.randint(0, 2, (32,))
+    dataset = list(zip(X.split(8), Y.split(8)))
+    loss_fn = nn.CrossEntropyLoss()
+    for input, target in dataset:
+        optimizer.zero_grad()
+        output = model(input)
+        loss = loss_fn(output, target)
+        loss.backward()
+        optimizer.step()
+    print(loss.item())
+    lbfgs = optim.LBFGS(model.classifier.parameters(), lr=0.1, max_iter=1)
+    for input, target in dataset:
+        def closure():
+            lbfgs.zero_grad()
+            output = model(input)
+            loss = loss_fn(output, target)
+            loss.backward()
+            return loss
+        print(lbfgs.step(closure).item())
+    optimizer = optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    scheduler1 = optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.9)
+    scheduler2 = optim.lr_scheduler.MultiStepLR(optimizer, milestones=[3, 6], gamma=0.1)
+    for epoch in range(8):
+        for input, target in dataset:
+            optimizer.zero_grad()
+            output = model(input)
+            loss = loss_fn(output, target)
+            loss.backward()
+            optimizer.step()
+        scheduler1.step()
+        scheduler2.step()
+        print(epoch, loss.item(), scheduler2.get_last_lr())
+
+    class OneLayerModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(3, 4)
+
+        def forward(self, x):
+            return self.fc(x)
+
+    class TwoLayerModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(3, 4)
+            self.fc2 = nn.Linear(3, 4)
+
+        def forward(self, x):
+            return (self.fc1(x) + self.fc2(x)) / 2
+
+    one = OneLayerModel()
+    optimizer = optim.SGD(one.named_parameters(), lr=0.01, momentum=0.9)
+    one(torch.randn(5, 3)).pow(2).mean().backward()
+    optimizer.step()
+    with in_temporary_directory():
+        torch.save(optimizer.state_dict(), "optimizer.pt")
+        saved = torch.load("optimizer.pt")
+    model2 = TwoLayerModel()
+    optimizer2 = optim.SGD(model2.named_parameters(), lr=0.01, momentum=0.9)
+
+    def adapt_state_dict_ids(optimizer, state_dict):
+        adapted_state_dict = deepcopy(optimizer.state_dict())
+        # Copy setup parameters (lr, weight_decay, etc.), in case they differ in the loaded state dict.
+        for k, v in state_dict['param_groups'][0].items():
+            if k not in ['params', 'param_names']:
+                adapted_state_dict['param_groups'][0][k] = v
+        lookup_dict = {'fc1.weight': 'fc.weight', 'fc1.bias': 'fc.bias',
+                       'fc2.weight': 'fc.weight', 'fc2.bias': 'fc.bias'}
+        clone_deepcopy = lambda d: {k: (v.clone() if isinstance(v, torch.Tensor) else deepcopy(v))
+                                    for k, v in d.items()}
+        for param_id, param_name in zip(
+                optimizer.state_dict()['param_groups'][0]['params'],
+                optimizer.state_dict()['param_groups'][0]['param_names']):
+            name_in_loaded = lookup_dict[param_name]
+            index_in_loaded_list = state_dict['param_groups'][0]['param_names'].index(name_in_loaded)
+            id_in_loaded = state_dict['param_groups'][0]['params'][index_in_loaded_list]
+            # Copy the state of the corresponding parameter
+            if id_in_loaded in state_dict['state']:
+                adapted_state_dict['state'][param_id] = clone_deepcopy(state_dict['state'][id_in_loaded])
+        return adapted_state_dict
+
+    optimizer2.register_load_state_dict_pre_hook(adapt_state_dict_ids)
+    optimizer2.load_state_dict(saved)  # The previous optimizer saved state_dict
+    print(optimizer2.state_dict()["state"][2]["momentum_buffer"], optimizer2.state_dict()["param_groups"])
+
+    def names_matching(optimizer, state_dict):
+        assert len(state_dict['param_groups']) == len(optimizer.state_dict()['param_groups'])
+        adapted_state_dict = deepcopy(optimizer.state_dict())
+        for g_ind in range(len(state_dict['param_groups'])):
+            assert len(state_dict['param_groups'][g_ind]['params']) == len(
+                optimizer.state_dict()['param_groups'][g_ind]['params'])
+            for k, v in state_dict['param_groups'][g_ind].items():
+                if k not in ['params', 'param_names']:
+                    adapted_state_dict['param_groups'][g_ind][k] = v
+            for param_id, param_name in zip(
+                    optimizer.state_dict()['param_groups'][g_ind]['params'],
+                    optimizer.state_dict()['param_groups'][g_ind]['param_names']):
+                index_in_loaded_list = state_dict['param_groups'][g_ind]['param_names'].index(param_name)
+                id_in_loaded = state_dict['param_groups'][g_ind]['params'][index_in_loaded_list]
+                # Copy the state of the corresponding parameter
+                if id_in_loaded in state_dict['state']:
+                    adapted_state_dict['state'][param_id] = deepcopy(state_dict['state'][id_in_loaded])
+        return adapted_state_dict
+
+    renamed = OneLayerModel()
+    optimizer3 = optim.SGD(list(renamed.named_parameters())[::-1], lr=0.01, momentum=0.9)
+    optimizer3.register_load_state_dict_pre_hook(names_matching)
+    optimizer3.load_state_dict(saved)
+    print(optimizer3.state_dict()["state"][0]["momentum_buffer"])
+    parameter = torch.nn.Parameter(torch.tensor(2.0))
+    optimizer = torch.optim.SGD([parameter], lr=0.01)
+    said = []
+    pre_handle = optimizer.register_step_pre_hook(lambda opt, args, kwargs: said.append("pre"))
+    post_handle = optimizer.register_step_post_hook(lambda opt, args, kwargs: said.append("post"))
+    parameter.grad = torch.tensor(0.1)
+    optimizer.step()
+    pre_handle.remove()
+    post_handle.remove()
+    optimizer.step()
+    print(said, parameter)
+    loader = [x for x, _ in dataset]
+    optimizer = optim.SGD(model.parameters(), lr=0.05)
+    swa_model = swa_utils.AveragedModel(model)
+    scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=12)
+    swa_start = 8
+    swa_scheduler = swa_utils.SWALR(optimizer, swa_lr=0.05)
+    for epoch in range(12):
+        for input, target in dataset:
+            optimizer.zero_grad()
+            loss_fn(model(input), target).backward()
+            optimizer.step()
+        if epoch > swa_start:
+            swa_model.update_parameters(model)
+            swa_scheduler.step()
+        else:
+            scheduler.step()
+        print(epoch, optimizer.param_groups[0]["lr"])
+    # Update bn statistics for the swa_model at the end
+    swa_utils.update_bn(loader, swa_model)
+    # Use swa_model to make predictions on test data
+    preds = swa_model(X[:4])
+    print(preds, swa_model.n_averaged, swa_model.module.base[1].running_mean)
+    decay = 0.999
+    ema_model = swa_utils.AveragedModel(model, multi_avg_fn=swa_utils.get_ema_multi_avg_fn(decay))
+    ema_avg = lambda averaged_model_parameter, model_parameter, num_averaged: \
+        0.9 * averaged_model_parameter + 0.1 * model_parameter
+    ema_model2 = torch.optim.swa_utils.AveragedModel(model, avg_fn=ema_avg)
+    swa_scheduler = torch.optim.swa_utils.SWALR(optimizer, anneal_strategy="linear",
+                                                anneal_epochs=5, swa_lr=0.05)
+    for epoch in range(6):
+        for input, target in dataset:
+            optimizer.zero_grad()
+            loss_fn(model(input), target).backward()
+            optimizer.step()
+        ema_model.update_parameters(model)
+        ema_model2.update_parameters(model)
+        swa_scheduler.step()
+        print(epoch, swa_scheduler.get_last_lr())
+    print(ema_model.module.classifier.weight, ema_model2.module.classifier.bias)
+    return {"swa": swa_model.module.classifier.weight, "ema": ema_model.module.base[0].weight,
+            "ema2": ema_model2.module.classifier.weight, "model2": model2.fc1.weight}
+
+
+def torch_indexing_and_reduction_docstrings(torch):
+    """pytorch/pytorch torch/_torch_docs.py: the Examples of the indexing, joining and
+    reducing functions, in the order of the reference's pages: gather, index_select,
+    masked_select, take, take_along_dim, topk, sort (stable, along dim 0), argsort,
+    cumsum, cumprod (with a zero), cat, stack (dims 0, 1, 2, -1), split (by size and by
+    sizes), chunk (11, 12, 13 into 6), where (with numbers, tensors, float64), nonzero
+    (as_tuple too, a 0-dim input), unique (sorted, return_inverse, dim=0 and 1 and 2 of
+    the 3-D example), max and min (values and indices, keepdim), mean, std, var, sum
+    (several dims), prod, argmax, clamp (a tensor min); then the gradients of the
+    differentiable ones on one input, as the docs' formulas give them."""
+    # gather
+    t = torch.tensor([[1, 2], [3, 4]])
+    print(torch.gather(t, 1, torch.tensor([[0, 0], [1, 0]])))
+    # index_select
+    x = torch.randn(3, 4)
+    print(x)
+    indices = torch.tensor([0, 2])
+    print(torch.index_select(x, 0, indices))
+    print(torch.index_select(x, 1, indices))
+    # masked_select
+    x = torch.randn(3, 4)
+    print(x)
+    mask = x.ge(0.5)
+    print(mask)
+    print(torch.masked_select(x, mask))
+    # take
+    src = torch.tensor([[4, 3, 5],
+                        [6, 7, 8]])
+    print(torch.take(src, torch.tensor([0, 2, 5])))
+    # take_along_dim
+    t = torch.tensor([[10, 30, 20], [60, 40, 50]])
+    max_idx = torch.argmax(t)
+    print(torch.take_along_dim(t, max_idx))
+    sorted_idx = torch.argsort(t, dim=1)
+    print(torch.take_along_dim(t, sorted_idx, dim=1))
+    # topk
+    x = torch.arange(1., 6.)
+    print(x)
+    print(torch.topk(x, 3))
+    # sort
+    x = torch.randn(3, 4)
+    sorted_, indices = torch.sort(x)
+    print(sorted_)
+    print(indices)
+    sorted_, indices = torch.sort(x, 0)
+    print(sorted_)
+    print(indices)
+    x = torch.tensor([0, 1] * 9)
+    print(x.sort())
+    print(x.sort(stable=True))
+    # argsort
+    a = torch.randn(4, 4)
+    print(a)
+    print(torch.argsort(a, dim=1))
+    # cumsum
+    a = torch.randint(1, 20, (10,))
+    print(a)
+    print(torch.cumsum(a, dim=0))
+    # cumprod
+    a = torch.randn(10)
+    print(a)
+    print(torch.cumprod(a, dim=0))
+    a[5] = 0.0
+    print(torch.cumprod(a, dim=0))
+    # cat
+    x = torch.randn(2, 3)
+    print(x)
+    print(torch.cat((x, x, x), 0))
+    print(torch.cat((x, x, x), 1))
+    # stack
+    x = torch.randn(2, 3)
+    print(x)
+    print(torch.stack((x, x)))  # same as torch.stack((x, x), dim=0)
+    print(torch.stack((x, x)).size())
+    print(torch.stack((x, x), dim=1))
+    print(torch.stack((x, x), dim=2))
+    print(torch.stack((x, x), dim=-1))
+    # split
+    a = torch.arange(10).reshape(5, 2)
+    print(a)
+    print(torch.split(a, 2))
+    print(torch.split(a, [1, 4]))
+    # chunk
+    print(torch.arange(11).chunk(6))
+    print(torch.arange(12).chunk(6))
+    print(torch.arange(13).chunk(6))
+    # where
+    x = torch.randn(3, 2)
+    y = torch.ones(3, 2)
+    print(x)
+    print(torch.where(x > 0, 1.0, 0.0))
+    print(torch.where(x > 0, x, y))
+    x = torch.randn(2, 2, dtype=torch.double)
+    print(x)
+    print(torch.where(x > 0, x, 0.))
+    # nonzero
+    print(torch.nonzero(torch.tensor([1, 1, 1, 0, 1])))
+    print(torch.nonzero(torch.tensor([[0.6, 0.0, 0.0, 0.0],
+                                [0.0, 0.4, 0.0, 0.0],
+                                [0.0, 0.0, 1.2, 0.0],
+                                [0.0, 0.0, 0.0,-0.4]])))
+    print(torch.nonzero(torch.tensor([1, 1, 1, 0, 1]), as_tuple=True))
+    print(torch.nonzero(torch.tensor([[0.6, 0.0, 0.0, 0.0],
+                                [0.0, 0.4, 0.0, 0.0],
+                                [0.0, 0.0, 1.2, 0.0],
+                                [0.0, 0.0, 0.0,-0.4]]), as_tuple=True))
+    print(torch.nonzero(torch.tensor(5), as_tuple=True))
+    # unique
+    output = torch.unique(torch.tensor([1, 3, 2, 3], dtype=torch.long))
+    print(output)
+    output, inverse_indices = torch.unique(
+        torch.tensor([1, 3, 2, 3], dtype=torch.long), sorted=True, return_inverse=True)
+    print(output)
+    print(inverse_indices)
+    output, inverse_indices = torch.unique(
+        torch.tensor([[1, 3], [2, 3]], dtype=torch.long), sorted=True, return_inverse=True)
+    print(output)
+    print(inverse_indices)
+    x = torch.tensor([[1, 3, 2, 3], [1, 2, 1, 2]], dtype=torch.long)
+    print(torch.unique(x, dim=0))  # unique rows
+    print(torch.unique(x, dim=1))  # unique columns
+    print(torch.unique(x))
+    a = torch.tensor([
+        [
+            [1, 1, 0, 0],
+            [1, 1, 0, 0],
+            [0, 0, 1, 1],
+        ],
+        [
+            [0, 0, 1, 1],
+            [0, 0, 1, 1],
+            [1, 1, 1, 1],
+        ],
+        [
+            [1, 1, 0, 0],
+            [1, 1, 0, 0],
+            [0, 0, 1, 1],
+        ],
+    ])
+    print((a[0, :, :] == a[2, :, :]).all())
+    a_unique_dim0 = torch.unique(a, dim=0)
+    print(a_unique_dim0)
+    print((a_unique_dim0[0, :, :] == a[1, :, :]).all())
+    print((a_unique_dim0[1, :, :] == a[0, :, :]).all())
+    print((a[:, 0, :] == a[:, 1, :]).all())
+    print(torch.unique(a, dim=1))
+    print((a[:, :, 0] == a[:, :, 1]).all())
+    print((a[:, :, 2] == a[:, :, 3]).all())
+    print(torch.unique(a, dim=2))
+    # max
+    a = torch.randn(1, 3)
+    print(a)
+    print(torch.max(a))
+    a = torch.randn(4, 4)
+    print(a)
+    print(torch.max(a, 1))
+    a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    print(a.max(dim=1, keepdim=True))
+    print(a.max(dim=1, keepdim=False))
+    # min
+    a = torch.randn(1, 3)
+    print(a)
+    print(torch.min(a))
+    a = torch.randn(4, 4)
+    print(a)
+    print(torch.min(a, 1))
+    # mean
+    a = torch.randn(1, 3)
+    print(a)
+    print(torch.mean(a))
+    a = torch.randn(4, 4)
+    print(a)
+    print(torch.mean(a, 1))
+    print(torch.mean(a, 1, True))
+    # std
+    a = torch.tensor(
+        [[ 0.2035,  1.2959,  1.8101, -0.4644],
+         [ 1.5027, -0.3270,  0.5905,  0.6538],
+         [-1.5745,  1.3330, -0.5596, -0.6548],
+         [ 0.1264, -0.5080,  1.6420,  0.1992]]
+    )  # fmt: skip
+    print(torch.std(a, dim=1, keepdim=True))
+    # var
+    a = torch.tensor(
+        [[ 0.2035,  1.2959,  1.8101, -0.4644],
+         [ 1.5027, -0.3270,  0.5905,  0.6538],
+         [-1.5745,  1.3330, -0.5596, -0.6548],
+         [ 0.1264, -0.5080,  1.6420,  0.1992]]
+    )  # fmt: skip
+    print(torch.var(a, dim=1, keepdim=True))
+    # sum
+    a = torch.randn(1, 3)
+    print(a)
+    print(torch.sum(a))
+    a = torch.randn(4, 4)
+    print(a)
+    print(torch.sum(a, 1))
+    b = torch.arange(4 * 5 * 6).view(4, 5, 6)
+    print(torch.sum(b, (2, 1)))
+    # prod
+    a = torch.randn(1, 3)
+    print(a)
+    print(torch.prod(a))
+    a = torch.randn(4, 2)
+    print(a)
+    print(torch.prod(a, 1))
+    # argmax
+    a = torch.randn(4, 4)
+    print(a)
+    print(torch.argmax(a))
+    a = torch.randn(4, 4)
+    print(a)
+    print(torch.argmax(a, dim=1))
+    # clamp
+    a = torch.randn(4)
+    print(a)
+    print(torch.clamp(a, min=-0.5, max=0.5))
+    min_ = torch.linspace(-1, 1, steps=4)
+    print(torch.clamp(a, min=min_))
+    x = torch.randn(3, 4, requires_grad=True)
+    parts = [torch.gather(x, 1, torch.tensor([[0, 0], [1, 0], [3, 2]])).sum(),
+             torch.index_select(x, 1, torch.tensor([0, 2, 2])).pow(2).sum(),
+             torch.masked_select(x, x.ge(0.5)).sum() * 3, torch.topk(x, 2).values.sum(),
+             torch.sort(x, 0).values[0].sum() * 5, torch.cumsum(x, dim=1).sum(),
+             torch.cumprod(x, dim=1)[:, -1].sum(), torch.max(x, 1).values.sum() * 7,
+             torch.where(x > 0, x, x * 0.1).sum(), x.std(dim=1).sum(), x.var().sum(),
+             x.prod(1).sum(), torch.clamp(x, min=-0.5, max=0.5).sum() * 11,
+             torch.take_along_dim(x, torch.argsort(x, dim=1), dim=1)[:, 0].sum()]
+    for part in parts:
+        print(part.grad_fn)
+    sum(parts).backward()
+    print(x.grad)
+    return {"x.grad": x.grad}
+
+
+def tensor_methods_docstrings(torch):
+    """pytorch/pytorch torch/_tensor.py and torch/_tensor_docs.py: the Examples of the
+    Tensor methods a learner meets first: register_hook doubling a gradient (and removed),
+    register_post_accumulate_grad_hook's SGD step, requires_grad_ on loaded weights
+    (the docstring's ``preprocess`` a scaling), retain_grad, backward with a gradient,
+    detach sharing memory, index_add_ (alpha), index_copy_, index_fill_, scatter_ (with
+    a value and the reduce='multiply'/'add' forms), scatter_add_, new_tensor, new_zeros,
+    new_ones, new_full, expand (-1), repeat, unfold, view (shapes, -1, a transposed view not
+    equal, a dtype view of float32 as int32 changing the floats), to(float64), item,
+    tolist; the CUDA and complex lines are left out."""
+    v = torch.tensor([0., 0., 0.], requires_grad=True)
+    h = v.register_hook(lambda grad: grad * 2)  # double the gradient
+    v.backward(torch.tensor([1., 2., 3.]))
+    print(v.grad)
+    h.remove()  # removes the hook
+    v.backward(torch.tensor([1., 2., 3.]))
+    print(v.grad)
+    v = torch.tensor([0., 0., 0.], requires_grad=True)
+    lr = 0.01
+    # simulate a simple SGD update
+    h = v.register_post_accumulate_grad_hook(lambda p: p.add_(p.grad, alpha=-lr))
+    v.backward(torch.tensor([1., 2., 3.]))
+    print(v)
+    h.remove()  # removes the hook
+
+    def preprocess(t):
+        return t * 4
+
+    saved_weights = [0.1, 0.2, 0.3, 0.25]
+    loaded_weights = torch.tensor(saved_weights)
+    weights = preprocess(loaded_weights)  # some function
+    print(weights)
+    weights.requires_grad_()
+    out = weights.pow(2).sum()
+    out.backward()
+    print(weights.grad)
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * a
+    b.retain_grad()
+    c = b.sin()
+    c.backward(torch.tensor([1.0, 0.5]))
+    print(b.grad, a.grad, b.is_leaf, c.detach().requires_grad)
+    retained = {"b.grad": b.grad, "a.grad": a.grad}
+    d = c.detach()
+    d.zero_()
+    print(c)
+    x = torch.ones(5, 3)
+    t = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]], dtype=torch.float)
+    index = torch.tensor([0, 4, 2])
+    print(x.index_add_(0, index, t))
+    print(x.index_add_(0, index, t, alpha=-1))
+    x = torch.zeros(5, 3)
+    print(x.index_copy_(0, index, t))
+    x = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]], dtype=torch.float)
+    index = torch.tensor([0, 2])
+    print(x.index_fill_(1, index, -1))
+    src = torch.arange(1, 11).reshape((2, 5))
+    print(src)
+    index = torch.tensor([[0, 1, 2, 0]])
+    print(torch.zeros(3, 5, dtype=src.dtype).scatter_(0, index, src))
+    index = torch.tensor([[0, 1, 2], [0, 1, 4]])
+    print(torch.zeros(3, 5, dtype=src.dtype).scatter_(1, index, src))
+    print(torch.full((2, 4), 2.).scatter_(1, torch.tensor([[2], [3]]), 1.23, reduce='multiply'))
+    print(torch.full((2, 4), 2.).scatter_(1, torch.tensor([[2], [3]]), 1.23, reduce='add'))
+    index = torch.tensor([[0, 1]])
+    value = 2
+    print(torch.zeros(3, 5).scatter_(0, index, value))
+    src = torch.ones((2, 5))
+    index = torch.tensor([[0, 1, 2, 0, 0]])
+    print(torch.zeros(3, 5, dtype=src.dtype).scatter_add_(0, index, src))
+    index = torch.tensor([[0, 1, 2, 0, 0], [0, 1, 2, 2, 2]])
+    print(torch.zeros(3, 5, dtype=src.dtype).scatter_add_(0, index, src))
+    tensor = torch.ones((2,), dtype=torch.int8)
+    data = [[0, 1], [2, 3]]
+    print(tensor.new_tensor(data))
+    tensor = torch.tensor((), dtype=torch.float64)
+    print(tensor.new_zeros((2, 3)))
+    tensor = torch.tensor((), dtype=torch.int32)
+    print(tensor.new_ones((2, 3)))
+    tensor = torch.ones((2,), dtype=torch.float64)
+    print(tensor.new_full((3, 4), 3.141592))
+    x = torch.tensor([[1], [2], [3]])
+    print(x.size())
+    print(x.expand(3, 4))
+    print(x.expand(-1, 4))   # -1 means not changing the size of that dimension
+    x = torch.tensor([1, 2, 3])
+    print(x.repeat(4, 2))
+    print(x.repeat(4, 2, 1).size())
+    x = torch.arange(1., 8)
+    print(x)
+    print(x.unfold(0, 2, 1))
+    print(x.unfold(0, 2, 2))
+    x = torch.randn(4, 4)
+    print(x.size())
+    y = x.view(16)
+    print(y.size())
+    z = x.view(-1, 8)  # the size -1 is inferred from other dimensions
+    print(z.size())
+    a = torch.randn(1, 2, 3, 4)
+    print(a.size())
+    b = a.transpose(1, 2)  # Swaps 2nd and 3rd dimension
+    print(b.size())
+    c = a.view(1, 3, 2, 4)  # Does not change tensor layout in memory
+    print(c.size())
+    print(torch.equal(b, c))
+    x = torch.randn(4, 4)
+    print(x)
+    print(x.dtype)
+    y = x.view(torch.int32)
+    print(y)
+    y[0, 0] = 1000000000
+    print(x)
+    print(x.view(torch.uint8).size())
+    tensor = torch.randn(2, 2)  # Initially dtype=float32, device=cpu
+    print(tensor.to(torch.float64))
+    x = torch.tensor([1.0])
+    print(x.item())
+    a = torch.randn(2, 2)
+    print(a.tolist())
+    print(a[0, 0].tolist())
+    return {"weights.grad": weights.grad, **retained}
+
+
+def nn_functional_docstrings(torch):
+    """pytorch/pytorch torch/nn/functional.py: the Examples of one_hot (inferred and given
+    num_classes, 2-D), pad (1-D, 2-D and 3-D padding of the docstring's t4d), embedding
+    (padding_idx), embedding_bag (mean, and sum with padding_idx), gumbel_softmax soft
+    and hard, cosine_similarity, cross_entropy with indices and probabilities, nll_loss,
+    then scaled_dot_product_attention against the docstring's "efficient implementation
+    equivalent to the following" reference written out (no mask, a causal one, a bool
+    and a float attn_mask, GQA with enable_gqa), on the CPU in float32 with the docstring's
+    (32, 8, 128, 64) query shrunk to (2, 4, 6, 8), gradients through both compared."""
+    F = torch.nn.functional
+    print(F.one_hot(torch.arange(0, 5) % 3))
+    print(F.one_hot(torch.arange(0, 5) % 3, num_classes=5))
+    print(F.one_hot(torch.arange(0, 6).view(3, 2) % 3))
+    t4d = torch.empty(3, 3, 4, 2)
+    p1d = (1, 1)  # pad last dim by 1 on each side
+    out = F.pad(t4d, p1d, "constant", 0)  # effectively zero padding
+    print(out.size())
+    p2d = (1, 1, 2, 2)  # pad last dim by (1, 1) and 2nd to last by (2, 2)
+    out = F.pad(t4d, p2d, "constant", 0)
+    print(out.size())
+    p3d = (0, 1, 2, 1, 3, 3)  # pad by (0, 1), (2, 1), and (3, 3)
+    out = F.pad(t4d, p3d, "constant", 0)
+    print(out.size())
+    input = torch.tensor([[1, 2, 4, 5], [4, 3, 2, 9]])
+    embedding_matrix = torch.rand(10, 3)
+    print(F.embedding(input, embedding_matrix))
+    weights = torch.rand(10, 3)
+    weights[0, :].zero_()
+    embedding_matrix = weights
+    input = torch.tensor([[0, 2, 0, 5]])
+    print(F.embedding(input, embedding_matrix, padding_idx=0))
+    embedding_matrix = torch.rand(10, 3)
+    input = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
+    offsets = torch.tensor([0, 4])
+    print(F.embedding_bag(input, embedding_matrix, offsets))
+    embedding_matrix = torch.rand(10, 3)
+    input = torch.tensor([2, 2, 2, 2, 4, 3, 2, 9])
+    offsets = torch.tensor([0, 4])
+    print(F.embedding_bag(input, embedding_matrix, offsets, padding_idx=2, mode='sum'))
+    logits = torch.randn(20, 32)
+    # Sample soft categorical using reparametrization trick:
+    soft = F.gumbel_softmax(logits, tau=1, hard=False)
+    # Sample hard categorical using "Straight-through" trick:
+    hard = F.gumbel_softmax(logits, tau=1, hard=True)
+    print(soft[0, :5], hard.argmax(1), hard.sum().item())
+    input1 = torch.randn(100, 128)
+    input2 = torch.randn(100, 128)
+    output = F.cosine_similarity(input1, input2)
+    print(output[:6])
+    input = torch.randn(3, 5, requires_grad=True)
+    target = torch.randint(5, (3,), dtype=torch.int64)
+    loss = F.cross_entropy(input, target)
+    loss.backward()
+    print(loss, input.grad)
+    input = torch.randn(3, 5, requires_grad=True)
+    target = torch.randn(3, 5).softmax(dim=1)
+    loss = F.cross_entropy(input, target)
+    loss.backward()
+    print(loss, input.grad)
+    input = torch.randn(3, 5, requires_grad=True)
+    target = torch.tensor([1, 0, 4])
+    output = F.nll_loss(F.log_softmax(input, dim=1), target)
+    output.backward()
+    print(output, input.grad)
+
+    # Efficient implementation equivalent to the following:
+    def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                     is_causal=False, scale=None, enable_gqa=False):
+        L, S = query.size(-2), key.size(-2)
+        scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+        attn_bias = torch.zeros(L, S, dtype=query.dtype, device=query.device)
+        if is_causal:
+            assert attn_mask is None
+            temp_mask = torch.ones(L, S, dtype=torch.bool, device=query.device).tril(diagonal=0)
+            attn_bias.masked_fill_(temp_mask.logical_not(), float("-inf"))
+        if attn_mask is not None:
+            if attn_mask.dtype == torch.bool:
+                attn_bias.masked_fill_(attn_mask.logical_not(), float("-inf"))
+            else:
+                attn_bias = attn_mask + attn_bias
+        if enable_gqa:
+            key = key.repeat_interleave(query.size(-3) // key.size(-3), -3)
+            value = value.repeat_interleave(query.size(-3) // value.size(-3), -3)
+        attn_weight = query @ key.transpose(-2, -1) * scale_factor
+        attn_weight += attn_bias
+        attn_weight = torch.softmax(attn_weight, dim=-1)
+        attn_weight = torch.dropout(attn_weight, dropout_p, train=True)
+        return attn_weight @ value
+
+    grads = {}
+    bool_mask = torch.rand(6, 6) > 0.3
+    bool_mask[:, 0] = True
+    for name, kwargs, heads in (("plain", {}, 4), ("causal", {"is_causal": True}, 4),
+                                ("bool mask", {"attn_mask": bool_mask}, 4),
+                                ("float mask", {"attn_mask": torch.randn(6, 6)}, 4),
+                                ("gqa", {"enable_gqa": True}, 2)):
+        query = torch.rand(2, 4, 6, 8, requires_grad=True)
+        key = torch.rand(2, heads, 6, 8, requires_grad=True)
+        value = torch.rand(2, heads, 6, 8)
+        fused = F.scaled_dot_product_attention(query, key, value, **kwargs)
+        written = scaled_dot_product_attention(query, key, value, **kwargs)
+        fused.pow(2).sum().backward()
+        fused_grad = query.grad.clone()
+        query.grad = None
+        written.pow(2).sum().backward()
+        print(name, fused.shape, (fused - written).abs().max().item() < 1e-5,
+              (fused_grad - query.grad).abs().max().item() < 1e-5, written[0, 0, 0])
+        grads[name] = key.grad
+    return grads
+
+
+def data_utilities_docstrings(torch):
+    """pytorch/pytorch torch/utils/data/dataset.py, sampler.py and _utils/collate.py: the
+    Examples of random_split (lengths and fractions, seeded generators), WeightedRandomSampler
+    with and without replacement, BatchSampler over a SequentialSampler (drop_last both
+    ways), default_collate (ints, strings, dicts, a namedtuple, tuples, lists) and
+    default_convert (NumPy arrays inside), StackDataset as a tuple and as a dict (the
+    docstring's ImageDataset and TextDataset small stand-ins), ConcatDataset and Subset;
+    then a DataLoader with the weighted sampler, a TensorDataset and a collate_fn falling
+    back to default_collate, as the docstring's custom_collate does."""
+    data = torch.utils.data
+    generator1 = torch.Generator().manual_seed(42)
+    generator2 = torch.Generator().manual_seed(42)
+    print([list(s) for s in data.random_split(range(10), [3, 7], generator=generator1)])
+    print([list(s) for s in data.random_split(range(30), [0.3, 0.3, 0.4], generator=generator2)])
+    print(list(data.WeightedRandomSampler([0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 5, replacement=True)))
+    print(list(data.WeightedRandomSampler([0.9, 0.4, 0.05, 0.2, 0.3, 0.1], 5, replacement=False)))
+    print(list(data.BatchSampler(data.SequentialSampler(range(10)), batch_size=3, drop_last=False)))
+    print(list(data.BatchSampler(data.SequentialSampler(range(10)), batch_size=3, drop_last=True)))
+    default_collate, default_convert = data.default_collate, data.default_convert
+    print(default_collate([0, 1, 2, 3]))
+    print(default_collate(["a", "b", "c"]))
+    print(default_collate([{"A": 0, "B": 1}, {"A": 100, "B": 100}]))
+    Point = collections.namedtuple("Point", ["x", "y"])
+    print(default_collate([Point(0, 0), Point(1, 1)]))
+    print(default_collate([(0, 1), (2, 3)]))
+    print(default_collate([[0, 1], [2, 3]]))
+    print(default_convert(0))
+    print(default_convert(np.array([0, 1])))
+    print(default_convert(Point(0, 0)))
+    print(default_convert(Point(np.array(0), np.array(0))))
+    print(default_convert([np.array([0, 1]), np.array([2, 3])]))
+
+    class ImageDataset(data.Dataset):
+        def __init__(self):
+            self.images = torch.rand(6, 1, 2, 2)
+
+        def __len__(self):
+            return 6
+
+        def __getitem__(self, i):
+            return self.images[i]
+
+    class TextDataset(data.Dataset):
+        def __len__(self):
+            return 6
+
+        def __getitem__(self, i):
+            return ["a cat", "a dog", "two birds", "a fish", "the sun", "rain"][i]
+
+    images = ImageDataset()
+    texts = TextDataset()
+    tuple_stack = data.StackDataset(images, texts)
+    print(tuple_stack[0][1] == texts[0], torch.equal(tuple_stack[0][0], images[0]))
+    dict_stack = data.StackDataset(image=images, text=texts)
+    print(dict_stack[1]["text"], len(dict_stack))
+    both = data.ConcatDataset([data.TensorDataset(torch.arange(3.0)), data.TensorDataset(torch.arange(10.0, 12.0))])
+    print(len(both), both[4], data.Subset(both, [0, 4])[1], both.cumulative_sizes)
+
+    def custom_collate(batch):
+        elem = batch[0]
+        if isinstance(elem, str):  # Some custom condition
+            return " | ".join(batch)
+        else:  # Fall back to `default_collate`
+            return default_collate(batch)
+
+    loader = data.DataLoader(dict_stack, batch_size=3, collate_fn=custom_collate)
+    for batch in loader:
+        print(batch["image"].shape, batch["text"])
+    loader = data.DataLoader(texts, batch_size=4, collate_fn=custom_collate)
+    print(list(loader))
+    X, y = torch.randn(12, 2), torch.arange(12) % 3
+    sampler = data.WeightedRandomSampler(torch.tensor([3.0, 1.0, 1.0])[y], num_samples=12)
+    loader = data.DataLoader(data.TensorDataset(X, y), batch_size=4, sampler=sampler)
+    seen = []
+    for xb, yb in loader:
+        seen.append(yb)
+        print(xb.sum(0), yb)
+    return {"labels": torch.cat(seen), "X": X}
+
+
+def gradcheck_note(torch):
+    """pytorch/pytorch docs/source/notes/gradcheck.md and torch/autograd/gradcheck.py: the
+    checks a learner runs on a function of their own: ``gradcheck`` on float64 inputs
+    (the note's slow mode, the full numerical Jacobian against the analytical one, and its
+    fast mode, one random projection), with several inputs and outputs, a non-tensor
+    argument, ``raise_exception=False`` returning False, the GradcheckError text for a
+    custom Function whose backward is wrong (slow mode: both Jacobians printed) and for a
+    float32 input (the precision warning), ``gradgradcheck`` of a twice-differentiable
+    Function and of built-in ops, and ``check_undefined_grad`` with a backward returning
+    None."""
+    gradcheck, gradgradcheck = torch.autograd.gradcheck, torch.autograd.gradgradcheck
+
+    def f(x, y, power):
+        return (x * y.exp()).pow(power), x.sin() @ y
+
+    x = torch.randn(3, 3, dtype=torch.double, requires_grad=True)
+    y = torch.randn(3, 3, dtype=torch.double, requires_grad=True)
+    print(gradcheck(f, (x, y, 2)), gradcheck(f, (x, y, 3), fast_mode=True))
+    print(gradcheck(lambda a: a.softmax(-1).log1p(), (x,), eps=1e-6, atol=1e-4))
+    print(gradgradcheck(lambda a, b: (a * b).tanh().sum(1), (x, y)))
+
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            x, = ctx.saved_tensors
+            return grad_output * 3 * x ** 2
+
+    class WrongCube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            x, = ctx.saved_tensors
+            return grad_output * 2 * x ** 2  # the 3 forgotten
+
+    a = torch.tensor([0.5, -1.0, 2.0], dtype=torch.double, requires_grad=True)
+    print(gradcheck(Cube.apply, (a,)), gradgradcheck(Cube.apply, (a,)))
+    print(gradcheck(WrongCube.apply, (a,), raise_exception=False))
+    for fast_mode in (False, True):
+        try:
+            gradcheck(WrongCube.apply, (a,), fast_mode=fast_mode)
+        except RuntimeError as error:  # (a GradcheckError)
+            print(type(error).__name__, str(error).split("\n")[0])
+    try:
+        gradcheck(WrongCube.apply, (a,))
+    except RuntimeError as error:
+        print(error)
+    single = torch.tensor([0.5, -1.0], requires_grad=True)
+    print(gradcheck(Cube.apply, (single,), raise_exception=False))
+
+    class Scale(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, factor):
+            ctx.factor = factor
+            return x * factor
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.factor, None
+
+    print(gradcheck(Scale.apply, (a, 3.0), check_undefined_grad=True))
+    b = a.detach().clone().requires_grad_()
+    Cube.apply(b).sum().backward()
+    return {"b.grad": b.grad}
+
+
+def distributions_docstrings(torch):
+    """pytorch/pytorch torch/distributions/__init__.py and the distributions' own
+    docstrings: the package's two estimators (REINFORCE with a Categorical policy's
+    ``-m.log_prob(action) * reward``, and the pathwise derivative through a Normal's
+    ``rsample``), then each distribution's Example, ``m = Normal(torch.tensor([0.0]),
+    torch.tensor([1.0]))`` and ``m.sample()``, printed with its ``log_prob``, ``mean``
+    and ``entropy`` where it has them: Bernoulli, Beta, Binomial (both examples),
+    Categorical, Cauchy, Chi2, Dirichlet, Exponential, Gamma, Geometric, Gumbel,
+    HalfNormal, Laplace, LogNormal, Multinomial (its example's log_prob refused by the
+    support check, as in PyTorch, then with total_count=100), MultivariateNormal,
+    Normal, OneHotCategorical, Poisson (its example's integer rate raising PyTorch's
+    error, so a float one too), StudentT, Uniform, Independent's batch and event
+    shapes, LowRankMultivariateNormal, MixtureSameFamily's three mixtures,
+    RelaxedOneHotCategorical, VonMises, Weibull, and kl_divergence of two Normals. The
+    environment of the estimators' example is a fixed reward per action."""
+    D = torch.distributions
+    policy_network = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Softmax(dim=-1))
+    state = torch.randn(4)
+    rewards = torch.tensor([1.0, -0.5, 2.0])
+    probs = policy_network(state)
+    # Note that this is equivalent to what used to be called multinomial
+    m = D.Categorical(probs)
+    action = m.sample()
+    reward = rewards[action]
+    loss = -m.log_prob(action) * reward
+    loss.backward()
+    print(probs, action, loss, policy_network[0].bias.grad)
+    mean_network = torch.nn.Linear(4, 2)
+    params = mean_network(state)
+    m = D.Normal(params, torch.ones(2))
+    action = m.rsample()
+    reward = -(action - torch.tensor([0.5, -0.5])).pow(2).sum()
+    loss = -reward
+    loss.backward()
+    print(action, loss, mean_network.bias.grad)
+    examples = [
+        D.Bernoulli(torch.tensor([0.3])), D.Beta(torch.tensor([0.5]), torch.tensor([0.5])),
+        D.Binomial(100, torch.tensor([0, .2, .8, 1])),
+        D.Binomial(torch.tensor([[5.], [10.]]), torch.tensor([0.5, 0.8])),
+        D.Categorical(torch.tensor([0.25, 0.25, 0.25, 0.25])),
+        D.Cauchy(torch.tensor([0.0]), torch.tensor([1.0])), D.Chi2(torch.tensor([1.0])),
+        D.Dirichlet(torch.tensor([0.5, 0.5])), D.Exponential(torch.tensor([1.0])),
+        D.Gamma(torch.tensor([1.0]), torch.tensor([1.0])), D.Geometric(torch.tensor([0.3])),
+        D.Gumbel(torch.tensor([1.0]), torch.tensor([2.0])), D.HalfNormal(torch.tensor([1.0])),
+        D.Laplace(torch.tensor([0.0]), torch.tensor([1.0])),
+        D.LogNormal(torch.tensor([0.0]), torch.tensor([1.0])),
+        D.MultivariateNormal(torch.zeros(2), torch.eye(2)),
+        D.Normal(torch.tensor([0.0]), torch.tensor([1.0])),
+        D.OneHotCategorical(torch.tensor([0.25, 0.25, 0.25, 0.25])),
+        D.Poisson(torch.tensor([4.0])), D.StudentT(torch.tensor([2.0])),
+        D.Uniform(torch.tensor([0.0]), torch.tensor([5.0])),
+        D.LowRankMultivariateNormal(torch.zeros(2), torch.tensor([[1.0], [0.0]]), torch.ones(2)),
+        D.RelaxedOneHotCategorical(torch.tensor([2.2]), torch.tensor([0.1, 0.2, 0.3, 0.4])),
+        D.VonMises(torch.tensor([1.0]), torch.tensor([1.0])),
+        D.Weibull(torch.tensor([1.0]), torch.tensor([1.0]))]
+    for m in examples:
+        x = m.sample()
+        said = [type(m).__name__, x, m.log_prob(x)]
+        for name in ("mean", "entropy"):
+            try:
+                value = getattr(m, name)
+                said.append(value() if callable(value) else value)
+            except NotImplementedError:
+                said.append(f"no {name}")
+        print(*said)
+    try:
+        D.Poisson(torch.tensor([4])).sample()  # (the docstring's integer rate)
+    except NotImplementedError as error:
+        print(error)
+    m = D.Multinomial(100, torch.tensor([1., 1., 1., 1.]))
+    x = m.sample()  # equal probability of 0, 1, 2, 3
+    try:  # (as the docstring has it: total_count 1 by default, so 100 draws are refused)
+        print(x, D.Multinomial(probs=torch.tensor([1., 1., 1., 1.])).log_prob(x))
+    except ValueError as error:
+        print(error)
+    print(D.Multinomial(100, probs=torch.tensor([1., 1., 1., 1.])).log_prob(x))
+    loc = torch.zeros(3)
+    scale = torch.ones(3)
+    mvn = D.MultivariateNormal(loc, scale_tril=torch.diag(scale))
+    print([mvn.batch_shape, mvn.event_shape])
+    normal = D.Normal(loc, scale)
+    print([normal.batch_shape, normal.event_shape])
+    diagn = D.Independent(normal, 1)
+    print([diagn.batch_shape, diagn.event_shape])
+    mix = D.Categorical(torch.ones(5,))
+    comp = D.Normal(torch.randn(5,), torch.rand(5,))
+    gmm = D.MixtureSameFamily(mix, comp)
+    print(gmm.sample((3,)), gmm.log_prob(torch.zeros(2)), gmm.mean)
+    mix = D.Categorical(torch.ones(5,))
+    comp = D.Independent(D.Normal(torch.randn(5, 2), torch.rand(5, 2)), 1)
+    gmm = D.MixtureSameFamily(mix, comp)
+    print(gmm.sample(), gmm.log_prob(torch.zeros(2)))
+    mix = D.Categorical(torch.rand(3, 5))
+    comp = D.Independent(D.Normal(torch.randn(3, 5, 2), torch.rand(3, 5, 2)), 1)
+    gmm = D.MixtureSameFamily(mix, comp)
+    print(gmm.batch_shape, gmm.event_shape, gmm.log_prob(torch.zeros(3, 2)))
+    p = D.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
+    q = D.Normal(torch.tensor([0.5, 0.0]), torch.tensor([1.5, 1.0]))
+    print(D.kl_divergence(p, q), D.kl.kl_divergence(D.Categorical(logits=torch.zeros(3)),
+                                                    D.Categorical(torch.tensor([0.2, 0.3, 0.5]))))
+    return {"policy.grad": policy_network[0].weight.grad, "mean.grad": mean_network.weight.grad}
+
+
 # ---- a tutorial minigrad does not yet run as PyTorch ---------------------------------------
 
 def memory_format_channels_last(torch):
@@ -31667,6 +34278,46 @@ def memory_format_channels_last(torch):
     return {"conv": net[0].weight, "linear": net[7].weight, "input.grad": input.grad}
 
 
+def fractional_max_pool_docstrings(torch):
+    """pytorch/pytorch torch/nn/modules/pooling.py: FractionalMaxPool2d's and
+    FractionalMaxPool3d's Examples (``output_size=(13, 12)`` and ``output_ratio=(0.5,
+    0.5)``, the 3-D ones), the outputs' shapes and values and the input's gradient
+    printed; the batch of 20 is 2, the 3-D input (50, 32, 16) is (20, 16, 14)."""
+    nn = torch.nn
+    kept = {}
+    for m, shape in ((nn.FractionalMaxPool2d(3, output_size=(13, 12)), (2, 16, 50, 32)),
+                     (nn.FractionalMaxPool2d(3, output_ratio=(0.5, 0.5)), (2, 16, 50, 32)),
+                     (nn.FractionalMaxPool3d(3, output_size=(13, 12, 11)), (2, 4, 20, 16, 14)),
+                     (nn.FractionalMaxPool3d(3, output_ratio=(0.5, 0.5, 0.5)), (2, 4, 20, 16, 14))):
+        input = torch.randn(*shape, requires_grad=True)
+        output = m(input)
+        output.sum().backward()
+        print(m, output.shape, output.flatten()[:5], input.grad.sum().item())
+        kept[repr(m)] = input.grad
+    return kept
+
+
+def linear_cross_entropy_loss_docstring(torch):
+    """pytorch/pytorch torch/nn/modules/loss.py: LinearCrossEntropyLoss's Example (new in
+    PyTorch 2.13: a Linear layer's logits and the cross entropy in one module), with
+    class indices and with class probabilities over ``out_features=(4, 3)``."""
+    nn = torch.nn
+    torch.manual_seed(283)
+    loss = nn.LinearCrossEntropyLoss(5, 10, out_features=(4, 3))
+    print(loss)
+    input = torch.randn(2, 5, requires_grad=True)
+    target = torch.randint(0, 10, (2, 4, 3))
+    output = loss(input, target)
+    output.backward()
+    print(output, input.grad)
+    input = torch.randn(2, 5, requires_grad=True)
+    target = torch.randn(2, 10, 4, 3).softmax(dim=1)
+    output = loss(input, target)
+    output.backward()
+    print(output, input.grad)
+    return {"weight.grad": loss.linear.weight.grad}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -31723,4 +34374,13 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             extending_autograd_and_nn, dcgan_faces, bentrevett_seq2seq_lstm,
             bentrevett_seq2seq_attention, cs231n_gan_pytorch, data_loading_reference,
             func_whirlwind_tour, modules_note, labml_optimizers, d2l_anchor_boxes,
-            torchscript_introduction]
+            torchscript_introduction, nn_loss_docstrings, nn_activation_docstrings,
+            nn_conv_pool_docstrings, nn_normalization_dropout_embedding_docstrings,
+            nn_recurrent_transformer_docstrings, nn_shape_layer_docstrings,
+            autograd_functional_docstrings, func_transforms_docstrings, lr_scheduler_docstrings,
+            nn_init_docstrings, nn_module_docstrings, basics_quickstart, basics_save_load_run,
+            autograd_mechanics_note, broadcasting_and_type_promotion_notes,
+            torch_creation_and_numpy_docstrings, optim_reference_page,
+            torch_indexing_and_reduction_docstrings, tensor_methods_docstrings,
+            nn_functional_docstrings, data_utilities_docstrings, gradcheck_note,
+            distributions_docstrings]
