@@ -20,7 +20,6 @@ from __future__ import annotations
 import heapq
 import operator
 import sys
-import warnings
 from functools import partial
 from typing import Iterator
 
@@ -59,7 +58,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     roots = seeds(tensors, grad_tensors, as_arrays=on_arrays)
     targets = wanted(inputs)
     if create_graph and accumulate:  # (after the checks of what to differentiate, as torch)
-        warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
+        errors.warn_once(errors.CREATE_GRAPH_CYCLE, stacklevel=4)  # (TORCH_WARN_ONCE)
     if accumulate and inputs is not None:
         for tensor in (inputs,) if isinstance(inputs, TensorBase) else inputs:
             if isinstance(tensor, TensorBase) and tensor.grad_fn is not None:

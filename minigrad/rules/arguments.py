@@ -1146,10 +1146,18 @@ def check_sub(a, b) -> None:
             "Use the `^` or `logical_xor()` operator instead."
         )
     if (_is_bool(a) or _is_bool(b)) and _is_operand(a) and _is_operand(b):
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
-        )
+        raise RuntimeError(_SUB_BOOL)
+
+
+_SUB_BOOL = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+             "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def check_pow_base_gradient(exponent) -> None:
+    """pow's gradient for its base takes ``exponent - 1`` (PyTorch's pow_backward_self),
+    which a bool tensor exponent refuses, with subtraction's text, when backward runs."""
+    if getattr(exponent, "dtype", None) in (np.dtype(np.bool_), dtypes.bool):
+        raise RuntimeError(_SUB_BOOL)
 
 
 def check_pow(dtype, exponent=None) -> None:
