@@ -20,7 +20,7 @@ from ..autograd.node import Node
 from ..autograd.record import converted
 from ..rules.arguments import refuse_meta
 from . import fn
-from ..rules.promotion import is_number, python_number, wrapped_to
+from ..rules.promotion import check_python_int, is_number, python_number, wrapped_to
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import rounding as kernels_rounding
 from ..rules.layout import with_iterator_layout, with_number_layout, with_unary_layout
@@ -39,6 +39,7 @@ def _compare(ufunc, a, b):
                                   converted(b._data, dtype.numpy)))),
             a._data, b._data)
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
+        check_python_int(b)  # (a C++ Scalar: an int past 64 bits refused)
         if a.dtype.is_integer and isinstance(b, (int, np.integer)) and not isinstance(b, bool):
             b = np.asarray(b).astype(a._data.dtype)  # (torch casts it to x's type: wraps)
         elif a.dtype.is_floating_point and (isinstance(b, float) or isinstance(b, int) and not

@@ -388,6 +388,8 @@ def _division(name, a, b):
         b = python_number(b)
     if a is None or b is None:
         return None
+    promotion.check_python_int(a)  # (a C++ Scalar, read first: an int past 64 bits refused)
+    promotion.check_python_int(b)
     if is_tensor(a) and is_tensor(b):  # (the shapes first, as torch's TensorIterator)
         broadcast_shapes(a.shape, b.shape)
     dtype = dtypes.result_type(a, b)
