@@ -385,12 +385,14 @@ OUT_RESIZED = (
     "match the required output shape {new}. This behavior is deprecated, and in a future "
     "PyTorch release outputs will not be resized unless they have zero elements. You can "
     "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-    "t.resize_(0)."
+    "t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+    "Resize.cpp:30.)"
 )
 RANGE_OUT_RESIZED = (
     "The number of elements in the out tensor of shape {old} is {numel} which does not match "
     "the computed number of elements {count}. Note that this may occur as a result of rounding "
-    "error. The out tensor will be resized to a tensor of shape {shape}."
+    "error. The out tensor will be resized to a tensor of shape {shape}. (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)"
 )
 PIN_MEMORY_WITHOUT_ACCELERATOR = (
     "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator "

@@ -192,7 +192,7 @@ def fmod(input, other, *, out=None):
 
 def floor_divide(input, other, *, out=None):
     """input // other: the quotient rounded down (no derivative, as in PyTorch)."""
-    return _out("floor_divide", ops.floor_divide(input, other), out, input, other)
+    return ops.write_refused_out("floor_divide", ops.floor_divide(input, other), out, input, other)
 
 
 def neg(input, *, out=None):
@@ -539,7 +539,7 @@ def nextafter(input, other, *, out=None):
 @_checks_arguments(_check_tensor_function)
 def heaviside(input, values, *, out=None):
     """0 where input < 0, 1 where input > 0, values where input is 0."""
-    return _out("heaviside", ops.heaviside(input, values), out, input, values)
+    return ops.write_refused_out("heaviside", ops.heaviside(input, values), out, input, values)
 
 
 # NumPy's names, which PyTorch has too (its errors name the function as called, out='s

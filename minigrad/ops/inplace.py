@@ -31,6 +31,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, _sequence
 from ..autograd.saved import SavedTensor, forward_name
 from ..rules.conversion import as_tensor, checked_fill_value, checked_scalar
+from ..rules import out as out_rules
 from . import fn, limits, pointwise
 from . import shape as shape_ops
 from ..kernels.layout import check_no_partial_overlap, geometry
@@ -188,6 +189,20 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
     if result._grad_fn is not None:
         rebase_history(x, result._grad_fn, result._output_nr)
         _save_result_as(result._grad_fn, result, x)
+
+
+def write_refused_out(function: str, result, out, *inputs):
+    """``out=`` of an op PyTorch has no derivative for (``floor_divide``, ``heaviside``: a
+    ``NotImplemented`` node): PyTorch's autograd takes it, and ``out`` becomes the node's
+    output, as after an in-place op; only an ``out`` that requires grad is refused."""
+    if out is None:
+        return result
+    if grad_mode.is_grad_enabled() and is_tensor(out) and out.requires_grad:
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(function="aten::" + function))
+    out_rules.write(function, result, out, *inputs, differentiable=False)
+    if result._grad_fn is not None:
+        rebase_history(out, result._grad_fn, result._output_nr)
+    return out
 
 
 def rebase_history(x, node, output_nr: int) -> None:
