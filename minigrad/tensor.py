@@ -500,8 +500,6 @@ class Tensor(TensorBase):
         ``x.to(device, torch.float64)``, ``x.to(other_tensor)``; ``copy=True`` always
         copies. The devices are the CPU and meta (a shape and a dtype without numbers,
         which cannot be copied back); another one raises PyTorch's error."""
-        if not kwargs.keys() <= arguments.TO_KEYWORDS:  # (x.to(requires_grad=True): no)
-            raise arguments.invalid_combination("Tensor.to", args, kwargs)
         device, dtype, copy = devices.to_arguments(args, kwargs)
         if device is not None and (device.type == "meta") != self.is_meta:
             return _to_or_from_meta(self, dtype or self.dtype)
@@ -523,6 +521,7 @@ class Tensor(TensorBase):
             dtype = dtype.dtype
         elif dtype is Tensor:  # (the default dtype's legacy type)
             dtype = dtypes.get_default_dtype()
+        arguments.check_type_argument(dtype)
         return self.to(dtype)
 
     def float(self, memory_format=layouts.preserve_format) -> "Tensor":
