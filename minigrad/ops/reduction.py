@@ -36,6 +36,7 @@ from .split import several_outputs
 from ..autograd.packing import keep
 from ..autograd.saved import show_saved
 from ..kernels import layout, linalg as kernels_linalg, softmax as kernels_softmax
+from ..kernels import vec as kernels_vec
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "aten_norm", "dist",
            "safe_softmax",
@@ -157,8 +158,7 @@ class MaxBackward1(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
-        result = np.asarray(np.max(x))
-        return result
+        return kernels_vec.max_all(x)
 
     def backward(self, saved, grad):
         return evenly_distribute(grad, saved.self, saved.result)
@@ -171,8 +171,7 @@ class MinBackward1(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
-        result = np.asarray(np.min(x))
-        return result
+        return kernels_vec.min_all(x)
 
     def backward(self, saved, grad):
         return evenly_distribute(grad, saved.self, saved.result)

@@ -118,6 +118,25 @@ def test_max_min_of_everything_split_ties_evenly():
     check(lambda lib, t: t.norm(INF, dim=1), x)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_max_min_of_everything_pick_the_zero_torch_picks(dtype):
+    """Among -0. and 0. (equal, so only the printed sign tells), ``x.max()`` and ``x.min()``
+    return the one PyTorch's vector lanes keep (kernels/vec.py; NumPy's choice differed
+    in about a third of these: meet seeds 863, 20799, 21963), transposed inputs too."""
+    rng = np.random.default_rng(17)
+    for size in [1, 2, 3, 7, 8, 9, 12, 15, 16, 17, 24, 33, 48, 65, 100, 129, 300]:
+        for _ in range(6):
+            values = rng.choice([-0.0, 0.0, -5.0], size)
+            values[rng.integers(size)] = rng.choice([-0.0, 0.0])
+            for name, sign in (("max", 1), ("min", -1)):
+                def call(lib):
+                    x = lib.tensor(sign * values, dtype=getattr(lib, dtype))
+                    if size % 3 == 0:
+                        x = x.reshape(3, -1).t()
+                    return repr(getattr(x, name)())
+                assert outcome(call, mg) == outcome(call, torch), (name, size, values)
+
+
 def test_max_min_along_dim_with_ties_pick_what_torch_picks():
     x = np.array([[1.0, 3.0, 3.0], [3.0, -2.0, -2.0], [0.0, 0.0, 0.0]], np.float32)
     for dim in (0, 1):

@@ -57,8 +57,9 @@ FIXED = [5, 17, 29, 53, 125, 137, 150, 157, 165, 182, 197, 199, 220, 221, 247, 2
          # ldexp's warning before its error, a float16 == or += a large int, kthvalue's
          # strides, nansum's dtype=torch.bool)
          969, 20028, 20281, 20593, 20728, 21305, 22280, 22849,
-         # session 17 (fuzz11): a dtype's class named 'torch.dtype' in Python's errors
-         177, 1977, 1985]
+         # session 17 (fuzz11): a dtype's class named 'torch.dtype' in Python's errors,
+         # max() of -0. and 0. as PyTorch's vector lanes pick
+         177, 1977, 1985, 863, 20799, 21963]
 
 # Left, each checked to part still (strict): what differs and why it is not fixed.
 _STRIDES = "a result's strides (a layout PyTorch picks otherwise; the values agree)"
@@ -67,7 +68,6 @@ KNOWN = {
     128: "cummin's gradient of an empty tensor: PyTorch returns the input itself "
          "(requires_grad=True), minigrad zeros",
     256: "cummax's gradient of an empty tensor (as 128)",
-    863: "max() of a float16 tie between -0. and 0. (the README's known difference)",
     1235: "float16 lerp, sigmoid then backward: a gradient an ulp off",
     1574: "PyTorch's sgn gradient is a ZeroTensor, whose tolist() refuses 'unallocated "
           "storage'; minigrad's gradient is ordinary zeros",
