@@ -922,9 +922,13 @@ class Tensor(TensorBase):
         return first if first is NotImplemented else ops.bitwise_right_shift(first, self)
 
     def __ilshift__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_left_shift, other)
 
     def __irshift__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_right_shift, other)
 
     def bitwise_left_shift(self, other):
@@ -940,12 +944,18 @@ class Tensor(TensorBase):
         return ops.inplace(self, ops.bitwise_right_shift, other)
 
     def __iand__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_and, other)
 
     def __ior__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_or, other)
 
     def __ixor__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_xor, other)
 
     def bitwise_and(self, other):
@@ -2400,25 +2410,25 @@ class Tensor(TensorBase):
         return make(indices)
 
     def __iadd__(self, other):
-        return self.add_(other)
+        return self.add_(other) if arguments.is_operand(other) else NotImplemented
 
     def __isub__(self, other):
-        return self.sub_(other)
+        return self.sub_(other) if arguments.is_operand(other) else NotImplemented
 
     def __imul__(self, other):
-        return self.mul_(other)
+        return self.mul_(other) if arguments.is_operand(other) else NotImplemented
 
     def __itruediv__(self, other):
-        return self.div_(other)
+        return self.div_(other) if arguments.is_operand(other) else NotImplemented
 
     def __ipow__(self, exponent):
-        return self.pow_(exponent)
+        return self.pow_(exponent) if arguments.is_operand(exponent) else NotImplemented
 
     def __imod__(self, other):
-        return self.remainder_(other)
+        return self.remainder_(other) if arguments.is_operand(other) else NotImplemented
 
     def __ifloordiv__(self, other):
-        return self.floor_divide_(other)
+        return self.floor_divide_(other) if arguments.is_operand(other) else NotImplemented
 
     # ---- creation helpers on an existing tensor --------------------------
 

@@ -130,6 +130,7 @@ def compared_in_place(name: str):
         if is_number(other):
             return _IN_PLACE[name][0].apply(x, other=python_number(other))
         return plain(x, other)
+    op.__name__ = name  # (``x.lt_("a")``'s error names lt_)
     return op
 
 

@@ -32,6 +32,7 @@ from ..autograd.node import Node, _sequence
 from ..autograd.saved import SavedTensor, forward_name
 from ..rules.conversion import as_tensor, checked_fill_value, checked_scalar
 from ..rules import out as out_rules
+from ..rules.arguments import refused_operand
 from . import fn, limits, pointwise
 from . import shape as shape_ops
 from ..kernels.layout import check_no_partial_overlap, geometry
@@ -385,6 +386,8 @@ def inplace(x, op, *args, where=None):
         or (op is copy and args[0] is x) or where is not None
     try:
         result = op(source, *args)
+        if result is NotImplemented:  # (an operand neither a tensor nor a number)
+            raise refused_operand(op.__name__ + "_", args)
     except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape
         module = getattr(op, "__module__", None)  # and, for the bitwise ops, which promote,
         if module in _ELEMENTWISE:  # the cast back into x)

@@ -24,7 +24,8 @@ import numpy as np
 from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
 from .conversion import C_INTEGER_NAMES, checked_fill_value
-from .parser import ANSWERING, binding_errors, described, missing_arguments, type_name
+from .parser import ANSWERING, binding_errors, described, listed_params, missing_arguments, type_name
+from .parser_overloads import SEVERAL_SIGNATURES
 from .parser import got as _got
 from .promotion import check_python_int, is_number, python_number
 
@@ -151,6 +152,30 @@ def check_operand_method(function: str, args: tuple, kwargs: dict) -> None:
     if len(args) == 1 and not kwargs and not (is_tensor(args[0]) or is_number(args[0])):
         notes = {index: _wrong_types(args, kwargs) for index in (0, 1)}
         raise invalid_combination(f"Tensor.{function}", args, kwargs, notes)
+
+
+def refused_operand(method: str, args: tuple) -> TypeError:
+    """PyTorch's error for ``x.add_("a")``, ``x.pow_(None)``: an in-place method given what
+    is neither a tensor nor a number, as its parser answers (one signature: "must be
+    Tensor"; several: each one's reason)."""
+    args = args[:1]  # (the operand; add_'s alpha and the like are the method's own)
+    listed = SEVERAL_SIGNATURES.get(f"Tensor.{method}", ("Tensor other",))
+    plausible = [s for s in listed if _takes_one(listed_params(s))]
+    if len(plausible) == 1:
+        first = listed_params(plausible[0])[0]
+        return TypeError(f"{method}(): argument '{first.name}' (position 1) must be "
+                         f"{first.kind}, not {type_name(args[0])}")
+    lines = [f"{method}() received an invalid combination of arguments - got "
+             f"{_got(args, {})}, but expected one of:"]
+    for signature in listed:
+        lines.append(f" * ({signature})")
+        if signature in plausible:
+            lines.append(f"      didn't match because {_wrong_types(args, {})}")
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _takes_one(params) -> bool:
+    return sum(p.required for p in params) <= 1 <= len(params)
 
 
 def check_operand_function(function: str, args: tuple, kwargs: dict) -> None:
@@ -1144,7 +1169,7 @@ def _is_bool(value) -> bool:
     return isinstance(value, bool)  # (np.bool_: torch's parser reads it as a float)
 
 
-def _is_operand(value) -> bool:
+def is_operand(value) -> bool:
     """A tensor or a number (else the operator gives NotImplemented: see _other_operand)."""
     return is_tensor(value) or python_number(value) is not None
 
@@ -1156,7 +1181,7 @@ def check_sub(a, b) -> None:
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead."
         )
-    if (_is_bool(a) or _is_bool(b)) and _is_operand(a) and _is_operand(b):
+    if (_is_bool(a) or _is_bool(b)) and is_operand(a) and is_operand(b):
         raise RuntimeError(_SUB_BOOL)
 
 
