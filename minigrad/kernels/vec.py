@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["reduce_rows", "lanes_total", "max_all", "min_all"]
+__all__ = ["reduce_rows", "lanes_total", "max_all", "min_all", "min_and_max"]
 
 VECTOR_BYTES = 32  # AVX2
 GRAIN_SIZE = 32768  # (at::internal::GRAIN_SIZE: a longer reduction is split among threads)
@@ -80,6 +80,17 @@ def max_all(x: np.ndarray) -> np.ndarray:
 def min_all(x: np.ndarray) -> np.ndarray:
     """``x.min()`` as ``max_all`` for the maximum."""
     return _extreme_all(x, np.min(x), _later_if_not_larger)
+
+
+def min_and_max(x: np.ndarray, axes: tuple, keepdims: bool, whole: bool) -> list:
+    """``aminmax``'s (min, max) over ``axes``; of the ``whole`` tensor (no dim given) as
+    ``min_all`` and ``max_all`` pick among -0. and 0. (PyTorch's ``_aminmax_all``
+    reduces its vector lanes alike)."""
+    if not whole:
+        return [np.asarray(np.amin(x, axis=axes, keepdims=keepdims)),
+                np.asarray(np.amax(x, axis=axes, keepdims=keepdims))]
+    shape = (1,) * x.ndim if keepdims else ()
+    return [min_all(x).reshape(shape), max_all(x).reshape(shape)]
 
 
 def _extreme_all(x, result, pick):

@@ -405,6 +405,9 @@ def inplace(x, op, *args, where=None):
             _check_broadcast_fits(x, args)
             _check_result_casts(x, dtypes.result_type(x, *_operands(args)))
         raise
+    number_clamp = op in _CLAMPS and not any(map(is_tensor, args))
+    if number_clamp:  # (clamp's own checks come first: the cast of its result into x)
+        _check_result_casts(x, result.dtype, True)
     if not overlap_ok and has_internal_overlap(x._data):  # (before the shape and the dtype)
         raise RuntimeError(errors.INTERNAL_OVERLAP)
     if source is not x and source._grad_fn is not None and result._grad_fn is not None:
@@ -421,6 +424,6 @@ def inplace(x, op, *args, where=None):
             f"broadcast shape [{', '.join(map(str, result.shape))}]"
         )
     # (clamp_ with number bounds names the output's C++ type: 'long int')
-    _check_result_casts(x, result.dtype, op in _CLAMPS and not any(map(is_tensor, args)))
+    _check_result_casts(x, result.dtype, number_clamp)
     rebase(x, result, overlap_ok=True, where=True if where is None else where)  # (checked)
     return x

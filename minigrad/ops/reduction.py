@@ -29,7 +29,7 @@ from ..rules.linalg import check_norm_identity
 from ..rules.math_dtypes import check_differentiable_dtype
 from ..rules.promotion import float_dtype_for
 from . import arithmetic, fn, pointwise
-from ..rules.arguments import check_sub, normalize_dim, normalize_dims
+from ..rules.arguments import check_logsumexp_dims, check_sub, normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import shape as shape_ops
 from .split import several_outputs
@@ -860,6 +860,7 @@ def dist(x, other, p=2):
 
 def logsumexp(x, dim, keepdim=False):
     """log(sum(exp(x))) along ``dim``, computed without overflow."""
+    check_logsumexp_dims(x, dim, keepdim)
     return with_reduction_layout(LogsumexpBackward0.apply(
         x, cast_to=float_dtype_for(x.dtype), dim=normalize_dims(dim, x.ndim), keepdim=keepdim,
         given=dim if isinstance(dim, (tuple, list)) else (dim,)))

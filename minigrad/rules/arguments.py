@@ -154,6 +154,14 @@ def check_operand_method(function: str, args: tuple, kwargs: dict) -> None:
         raise invalid_combination(f"Tensor.{function}", args, kwargs, notes)
 
 
+def check_logsumexp_dims(x, dim, keepdim: bool) -> None:
+    """``x.logsumexp(())``: no dims means all of them to PyTorch's amax, whose kept dims
+    (size 1) it then adds into a result of none, and refuses."""
+    if isinstance(dim, (tuple, list)) and not dim and x.ndim and not keepdim:
+        raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                           f"[{', '.join(['1'] * x.ndim)}]")
+
+
 def refused_operand(method: str, args: tuple) -> TypeError:
     """PyTorch's error for ``x.add_("a")``, ``x.pow_(None)``: an in-place method given what
     is neither a tensor nor a number, as its parser answers (one signature: "must be

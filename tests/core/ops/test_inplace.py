@@ -432,3 +432,14 @@ def test_an_in_place_method_refuses_what_is_no_operand_as_torch(value):
             exec(f"x {operator} v", scope)
             return scope["x"]
         assert outcome(assign, mg) == outcome(assign, torch), operator
+
+
+@pytest.mark.parametrize("call", ["clamp_(-0.5)", "clamp_(max=0.5)", "clamp_min_(-0.5)",
+                                  "clamp_max_(0.5)", "clamp_(1)", "add_(1.5)"])
+def test_a_clamp_into_an_expanded_integer_tensor_checks_the_cast_first(call):
+    """clamp_ with a float bound into an expanded int16 tensor: the cast's error first, as
+    PyTorch's clamp checks it before its iterator sees the shared memory (meet seed 25633);
+    other ops the other way round."""
+    def run(lib):
+        return eval("x." + call, {"x": lib.tensor([-3], dtype=lib.int16).expand(3)})
+    assert outcome(run, mg) == outcome(run, torch)
