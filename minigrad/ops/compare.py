@@ -18,7 +18,7 @@ from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.record import converted
-from ..rules.arguments import refuse_meta
+from ..rules.arguments import check_tensor_operands, refuse_meta
 from . import fn
 from ..rules.promotion import check_python_int, is_number, python_number, wrapped_to
 from ..autograd.tensor_base import is_tensor, make
@@ -265,9 +265,7 @@ def bitwise_not_function(a):
 
 def _logical(ufunc, name, a, b):
     """and/or/xor of "is nonzero", elementwise: a bool tensor (either may be any dtype)."""
-    if not is_tensor(b):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, "
-                        f"not {type(b).__name__}")
+    check_tensor_operands(name, a, b)
     broadcast_shapes(a._data.shape, b._data.shape)
     return with_iterator_layout(make(np.asarray(ufunc(a._data, b._data))), a._data, b._data)
 

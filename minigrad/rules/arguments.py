@@ -154,6 +154,29 @@ def check_operand_method(function: str, args: tuple, kwargs: dict) -> None:
         raise invalid_combination(f"Tensor.{function}", args, kwargs, notes)
 
 
+def refused_operands(function: str, args: tuple) -> TypeError:
+    """PyTorch's error for ``torch.fmod(x, "a")``, ``torch.bitwise_xor(torch.float32, x)``:
+    operands neither tensors nor numbers, for a function of several signatures; the
+    reason shown under each that takes no ``out`` (each argument of the wrong type
+    marked)."""
+    lines = [f"{function}() received an invalid combination of arguments - got "
+             f"{_got(args, {})}, but expected one of:"]
+    for signature in SEVERAL_SIGNATURES[function]:
+        lines.append(f" * ({signature})")
+        params = listed_params(signature)
+        if all(p.name != "out" for p in params) and \
+                sum(p.required for p in params) <= len(args) <= len(params):
+            marked = [type_name(a) if _operand_fits(a, p.kind) else f"!{type_name(a)}!"
+                      for a, p in zip(args, params)]
+            lines.append(f"      didn't match because some of the arguments have invalid "
+                         f"types: ({', '.join(marked)})")
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _operand_fits(value, kind: str) -> bool:
+    return is_tensor(value) if kind == "Tensor" else kind == "Number" and is_number(value)
+
+
 def check_logsumexp_dims(x, dim, keepdim: bool) -> None:
     """``x.logsumexp(())``: no dims means all of them to PyTorch's amax, whose kept dims
     (size 1) it then adds into a result of none, and refuses."""
@@ -474,6 +497,11 @@ def check_tensor_function(function: str, args: tuple, kwargs: dict) -> None:
 def check_tensor_method(function: str, args: tuple, kwargs: dict) -> None:
     """``x.matmul(other)``, ``x.mm(mat2)``...: a tensor (positions counted after x)."""
     _check_tensors(function, (TENSOR_PARAMETERS[function],), args, kwargs)
+
+
+def check_tensor_operands(function: str, a, b) -> None:
+    """``torch.logical_and(input, other)``...: two tensors, the first checked first."""
+    _check_tensors(function, ("input", "other"), (a, b), {})
 
 
 def _check_tensors(function: str, names: tuple, args: tuple, kwargs: dict) -> None:
