@@ -237,10 +237,11 @@ def check_x_function(function: str, args: tuple, kwargs: dict) -> None:
 # and those whose second must be a tensor or a number, with PyTorch's overloads.
 NUMBER_FIRST = {"pow", "xlogy", "special_xlogy", "special_xlog1py", "float_power"}
 for _name, _second in (("xlogy", "other"), ("special_xlogy", "other"), ("special_xlog1py", "other"),
-                       ("float_power", "exponent"), ("copysign", "other")):
+                       ("float_power", "exponent")):
     OVERLOADS[_name] = (f"Tensor input, Tensor {_second}, *, Tensor out = None",
                         f"Number self, Tensor {_second}, *, Tensor out = None",
                         f"Tensor input, Number {_second}, *, Tensor out = None")
+OVERLOADS["copysign"] = SEVERAL_SIGNATURES["copysign"]  # (no number first)
 # torch.special's orthogonal polynomials (x and n) and zeta: either operand may be a number
 SPECIAL_POLYNOMIALS = tuple(f"special_{kind}_polynomial_{letter}" for kind, letters in (
     ("chebyshev", "tuvw"), ("shifted_chebyshev", "tuvw"), ("hermite", ("h", "he")),

@@ -21,6 +21,8 @@ even None, unbiased nor correction is given), the gradients and the errors."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -752,4 +754,16 @@ def test_logsumexp_over_no_dims_is_torchs(shape, keepdim):
     refuses to add that into a result of none (meet seed 26696; minigrad reduced all)."""
     def call(lib):
         return lib.arange(float(max(1, len(shape) * 3))).reshape(shape).logsumexp((), keepdim)
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("name", ["var_mean", "std_mean", "var", "std"])
+def test_a_half_spread_past_its_range_is_inf_without_numpys_warning(name):
+    """float16 var_mean of values spread past 65504: inf, as PyTorch's cast, and no NumPy
+    'overflow encountered in cast' warning (meet seed 29680)."""
+    def call(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            x = lib.tensor([-2.5, 3.0, 65504.0], dtype=lib.float16, requires_grad=True)
+            return getattr(lib, name)(x, unbiased=False)
     assert outcome(call, mg) == outcome(call, torch)
