@@ -272,8 +272,10 @@ def _bound(names: tuple, kinds: tuple, args: tuple, kwargs: dict):
 _TO_SIGNATURES = (
     (("device", "dtype", "non_blocking", "copy", "memory_format"),
      ("device", "dtype", "bool", "bool", "memory_format")),
-    (("dtype", "non_blocking", "copy", "memory_format"), ("dtype", "bool", "bool", "memory_format")),
-    (("tensor", "non_blocking", "copy", "memory_format"), ("tensor", "bool", "bool", "memory_format")),
+    (("dtype", "non_blocking", "copy", "memory_format"),
+     ("dtype", "bool", "bool", "memory_format")),
+    (("tensor", "non_blocking", "copy", "memory_format"),
+     ("tensor", "bool", "bool", "memory_format")),
 )
 _TO_KINDS = {
     "device": lambda v: isinstance(v, (device, builtins.str)) or (

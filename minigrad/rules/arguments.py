@@ -24,7 +24,8 @@ import numpy as np
 from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
 from .conversion import C_INTEGER_NAMES, checked_fill_value
-from .parser import ANSWERING, binding_errors, described, listed_params, missing_arguments, type_name
+from .parser import (ANSWERING, binding_errors, described, listed_params, missing_arguments,
+                     type_name)
 from .parser_overloads import SEVERAL_SIGNATURES
 from .parser import got as _got
 from .promotion import check_python_int, is_number, python_number

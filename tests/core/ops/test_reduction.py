@@ -123,8 +123,9 @@ def test_max_min_of_everything_split_ties_evenly():
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_max_min_of_everything_pick_the_zero_torch_picks(dtype):
     """Among -0. and 0. (equal, so only the printed sign tells), ``x.max()``, ``x.min()``
-    and ``x.aminmax()`` return the one PyTorch's vector lanes keep (kernels/vec.py; NumPy's choice differed
-    in about a third of these: meet seeds 863, 20799, 21963), transposed inputs too."""
+    and ``x.aminmax()`` return the one PyTorch's vector lanes keep (kernels/vec.py;
+    NumPy's choice differed in about a third of these: meet seeds 863, 20799, 21963),
+    transposed inputs too."""
     rng = np.random.default_rng(17)
     for size in [1, 2, 3, 7, 8, 9, 12, 15, 16, 17, 24, 33, 48, 65, 100, 129, 300]:
         for _ in range(6):
