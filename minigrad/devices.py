@@ -231,6 +231,8 @@ def to_arguments(args: tuple, kwargs: dict) -> tuple:
     read as PyTorch's parser reads them: the first that takes the arguments, by their
     types, else its "invalid combination" error. The device is checked here (PyTorch's
     error if it is not the CPU or meta)."""
+    if not kwargs and len(args) == 1 and isinstance(args[0], dtypes.dtype):
+        return None, args[0], False  # (x.to(torch.float64), x.float(): the usual, kept quick)
     for names, kinds in _TO_SIGNATURES:
         bound = _bound(names, kinds, args, kwargs)
         if bound is not None:

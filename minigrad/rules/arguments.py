@@ -260,6 +260,8 @@ OVERLOADS["Tensor.to"] = tuple(
     first + ", bool non_blocking = False, bool copy = False, *, torch.memory_format "
     "memory_format = None" for first in ("torch.device device = None, torch.dtype dtype = None",
                                          "torch.dtype dtype", "Tensor tensor"))
+
+
 def check_type_argument(value) -> None:
     """``x.type(value)`` for what is neither a dtype nor a legacy type's name or class:
     PyTorch's errors, a class named as Python names its type (a C type with its module)."""
@@ -272,6 +274,7 @@ def check_type_argument(value) -> None:
 
 
 _HEAP_TYPE = 1 << 9  # (Py_TPFLAGS_HEAPTYPE: a class written in Python)
+
 OVERLOADS["lerp"] = ("Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
                      "Tensor input, Tensor end, Number weight, *, Tensor out = None")
 OVERLOADS["Tensor.lerp"] = OVERLOADS["Tensor.lerp_"] = ("Tensor end, Tensor weight",
