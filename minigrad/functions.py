@@ -981,12 +981,14 @@ def log_softmax(input, dim, dtype=None, *, out=None):
 
 def clamp_min(input, min, *, out=None):  # noqa: A002 - PyTorch's name
     """max(input, min), elementwise."""
-    return _out("clamp_min", ops.clamp_min(input, min), out, input, same_dtype=True)
+    result = _taken("clamp_min", ops.clamp_min(input, min), input, min)
+    return _out("clamp_min", result, out, input, same_dtype=True)
 
 
 def clamp_max(input, max, *, out=None):  # noqa: A002 - PyTorch's name
     """min(input, max), elementwise."""
-    return _out("clamp_max", ops.clamp_max(input, max), out, input, same_dtype=True)
+    result = _taken("clamp_max", ops.clamp_max(input, max), input, max)
+    return _out("clamp_max", result, out, input, same_dtype=True)
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):

@@ -767,6 +767,14 @@ class Tensor(TensorBase):
             arguments.check_operand_method(op.__name__, (other,), {})
         return result
 
+    @staticmethod
+    def _operand_taken(method: str, result, operand):
+        """``result``, unless the op stepped aside (NotImplemented: ``operand`` is neither
+        a tensor nor a number): PyTorch's parser's error for the method."""
+        if result is NotImplemented:
+            raise arguments.refused_operand(method, (operand,))
+        return result
+
     def neg(self):
         return ops.neg(self)
 
@@ -1104,10 +1112,10 @@ class Tensor(TensorBase):
         return ops.histogram(self, bins, range, weight, density)
 
     def clamp_min(self, min):  # noqa: A002 - PyTorch's name
-        return ops.clamp_min(self, min)
+        return self._operand_taken("clamp_min", ops.clamp_min(self, min), min)
 
     def clamp_max(self, max):  # noqa: A002 - PyTorch's name
-        return ops.clamp_max(self, max)
+        return self._operand_taken("clamp_max", ops.clamp_max(self, max), max)
 
     def clamp_min_(self, min):  # noqa: A002 - PyTorch's name
         return ops.inplace(self, ops.clamp_min, min)
@@ -1259,7 +1267,7 @@ class Tensor(TensorBase):
         return ops.logit(self, eps)
 
     def xlogy(self, other):
-        return ops.xlogy(self, other)
+        return self._operand_taken("xlogy", ops.xlogy(self, other), other)
 
     @arguments.checks_method_arguments(arguments.check_lerp_method)
     def lerp(self, end, weight):
@@ -1303,7 +1311,7 @@ class Tensor(TensorBase):
         return ops.float_power(self, exponent)
 
     def copysign(self, other):
-        return ops.copysign(self, other)
+        return self._operand_taken("copysign", ops.copysign(self, other), other)
 
     @arguments.checks_method_arguments(arguments.check_tensor_method)
     def nextafter(self, other):

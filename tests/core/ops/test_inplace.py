@@ -408,7 +408,8 @@ def test_an_in_place_kernels_dtype_refusal_comes_after_the_broadcast_shape(case)
 NOT_OPERANDS = {"dtype": lambda lib: lib.float32, "str": lambda lib: "a", "None": lambda lib: None}
 IN_PLACE_METHODS = ["add_", "sub_", "mul_", "div_", "pow_", "fmod_", "remainder_",
                     "floor_divide_", "lt_", "eq_", "bitwise_or_", "bitwise_and_",
-                    "bitwise_left_shift_", "atan2_", "hypot_", "ldexp_"]
+                    "bitwise_left_shift_", "atan2_", "hypot_", "ldexp_", "copysign_",
+                    "copysign", "xlogy_", "xlogy", "clamp_min_", "clamp_min", "clamp_max"]
 AUGMENTED = ["+=", "-=", "*=", "/=", "**=", "%=", "//=", "|=", "&=", "^=", "<<=", ">>="]
 
 
@@ -418,7 +419,8 @@ def test_an_in_place_method_refuses_what_is_no_operand_as_torch(value):
     (one signature: "must be Tensor"; several: each one's reason), and for an augmented
     assignment Python's own (the method steps aside); minigrad's in-place op failed
     inside with "'NotImplementedType' object has no attribute '_grad_fn'" (meet seeds
-    26041, 27361, 27465)."""
+    26041, 27361, 27465), and copysign, xlogy, clamp_min, clamp_max took None or a string
+    as a number."""
     for name in IN_PLACE_METHODS:
         def call(lib, name=name):
             x = lib.ones(2, dtype=lib.int64 if "bitwise" in name else lib.float32)
