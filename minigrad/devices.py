@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import builtins
 
-from . import dtypes, errors
+from . import dtypes, errors, layouts
+from .rules import arguments
 
 __all__ = ["device", "set_default_device", "get_default_device"]
 
@@ -223,31 +224,66 @@ def to_arguments(args: tuple, kwargs: dict) -> tuple:
     """``(device, dtype, copy)`` from PyTorch's three ways of calling ``to``
     (``device`` is None when none was given):
 
-        to(device=None, dtype=None, non_blocking=False, copy=False)
-        to(dtype, non_blocking=False, copy=False)
-        to(other_tensor, non_blocking=False, copy=False)     (other's dtype and device)
+        to(device=None, dtype=None, non_blocking=False, copy=False, *, memory_format=None)
+        to(dtype, non_blocking=False, copy=False, *, memory_format=None)
+        to(other_tensor, non_blocking=False, copy=False, *, memory_format=None)
 
-    The device is checked here (PyTorch's error if it is not the CPU or meta)."""
-    kwargs = dict(kwargs)
-    target, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
-    flags = [kwargs.pop("non_blocking", False), kwargs.pop("copy", False)]
-    kwargs.pop("memory_format", None)  # every minigrad tensor is contiguous
-    if kwargs:
-        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    rest = list(args)
-    if rest and hasattr(rest[0], "dtype") and hasattr(rest[0], "grad_fn"):  # a tensor
-        dtype = rest.pop(0).dtype
-    elif rest and _is_dtype(rest[0]):
-        dtype = rest.pop(0)
-    elif rest and not isinstance(rest[0], builtins.bool):
-        target = rest.pop(0)
-        if rest and _is_dtype(rest[0]):
-            dtype = rest.pop(0)
-    if len(rest) > 2 or any(not isinstance(flag, builtins.bool) for flag in rest):
-        raise TypeError(f"to() received an invalid combination of arguments: {args!r}")
-    flags[:len(rest)] = rest
+    read as PyTorch's parser reads them: the first that takes the arguments, by their
+    types, else its "invalid combination" error. The device is checked here (PyTorch's
+    error if it is not the CPU or meta)."""
+    if not kwargs and len(args) == 1 and isinstance(args[0], dtypes.dtype):
+        return None, args[0], False  # (x.to(torch.float64), x.float(): the usual, kept quick)
+    for names, kinds in _TO_SIGNATURES:
+        bound = _bound(names, kinds, args, kwargs)
+        if bound is not None:
+            break
+    else:
+        raise arguments.invalid_combination("Tensor.to", args, kwargs)
+    target, dtype = bound.get("device"), bound.get("dtype")
+    if "tensor" in bound:
+        target, dtype = bound["tensor"].device, bound["tensor"].dtype
     if target is not None:
         target = as_device(target)
         if target.type != "meta":
             check_device(target, creating=False)
-    return target, dtypes.parse_dtype(dtype, "to"), builtins.bool(flags[1])
+    return target, dtypes.parse_dtype(dtype, "to"), builtins.bool(bound.get("copy", False))
+
+
+def _bound(names: tuple, kinds: tuple, args: tuple, kwargs: dict):
+    """{name: value} of one of ``to``'s signatures for the call, or None if it does not
+    take it (too many arguments, a name given twice or unknown, a required one missing,
+    a value of another type; None stands for an optional one)."""
+    positional = names[:-1]  # (memory_format: keyword only)
+    if len(args) > len(positional):
+        return None
+    bound = dict(zip(positional, args))
+    for name, value in kwargs.items():
+        if name not in names or name in bound:
+            return None
+        bound[name] = value
+    for name, kind in zip(names, kinds):
+        value = bound.get(name)
+        if value is None:
+            if name in ("dtype", "tensor") and names[0] == name:  # (required)
+                return None
+        elif not _TO_KINDS[kind](value):
+            return None
+    return bound
+
+
+_TO_SIGNATURES = (
+    (("device", "dtype", "non_blocking", "copy", "memory_format"),
+     ("device", "dtype", "bool", "bool", "memory_format")),
+    (("dtype", "non_blocking", "copy", "memory_format"),
+     ("dtype", "bool", "bool", "memory_format")),
+    (("tensor", "non_blocking", "copy", "memory_format"),
+     ("tensor", "bool", "bool", "memory_format")),
+)
+_TO_KINDS = {
+    "device": lambda v: isinstance(v, (device, builtins.str)) or (
+        isinstance(v, builtins.int) and not isinstance(v, builtins.bool)),
+    "dtype": lambda v: _is_dtype(v),
+    "bool": lambda v: isinstance(v, builtins.bool),
+    "tensor": lambda v: hasattr(v, "dtype") and hasattr(v, "grad_fn"),
+    "memory_format": lambda v: isinstance(v, layouts.memory_format),
+}

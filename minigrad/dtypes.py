@@ -57,6 +57,12 @@ class dtype:
         return (_by_name, (self.name,))
 
 
+# Python's own errors name an object's type by its class's __name__ ("'torch.dtype' object
+# has no attribute 'clone'", "unsupported operand type(s) for *: 'torch.dtype' and 'int'"),
+# and PyTorch's dtype is a C type named so; its class still shows as minigrad.dtype.
+dtype.__name__ = "torch.dtype"
+
+
 bool = dtype("bool", np.bool_, _BOOL)  # noqa: A001 - torch.bool
 uint8 = dtype("uint8", np.uint8, _INT)
 int8 = dtype("int8", np.int8, _INT)

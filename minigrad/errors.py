@@ -174,7 +174,8 @@ CREATE_GRAPH_CYCLE = (
     "parameter and its gradient which can cause a memory leak. We recommend using "
     "autograd.grad when creating the graph to avoid this. If you have to use this "
     "function, make sure to reset the .grad fields of your parameters to None after use "
-    "to break the cycle and avoid the leak."
+    "to break the cycle and avoid the leak. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)"
 )
 ANOMALY_HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its "
@@ -328,7 +329,9 @@ def warn_at_caller(message, category=UserWarning) -> None:
 
 def warn_once_at_caller(message: str) -> None:
     """``warn_once`` at the line that called into minigrad (``warn_at_caller``)."""
-    if _warn_always[0] or message not in _warned_once:
+    if _warn_always[0]:
+        warn_at_caller(message)
+    elif message not in _warned_once:
         _warned_once.add(message)
         warn_at_caller(message)
 
@@ -382,12 +385,14 @@ OUT_RESIZED = (
     "match the required output shape {new}. This behavior is deprecated, and in a future "
     "PyTorch release outputs will not be resized unless they have zero elements. You can "
     "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
-    "t.resize_(0)."
+    "t.resize_(0). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+    "Resize.cpp:30.)"
 )
 RANGE_OUT_RESIZED = (
     "The number of elements in the out tensor of shape {old} is {numel} which does not match "
     "the computed number of elements {count}. Note that this may occur as a result of rounding "
-    "error. The out tensor will be resized to a tensor of shape {shape}."
+    "error. The out tensor will be resized to a tensor of shape {shape}. (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)"
 )
 PIN_MEMORY_WITHOUT_ACCELERATOR = (
     "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator "

@@ -24,6 +24,8 @@ from . import random as _random
 from .rules.arguments import checks_arguments as _checks_arguments
 from .rules.arguments import takes_numpy_names as _numpy_names
 from .rules.arguments import check_operand_function as _check_operand_function
+from .rules.arguments import refused_operands as _refused_operands
+from .rules.arguments import is_operand as _is_operand
 from .rules.arguments import check_tensor_function as _check_tensor_function
 from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
@@ -65,6 +67,7 @@ from .dtypes import C_TYPE_NAMES as _C_TYPE_NAMES
 from .rules.promotion import is_number as _is_number
 from .kernels.layout import check_no_partial_overlap as _check_no_partial_overlap
 from .tensor import Tensor as _Tensor
+from .autograd.tensor_base import is_tensor as _is_tensor
 from .rules.out import check_bool_out as _check_bool_out, write as _out
 from .rules.out import check_kept_dtype_out as _check_kept_dtype_out
 from .rules.out import check_signbit_out as _check_signbit_out
@@ -183,17 +186,19 @@ def div(input, other, *, rounding_mode=None, out=None):
 
 def remainder(input, other, *, out=None):
     """The remainder of input / other with the sign of other (Python's ``%``)."""
-    return _out("remainder", ops.remainder(input, other), out, input, other)
+    result = _taken("remainder", ops.remainder(input, other), input, other)
+    return _out("remainder", result, out, input, other)
 
 
 def fmod(input, other, *, out=None):
     """The remainder of input / other with the sign of input (C's ``fmod``)."""
-    return _out("fmod", ops.fmod(input, other), out, input, other)
+    return _out("fmod", _taken("fmod", ops.fmod(input, other), input, other), out, input, other)
 
 
 def floor_divide(input, other, *, out=None):
     """input // other: the quotient rounded down (no derivative, as in PyTorch)."""
-    return _out("floor_divide", ops.floor_divide(input, other), out, input, other)
+    result = _taken("floor_divide", ops.floor_divide(input, other), input, other)
+    return ops.write_refused_out("floor_divide", result, out, input, other)
 
 
 def neg(input, *, out=None):
@@ -540,7 +545,7 @@ def nextafter(input, other, *, out=None):
 @_checks_arguments(_check_tensor_function)
 def heaviside(input, values, *, out=None):
     """0 where input < 0, 1 where input > 0, values where input is 0."""
-    return _out("heaviside", ops.heaviside(input, values), out, input, values)
+    return ops.write_refused_out("heaviside", ops.heaviside(input, values), out, input, values)
 
 
 # NumPy's names, which PyTorch has too (its errors name the function as called, out='s
@@ -977,12 +982,14 @@ def log_softmax(input, dim, dtype=None, *, out=None):
 
 def clamp_min(input, min, *, out=None):  # noqa: A002 - PyTorch's name
     """max(input, min), elementwise."""
-    return _out("clamp_min", ops.clamp_min(input, min), out, input, same_dtype=True)
+    result = _taken("clamp_min", ops.clamp_min(input, min), input, min)
+    return _out("clamp_min", result, out, input, same_dtype=True)
 
 
 def clamp_max(input, max, *, out=None):  # noqa: A002 - PyTorch's name
     """min(input, max), elementwise."""
-    return _out("clamp_max", ops.clamp_max(input, max), out, input, same_dtype=True)
+    result = _taken("clamp_max", ops.clamp_max(input, max), input, max)
+    return _out("clamp_max", result, out, input, same_dtype=True)
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
@@ -1885,15 +1892,26 @@ def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
 
 def bitwise_and(input, other, *, out=None):
     """``input & other`` on bool and integer tensors."""
-    return _out("bitwise_and", _bitwise(ops.bitwise_and, input, other), out, input)
+    result = _taken("bitwise_and", _bitwise(ops.bitwise_and, input, other), input, other)
+    return _out("bitwise_and", result, out, input)
 
 
 def bitwise_or(input, other, *, out=None):
-    return _out("bitwise_or", _bitwise(ops.bitwise_or, input, other), out, input)
+    result = _taken("bitwise_or", _bitwise(ops.bitwise_or, input, other), input, other)
+    return _out("bitwise_or", result, out, input)
 
 
 def bitwise_xor(input, other, *, out=None):
-    return _out("bitwise_xor", _bitwise(ops.bitwise_xor, input, other), out, input)
+    result = _taken("bitwise_xor", _bitwise(ops.bitwise_xor, input, other), input, other)
+    return _out("bitwise_xor", result, out, input)
+
+
+def _taken(function: str, result, input, other):
+    """``result``, unless the op stepped aside (NotImplemented: an operand neither a
+    tensor nor a number, which its operator hands to Python): PyTorch's parser's error."""
+    if result is NotImplemented:
+        raise _refused_operands(function, (input, other))
+    return result
 
 
 def _bitwise(op, input, other):
@@ -1904,12 +1922,16 @@ def _bitwise(op, input, other):
 
 def bitwise_left_shift(input, other, *, out=None):
     """``input << other`` on integer tensors (``input`` may be a number)."""
+    if not (_is_tensor(input) and _is_operand(other) or _is_operand(input) and _is_tensor(other)):
+        raise _refused_operands("bitwise_left_shift", (input, other))
     first = ops.compare.number_first(input, other)
     return _out("bitwise_left_shift", ops.bitwise_left_shift(first, other), out, first)
 
 
 def bitwise_right_shift(input, other, *, out=None):
     """``input >> other`` on integer tensors (``input`` may be a number)."""
+    if not (_is_tensor(input) and _is_operand(other) or _is_operand(input) and _is_tensor(other)):
+        raise _refused_operands("bitwise_right_shift", (input, other))
     first = ops.compare.number_first(input, other)
     return _out("bitwise_right_shift", ops.bitwise_right_shift(first, other), out, first)
 

@@ -500,8 +500,6 @@ class Tensor(TensorBase):
         ``x.to(device, torch.float64)``, ``x.to(other_tensor)``; ``copy=True`` always
         copies. The devices are the CPU and meta (a shape and a dtype without numbers,
         which cannot be copied back); another one raises PyTorch's error."""
-        if not kwargs.keys() <= arguments.TO_KEYWORDS:  # (x.to(requires_grad=True): no)
-            raise arguments.invalid_combination("Tensor.to", args, kwargs)
         device, dtype, copy = devices.to_arguments(args, kwargs)
         if device is not None and (device.type == "meta") != self.is_meta:
             return _to_or_from_meta(self, dtype or self.dtype)
@@ -523,6 +521,7 @@ class Tensor(TensorBase):
             dtype = dtype.dtype
         elif dtype is Tensor:  # (the default dtype's legacy type)
             dtype = dtypes.get_default_dtype()
+        arguments.check_type_argument(dtype)
         return self.to(dtype)
 
     def float(self, memory_format=layouts.preserve_format) -> "Tensor":
@@ -768,6 +767,14 @@ class Tensor(TensorBase):
             arguments.check_operand_method(op.__name__, (other,), {})
         return result
 
+    @staticmethod
+    def _operand_taken(method: str, result, operand):
+        """``result``, unless the op stepped aside (NotImplemented: ``operand`` is neither
+        a tensor nor a number): PyTorch's parser's error for the method."""
+        if result is NotImplemented:
+            raise arguments.refused_operand(method, (operand,))
+        return result
+
     def neg(self):
         return ops.neg(self)
 
@@ -923,9 +930,13 @@ class Tensor(TensorBase):
         return first if first is NotImplemented else ops.bitwise_right_shift(first, self)
 
     def __ilshift__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_left_shift, other)
 
     def __irshift__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_right_shift, other)
 
     def bitwise_left_shift(self, other):
@@ -941,12 +952,18 @@ class Tensor(TensorBase):
         return ops.inplace(self, ops.bitwise_right_shift, other)
 
     def __iand__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_and, other)
 
     def __ior__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_or, other)
 
     def __ixor__(self, other):
+        if not arguments.is_operand(other):  # (Python's own error then)
+            return NotImplemented
         return ops.inplace(self, ops.bitwise_xor, other)
 
     def bitwise_and(self, other):
@@ -1095,10 +1112,10 @@ class Tensor(TensorBase):
         return ops.histogram(self, bins, range, weight, density)
 
     def clamp_min(self, min):  # noqa: A002 - PyTorch's name
-        return ops.clamp_min(self, min)
+        return self._operand_taken("clamp_min", ops.clamp_min(self, min), min)
 
     def clamp_max(self, max):  # noqa: A002 - PyTorch's name
-        return ops.clamp_max(self, max)
+        return self._operand_taken("clamp_max", ops.clamp_max(self, max), max)
 
     def clamp_min_(self, min):  # noqa: A002 - PyTorch's name
         return ops.inplace(self, ops.clamp_min, min)
@@ -1250,7 +1267,7 @@ class Tensor(TensorBase):
         return ops.logit(self, eps)
 
     def xlogy(self, other):
-        return ops.xlogy(self, other)
+        return self._operand_taken("xlogy", ops.xlogy(self, other), other)
 
     @arguments.checks_method_arguments(arguments.check_lerp_method)
     def lerp(self, end, weight):
@@ -1294,7 +1311,7 @@ class Tensor(TensorBase):
         return ops.float_power(self, exponent)
 
     def copysign(self, other):
-        return ops.copysign(self, other)
+        return self._operand_taken("copysign", ops.copysign(self, other), other)
 
     @arguments.checks_method_arguments(arguments.check_tensor_method)
     def nextafter(self, other):
@@ -2401,25 +2418,25 @@ class Tensor(TensorBase):
         return make(indices)
 
     def __iadd__(self, other):
-        return self.add_(other)
+        return self.add_(other) if arguments.is_operand(other) else NotImplemented
 
     def __isub__(self, other):
-        return self.sub_(other)
+        return self.sub_(other) if arguments.is_operand(other) else NotImplemented
 
     def __imul__(self, other):
-        return self.mul_(other)
+        return self.mul_(other) if arguments.is_operand(other) else NotImplemented
 
     def __itruediv__(self, other):
-        return self.div_(other)
+        return self.div_(other) if arguments.is_operand(other) else NotImplemented
 
     def __ipow__(self, exponent):
-        return self.pow_(exponent)
+        return self.pow_(exponent) if arguments.is_operand(exponent) else NotImplemented
 
     def __imod__(self, other):
-        return self.remainder_(other)
+        return self.remainder_(other) if arguments.is_operand(other) else NotImplemented
 
     def __ifloordiv__(self, other):
-        return self.floor_divide_(other)
+        return self.floor_divide_(other) if arguments.is_operand(other) else NotImplemented
 
     # ---- creation helpers on an existing tensor --------------------------
 

@@ -51,11 +51,13 @@ class BackwardStep:
     grad)`` per edge in ``next_functions`` (grad None where none flows).
     ``leaf_grad``: for an ``AccumulateGrad`` step, the leaf's ``.grad`` after
     this step. ``retained``: ``(tensor, grad)`` for non-leaves that called
-    ``retain_grad()``.
+    ``retain_grad()``. ``captured``: for a node of ``autograd.grad``'s inputs that runs on
+    (toward another input), the gradients as they arrived, before its tensor hooks, which
+    is what PyTorch's engine hands back for it (else None: ``grad_outputs``).
     """
 
     __slots__ = ("index", "node", "received", "grad_outputs", "sent", "leaf_grad",
-                 "retained", "_owned")
+                 "retained", "captured", "_owned")
 
     def __init__(self, index: int, node: Node, received: list) -> None:
         self.index = index
@@ -65,6 +67,7 @@ class BackwardStep:
         self.sent: tuple = ()
         self.leaf_grad = None
         self.retained: tuple = ()
+        self.captured = None
         self._owned = False  # grad_outputs[0] is an array nobody else holds
 
     @property

@@ -20,7 +20,6 @@ from __future__ import annotations
 import heapq
 import operator
 import sys
-import warnings
 from functools import partial
 from typing import Iterator
 
@@ -59,7 +58,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     roots = seeds(tensors, grad_tensors, as_arrays=on_arrays)
     targets = wanted(inputs)
     if create_graph and accumulate:  # (after the checks of what to differentiate, as torch)
-        warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
+        errors.warn_once(errors.CREATE_GRAPH_CYCLE, stacklevel=4)  # (TORCH_WARN_ONCE)
     if accumulate and inputs is not None:
         for tensor in (inputs,) if isinstance(inputs, TensorBase) else inputs:
             if isinstance(tensor, TensorBase) and tensor.grad_fn is not None:
@@ -79,7 +78,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
                 if hooks.post_accumulate:  # (called either way, as torch's engine does)
                     hooks.run_post_accumulate_hooks(step.node.variable, create_graph)
             if targets is not None and step.node in targets:
-                grads = step.grad_outputs
+                grads = step.grad_outputs if step.captured is None else step.captured
                 for nr in targets[step.node]:
                     if nr < len(grads):
                         captured[(step.node, nr)] = wrapped(grads[nr], on_arrays)
@@ -229,6 +228,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
     hand out. A leaf runs (its node hooks) only when it accumulates, as in torch."""
     leaf = type(node) is AccumulateGrad
     owned, retained = False, ()
+    arrived = None  # (the gradients before the tensor hooks, when some ran)
     if create_graph:
         # Backward formulas are recorded; the mode is set per step, not
         # across the yield, so the caller's code between steps runs in its own mode.
@@ -245,6 +245,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
                 owned = buffer[1] and _own_buffer(buffer[0])
             if node._tensor_pre_hooks or node._retains_grad or (
                     leaf and node.variable._leaf_hooks):
+                arrived = grad_outputs
                 grad_outputs, owned, retained = run_tensor_hooks(
                     node, grad_outputs, owned, not create_graph)
             if leaf and accumulate and node._node_hooks is not None \
@@ -299,6 +300,9 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
     if leaf or retained or (targets is not None and node in targets):
         step = BackwardStep(0, node, None)
         step.grad_outputs, step.retained, step._owned = grad_outputs, retained, owned
+        if arrived is not grad_outputs and not accumulate and targets is not None and \
+                node in targets and not leaf and leads_further(node, needed):
+            step.captured = arrived  # (PyTorch's engine captures it before the hooks)
         return step
     return None
 

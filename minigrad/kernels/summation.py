@@ -362,4 +362,5 @@ def spread_axes(array: np.ndarray, axes, correction: float, keepdims: bool, root
         results = [r.reshape([array.shape[axis] for axis in kept]) for r in results]
     if array.dtype == np.float16:  # (torch computes a half's in float, rounds twice)
         results = [r.astype(np.float32) for r in results]
-    return [np.asarray(r.astype(array.dtype)) for r in results]
+    with np.errstate(over="ignore"):  # (past a half's range: inf, as torch's cast, silently)
+        return [np.asarray(r.astype(array.dtype)) for r in results]

@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["reduce_rows", "lanes_total"]
+__all__ = ["reduce_rows", "lanes_total", "max_all", "min_all", "min_and_max"]
 
 VECTOR_BYTES = 32  # AVX2
+GRAIN_SIZE = 32768  # (at::internal::GRAIN_SIZE: a longer reduction is split among threads)
 
 
-def reduce_rows(rows: np.ndarray, add=np.add) -> np.ndarray:
+def reduce_rows(rows: np.ndarray, add=np.add, lanes: int | None = None) -> np.ndarray:
     """Each row (the last axis) reduced with ``add`` (``np.add``, ``np.maximum``) in
-    the order described above; rows of no elements give 0."""
+    the order described above (``lanes``: a vector's, if not the dtype's); rows of no
+    elements give 0."""
     size = rows.shape[-1]
-    lanes = VECTOR_BYTES // rows.itemsize
+    lanes = lanes or VECTOR_BYTES // rows.itemsize
     if size == 0:
         return np.zeros(rows.shape[:-1], rows.dtype)
     if size < lanes:
@@ -54,3 +56,68 @@ def _one_after_another(rows: np.ndarray, add) -> np.ndarray:
     for k in range(1, rows.shape[-1]):
         total = add(total, rows[..., k])
     return total
+
+
+# ---- max() and min() of a whole tensor: which of equal values (-0. and 0.) comes out ----
+
+def _later_if_not_smaller(a, b):
+    """``_mm256_max_ps(a, b)`` on values without NaN: ``b`` where they are equal."""
+    return np.where(a > b, a, b)
+
+
+def _later_if_not_larger(a, b):
+    return np.where(a < b, a, b)
+
+
+def max_all(x: np.ndarray) -> np.ndarray:
+    """``x.max()`` as PyTorch's ``max_all`` kernel computes it, up to which of equal values
+    it returns, which shows only as a zero's sign: its vector lanes (``reduce_rows``) keep
+    the later of two equal values; float16 goes through float32 lanes, two vectors of them.
+    A reduction longer than ``GRAIN_SIZE`` is split among threads: NumPy's there."""
+    return _extreme_all(x, np.max(x), _later_if_not_smaller)
+
+
+def min_all(x: np.ndarray) -> np.ndarray:
+    """``x.min()`` as ``max_all`` for the maximum."""
+    return _extreme_all(x, np.min(x), _later_if_not_larger)
+
+
+def min_and_max(x: np.ndarray, axes: tuple, keepdims: bool, whole: bool) -> list:
+    """``aminmax``'s (min, max) over ``axes``; of the ``whole`` tensor (no dim given) as
+    ``min_all`` and ``max_all`` pick among -0. and 0. (PyTorch's ``_aminmax_all``
+    reduces its vector lanes alike)."""
+    if not whole:
+        return [np.asarray(np.amin(x, axis=axes, keepdims=keepdims)),
+                np.asarray(np.amax(x, axis=axes, keepdims=keepdims))]
+    shape = (1,) * x.ndim if keepdims else ()
+    return [min_all(x).reshape(shape), max_all(x).reshape(shape)]
+
+
+def _extreme_all(x, result, pick):
+    if result != 0 or x.dtype.kind != "f" or x.size > GRAIN_SIZE:
+        return np.asarray(result)
+    flat = np.ravel(x)
+    if flat.dtype == np.float16:
+        return np.asarray(_half_lanes(flat.astype(np.float32), pick), np.float16)
+    return np.asarray(reduce_rows(flat, pick))
+
+
+def _half_lanes(flat: np.ndarray, pick):
+    """A float16 vector (16 lanes) as two float32 vectors of 8: PyTorch's ``reduce_all``
+    for reduced floating types."""
+    size = flat.size
+    if size > 16:
+        acc = flat[:16].copy()
+        whole = size - size % 16
+        for start in range(16, whole, 16):
+            acc = pick(acc, flat[start:start + 16])
+        if whole < size:
+            acc[:size - whole] = pick(acc[:size - whole], flat[whole:])
+        return lanes_total(pick(acc[:8], acc[8:]), pick)
+    if size == 16:
+        return lanes_total(pick(flat[:8], flat[8:]), pick)
+    if size > 8:  # (the second vector's elements into the first's lanes, then lane by lane)
+        first = flat[:8].copy()
+        first[:size - 8] = pick(first[:size - 8], flat[8:])
+        return _one_after_another(first, pick)
+    return _one_after_another(flat, pick)

@@ -90,6 +90,7 @@ from .indexing import (  # noqa: F401
     getitem, index_put, masked_scatter, masked_select, select, setitem, slice_dim)
 from .inplace import copy, fill, inplace, masked_fill_, zeros_like_op  # noqa: F401
 from .inplace import check_inplace, counted as inplace_counted, rebase_history  # noqa: F401
+from .inplace import write_refused_out  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num, renorm  # noqa: F401
 from .linalg import (  # noqa: F401
     addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)

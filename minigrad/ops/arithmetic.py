@@ -243,6 +243,7 @@ class PowBackward1(Node):
             result_log = saved.result * fn.log(base)
             grad_b = grad * fn.where((exponent >= 0) & (base == 0), 0.0, result_log)
         if self.needs_input_grad[0]:
+            arguments.check_pow_base_gradient(exponent)  # (exponent - 1 refuses a bool)
             # where exponent == 0 the derivative is 0 (avoids 0 * inf at base 0)
             grad_a = fn.where(exponent == 0, 0.0, grad * (exponent * base ** (exponent - 1)))
         return grad_a, grad_b
@@ -356,6 +357,8 @@ def pow(a, exponent):
         if dtype is dtypes.bool:  # (the shapes first, as torch's TensorIterator)
             broadcast_shapes(a.shape, exponent.shape)
         arguments.check_pow(dtype)  # (bool ** bool works with a Python bool exponent only)
+        if exponent.dtype is dtypes.bool and dtype is not dtypes.bool:
+            return promotion.binary_keeping_bool_other(PowBackward1, a, exponent)
         return promotion.binary(PowBackward1, a, exponent, "** or pow()")
     if type(exponent) in (int, float) and a.dtype.is_floating_point:
         # The common case, kept quick: a float tensor keeps its dtype.

@@ -109,7 +109,7 @@ def meshgrid(*tensors, indexing=None):
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     if indexing is None:
-        errors.warn(MESHGRID_WARNING, UserWarning, stacklevel=3)
+        errors.warn_once(MESHGRID_WARNING, stacklevel=4)  # (TORCH_WARN_ONCE)
         indexing = "ij"
     if any(t.dtype is not tensors[0].dtype for t in tensors):
         raise RuntimeError("meshgrid expects all tensors to have the same dtype")

@@ -18,9 +18,9 @@ from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.record import converted
-from ..rules.arguments import refuse_meta
+from ..rules.arguments import check_tensor_operands, refuse_meta
 from . import fn
-from ..rules.promotion import is_number, python_number, wrapped_to
+from ..rules.promotion import check_python_int, is_number, python_number, wrapped_to
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import rounding as kernels_rounding
 from ..rules.layout import with_iterator_layout, with_number_layout, with_unary_layout
@@ -39,6 +39,7 @@ def _compare(ufunc, a, b):
                                   converted(b._data, dtype.numpy)))),
             a._data, b._data)
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
+        check_python_int(b)  # (a C++ Scalar: an int past 64 bits refused)
         if a.dtype.is_integer and isinstance(b, (int, np.integer)) and not isinstance(b, bool):
             b = np.asarray(b).astype(a._data.dtype)  # (torch casts it to x's type: wraps)
         elif a.dtype.is_floating_point and (isinstance(b, float) or isinstance(b, int) and not
@@ -129,6 +130,7 @@ def compared_in_place(name: str):
         if is_number(other):
             return _IN_PLACE[name][0].apply(x, other=python_number(other))
         return plain(x, other)
+    op.__name__ = name  # (``x.lt_("a")``'s error names lt_)
     return op
 
 
@@ -263,9 +265,7 @@ def bitwise_not_function(a):
 
 def _logical(ufunc, name, a, b):
     """and/or/xor of "is nonzero", elementwise: a bool tensor (either may be any dtype)."""
-    if not is_tensor(b):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, "
-                        f"not {type(b).__name__}")
+    check_tensor_operands(name, a, b)
     broadcast_shapes(a._data.shape, b._data.shape)
     return with_iterator_layout(make(np.asarray(ufunc(a._data, b._data))), a._data, b._data)
 

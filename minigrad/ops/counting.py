@@ -122,6 +122,9 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
     return (result, *extra) if extra else result
 
 
+_INT64_MAX = np.iinfo(np.int64).max
+
+
 def bincount(x, weights=None, minlength=0):
     """How often each of 0, 1, 2, ... occurs in ``x`` (a 1-D tensor of non-negative
     integers); with ``weights``, their sums instead of counts."""
@@ -131,6 +134,9 @@ def bincount(x, weights=None, minlength=0):
             f'"bincount_cpu" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
     if x.ndim != 1 or (x.numel() and x._data.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if x.numel() and x._data.max() == _INT64_MAX:  # (its count would need one more bin)
+        raise RuntimeError(f"maximum value of input overflowed, it should be < {_INT64_MAX} "
+                           f"but got {_INT64_MAX}")
     if weights is None:
         return make(layout.new_layout(np.bincount(x._data, minlength=minlength).astype(np.int64)))
     kept = weights.dtype in (dtypes.float32, dtypes.float64)  # (else: float64, as torch)

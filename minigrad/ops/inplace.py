@@ -31,6 +31,8 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, _sequence
 from ..autograd.saved import SavedTensor, forward_name
 from ..rules.conversion import as_tensor, checked_fill_value, checked_scalar
+from ..rules import out as out_rules
+from ..rules.arguments import refused_operand
 from . import fn, limits, pointwise
 from . import shape as shape_ops
 from ..kernels.layout import check_no_partial_overlap, geometry
@@ -188,6 +190,20 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
     if result._grad_fn is not None:
         rebase_history(x, result._grad_fn, result._output_nr)
         _save_result_as(result._grad_fn, result, x)
+
+
+def write_refused_out(function: str, result, out, *inputs):
+    """``out=`` of an op PyTorch has no derivative for (``floor_divide``, ``heaviside``: a
+    ``NotImplemented`` node): PyTorch's autograd takes it, and ``out`` becomes the node's
+    output, as after an in-place op; only an ``out`` that requires grad is refused."""
+    if out is None:
+        return result
+    if grad_mode.is_grad_enabled() and is_tensor(out) and out.requires_grad:
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(function="aten::" + function))
+    out_rules.write(function, result, out, *inputs, differentiable=False)
+    if result._grad_fn is not None:
+        rebase_history(out, result._grad_fn, result._output_nr)
+    return out
 
 
 def rebase_history(x, node, output_nr: int) -> None:
@@ -370,6 +386,8 @@ def inplace(x, op, *args, where=None):
         or (op is copy and args[0] is x) or where is not None
     try:
         result = op(source, *args)
+        if result is NotImplemented:  # (an operand neither a tensor nor a number)
+            raise refused_operand(op.__name__ + "_", args)
     except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape
         module = getattr(op, "__module__", None)  # and, for the bitwise ops, which promote,
         if module in _ELEMENTWISE:  # the cast back into x)
@@ -387,6 +405,9 @@ def inplace(x, op, *args, where=None):
             _check_broadcast_fits(x, args)
             _check_result_casts(x, dtypes.result_type(x, *_operands(args)))
         raise
+    number_clamp = op in _CLAMPS and not any(map(is_tensor, args))
+    if number_clamp:  # (clamp's own checks come first: the cast of its result into x)
+        _check_result_casts(x, result.dtype, True)
     if not overlap_ok and has_internal_overlap(x._data):  # (before the shape and the dtype)
         raise RuntimeError(errors.INTERNAL_OVERLAP)
     if source is not x and source._grad_fn is not None and result._grad_fn is not None:
@@ -403,6 +424,6 @@ def inplace(x, op, *args, where=None):
             f"broadcast shape [{', '.join(map(str, result.shape))}]"
         )
     # (clamp_ with number bounds names the output's C++ type: 'long int')
-    _check_result_casts(x, result.dtype, op in _CLAMPS and not any(map(is_tensor, args)))
+    _check_result_casts(x, result.dtype, number_clamp)
     rebase(x, result, overlap_ok=True, where=True if where is None else where)  # (checked)
     return x

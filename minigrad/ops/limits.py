@@ -94,6 +94,8 @@ def _one_sided(x, bound, name, number_node, tensor_node):
         broadcast_shapes(x._data.shape, bound._data.shape)
         return tensor_node.apply(x, bound, cast_to=dtypes.result_type(x, bound))
     bound = python_number(bound)
+    if bound is None:  # (neither a tensor nor a number: the caller's error)
+        return NotImplemented
     dtype = dtypes.result_type(x, bound)
     if dtype is dtypes.bool:
         raise NotImplementedError(f'"{name}_scalar_cpu" not implemented for \'Bool\'')

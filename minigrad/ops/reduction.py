@@ -29,13 +29,14 @@ from ..rules.linalg import check_norm_identity
 from ..rules.math_dtypes import check_differentiable_dtype
 from ..rules.promotion import float_dtype_for
 from . import arithmetic, fn, pointwise
-from ..rules.arguments import check_sub, normalize_dim, normalize_dims
+from ..rules.arguments import check_logsumexp_dims, check_sub, normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import shape as shape_ops
 from .split import several_outputs
 from ..autograd.packing import keep
 from ..autograd.saved import show_saved
 from ..kernels import layout, linalg as kernels_linalg, softmax as kernels_softmax
+from ..kernels import vec as kernels_vec
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "aten_norm", "dist",
            "safe_softmax",
@@ -157,8 +158,7 @@ class MaxBackward1(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
-        result = np.asarray(np.max(x))
-        return result
+        return kernels_vec.max_all(x)
 
     def backward(self, saved, grad):
         return evenly_distribute(grad, saved.self, saved.result)
@@ -171,8 +171,7 @@ class MinBackward1(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
-        result = np.asarray(np.min(x))
-        return result
+        return kernels_vec.min_all(x)
 
     def backward(self, saved, grad):
         return evenly_distribute(grad, saved.self, saved.result)
@@ -861,6 +860,7 @@ def dist(x, other, p=2):
 
 def logsumexp(x, dim, keepdim=False):
     """log(sum(exp(x))) along ``dim``, computed without overflow."""
+    check_logsumexp_dims(x, dim, keepdim)
     return with_reduction_layout(LogsumexpBackward0.apply(
         x, cast_to=float_dtype_for(x.dtype), dim=normalize_dims(dim, x.ndim), keepdim=keepdim,
         given=dim if isinstance(dim, (tuple, list)) else (dim,)))

@@ -292,9 +292,7 @@ def ldexp(x, other):
     dtype = promotion.float_dtype_for(dtypes.result_type(x, other))
     shape = broadcast_shapes(x.shape, other.shape)
     if shape != x.shape and x.numel():  # (torch writes the product into a tensor like x)
-        errors.warn_at_caller(errors.OUT_RESIZED.format(old=list(x.shape), new=list(shape))
-                              + " (Triggered internally at /__w/pytorch/pytorch/aten/src/"
-                              "ATen/native/Resize.cpp:30.)")
+        errors.warn_at_caller(errors.OUT_RESIZED.format(old=list(x.shape), new=list(shape)))
     if x.dtype.is_floating_point and other.dtype is dtypes.bool:
         raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
     return LdexpBackward0.apply(x, other, dtype=dtype.numpy)
@@ -388,6 +386,8 @@ def _division(name, a, b):
         b = python_number(b)
     if a is None or b is None:
         return None
+    promotion.check_python_int(a)  # (a C++ Scalar, read first: an int past 64 bits refused)
+    promotion.check_python_int(b)
     if is_tensor(a) and is_tensor(b):  # (the shapes first, as torch's TensorIterator)
         broadcast_shapes(a.shape, b.shape)
     dtype = dtypes.result_type(a, b)

@@ -27,6 +27,7 @@ from ..autograd.packing import keep
 from ..autograd.saved import show_saved
 from ..autograd.tensor_base import make
 from ..kernels import sorting as kernels
+from ..kernels import vec as kernels_vec
 from ..rules.arguments import normalize_dim, normalize_dims
 from ..rules.layout import with_contiguous_layout, with_empty_like_layout, with_reduction_layout
 from ._saved import as_shown
@@ -92,8 +93,7 @@ class AminmaxBackward0(Node):
 
     def forward(self, x, dim, keepdim, given):
         self.save(dim=as_shown(given), _axes=dim, keepdim=keepdim)
-        return [np.asarray(np.amin(x, axis=dim, keepdims=keepdim)),
-                np.asarray(np.amax(x, axis=dim, keepdims=keepdim))]
+        return kernels_vec.min_and_max(x, dim, keepdim, whole=given is None)
 
     def backward(self, saved, grad_min=None, grad_max=None):
         x, axes, keepdim = saved.self, saved._axes, saved.keepdim

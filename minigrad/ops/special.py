@@ -476,6 +476,9 @@ def xlogy(a, b):
     if is_tensor(a) and is_tensor(b):
         return promotion.binary(XlogyBackward0, a, b, "xlogy", float_only=True)
     number = b if is_tensor(a) else a
+    if promotion.python_number(number) is None and not isinstance(number, np.ndarray):
+        # (neither a tensor nor a number: the caller's error)
+        return NotImplemented
     dtype = promotion.float_dtype_for(dtypes.result_type(a, b))
     if is_tensor(a):
         return with_unary_layout(XlogyBackward2.apply(a, cast_to=dtype, other=number), a)
@@ -588,6 +591,9 @@ def copysign(a, b):
     """|a| with the sign of b (a number or a tensor); integers give floats."""
     if is_tensor(b):
         return promotion.binary(CopysignBackward0, a, b, "copysign", float_only=True)
+    if promotion.python_number(b) is None and not isinstance(b, np.ndarray):
+        # (neither a tensor nor a number: the caller's error)
+        return NotImplemented
     dtype = promotion.float_dtype_for(dtypes.result_type(a, b))
     return with_unary_layout(CopysignBackward1.apply(a, cast_to=dtype, other=b), a)
 

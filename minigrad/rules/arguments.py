@@ -24,7 +24,9 @@ import numpy as np
 from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
 from .conversion import C_INTEGER_NAMES, checked_fill_value
-from .parser import ANSWERING, binding_errors, described, missing_arguments, type_name
+from .parser import (ANSWERING, binding_errors, described, listed_params, missing_arguments,
+                     type_name)
+from .parser_overloads import SEVERAL_SIGNATURES
 from .parser import got as _got
 from .promotion import check_python_int, is_number, python_number
 
@@ -201,6 +203,61 @@ def check_operand_method(function: str, args: tuple, kwargs: dict) -> None:
         raise invalid_combination(f"Tensor.{function}", args, kwargs, notes)
 
 
+def refused_operands(function: str, args: tuple) -> TypeError:
+    """PyTorch's error for ``torch.fmod(x, "a")``, ``torch.bitwise_xor(torch.float32, x)``:
+    operands neither tensors nor numbers, for a function of several signatures; the
+    reason shown under each that takes no ``out`` (each argument of the wrong type
+    marked)."""
+    lines = [f"{function}() received an invalid combination of arguments - got "
+             f"{_got(args, {})}, but expected one of:"]
+    for signature in SEVERAL_SIGNATURES[function]:
+        lines.append(f" * ({signature})")
+        params = listed_params(signature)
+        if all(p.name != "out" for p in params) and \
+                sum(p.required for p in params) <= len(args) <= len(params):
+            marked = [type_name(a) if _operand_fits(a, p.kind) else f"!{type_name(a)}!"
+                      for a, p in zip(args, params)]
+            lines.append(f"      didn't match because some of the arguments have invalid "
+                         f"types: ({', '.join(marked)})")
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _operand_fits(value, kind: str) -> bool:
+    return is_tensor(value) if kind == "Tensor" else kind == "Number" and is_number(value)
+
+
+def check_logsumexp_dims(x, dim, keepdim: bool) -> None:
+    """``x.logsumexp(())``: no dims means all of them to PyTorch's amax, whose kept dims
+    (size 1) it then adds into a result of none, and refuses."""
+    if isinstance(dim, (tuple, list)) and not dim and x.ndim and not keepdim:
+        raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                           f"[{', '.join(['1'] * x.ndim)}]")
+
+
+def refused_operand(method: str, args: tuple) -> TypeError:
+    """PyTorch's error for ``x.add_("a")``, ``x.pow_(None)``: an in-place method given what
+    is neither a tensor nor a number, as its parser answers (one signature: "must be
+    Tensor"; several: each one's reason)."""
+    args = args[:1]  # (the operand; add_'s alpha and the like are the method's own)
+    listed = SEVERAL_SIGNATURES.get(f"Tensor.{method}", ("Tensor other",))
+    plausible = [s for s in listed if _takes_one(listed_params(s))]
+    if len(plausible) == 1:
+        first = listed_params(plausible[0])[0]
+        return TypeError(f"{method}(): argument '{first.name}' (position 1) must be "
+                         f"{first.kind}, not {type_name(args[0])}")
+    lines = [f"{method}() received an invalid combination of arguments - got "
+             f"{_got(args, {})}, but expected one of:"]
+    for signature in listed:
+        lines.append(f" * ({signature})")
+        if signature in plausible:
+            lines.append(f"      didn't match because {_wrong_types(args, {})}")
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _takes_one(params) -> bool:
+    return sum(p.required for p in params) <= 1 <= len(params)
+
+
 def check_operand_function(function: str, args: tuple, kwargs: dict) -> None:
     """``torch.pow(input, exponent)``, ``torch.eq(input, other)``...: tensors or numbers
     where the overloads take them (pow's base may be a number, the others' input not)."""
@@ -229,10 +286,11 @@ def check_x_function(function: str, args: tuple, kwargs: dict) -> None:
 # and those whose second must be a tensor or a number, with PyTorch's overloads.
 NUMBER_FIRST = {"pow", "xlogy", "special_xlogy", "special_xlog1py", "float_power"}
 for _name, _second in (("xlogy", "other"), ("special_xlogy", "other"), ("special_xlog1py", "other"),
-                       ("float_power", "exponent"), ("copysign", "other")):
+                       ("float_power", "exponent")):
     OVERLOADS[_name] = (f"Tensor input, Tensor {_second}, *, Tensor out = None",
                         f"Number self, Tensor {_second}, *, Tensor out = None",
                         f"Tensor input, Number {_second}, *, Tensor out = None")
+OVERLOADS["copysign"] = SEVERAL_SIGNATURES["copysign"]  # (no number first)
 # torch.special's orthogonal polynomials (x and n) and zeta: either operand may be a number
 SPECIAL_POLYNOMIALS = tuple(f"special_{kind}_polynomial_{letter}" for kind, letters in (
     ("chebyshev", "tuvw"), ("shifted_chebyshev", "tuvw"), ("hermite", ("h", "he")),
@@ -250,7 +308,21 @@ OVERLOADS["Tensor.to"] = tuple(
     first + ", bool non_blocking = False, bool copy = False, *, torch.memory_format "
     "memory_format = None" for first in ("torch.device device = None, torch.dtype dtype = None",
                                          "torch.dtype dtype", "Tensor tensor"))
-TO_KEYWORDS = {"device", "dtype", "non_blocking", "copy", "memory_format"}
+
+
+def check_type_argument(value) -> None:
+    """``x.type(value)`` for what is neither a dtype nor a legacy type's name or class:
+    PyTorch's errors, a class named as Python names its type (a C type with its module)."""
+    if isinstance(value, type):
+        name = value.__name__ if value.__module__ == "builtins" or (
+            value.__flags__ & _HEAP_TYPE) else f"{value.__module__}.{value.__name__}"
+        raise ValueError(f"invalid type: '{name}'")
+    if not isinstance(value, dtypes.dtype):
+        raise TypeError("dtype must be a type, str, or dtype object")
+
+
+_HEAP_TYPE = 1 << 9  # (Py_TPFLAGS_HEAPTYPE: a class written in Python)
+
 OVERLOADS["lerp"] = ("Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
                      "Tensor input, Tensor end, Number weight, *, Tensor out = None")
 OVERLOADS["Tensor.lerp"] = OVERLOADS["Tensor.lerp_"] = ("Tensor end, Tensor weight",
@@ -478,6 +550,11 @@ def check_tensor_function(function: str, args: tuple, kwargs: dict) -> None:
 def check_tensor_method(function: str, args: tuple, kwargs: dict) -> None:
     """``x.matmul(other)``, ``x.mm(mat2)``...: a tensor (positions counted after x)."""
     _check_tensors(function, (TENSOR_PARAMETERS[function],), args, kwargs)
+
+
+def check_tensor_operands(function: str, a, b) -> None:
+    """``torch.logical_and(input, other)``...: two tensors, the first checked first."""
+    _check_tensors(function, ("input", "other"), (a, b), {})
 
 
 def _check_tensors(function: str, names: tuple, args: tuple, kwargs: dict) -> None:
@@ -1181,7 +1258,7 @@ def _is_bool(value) -> bool:
     return isinstance(value, bool)  # (np.bool_: torch's parser reads it as a float)
 
 
-def _is_operand(value) -> bool:
+def is_operand(value) -> bool:
     """A tensor or a number (else the operator gives NotImplemented: see _other_operand)."""
     return is_tensor(value) or python_number(value) is not None
 
@@ -1193,11 +1270,19 @@ def check_sub(a, b) -> None:
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead."
         )
-    if (_is_bool(a) or _is_bool(b)) and _is_operand(a) and _is_operand(b):
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
-        )
+    if (_is_bool(a) or _is_bool(b)) and is_operand(a) and is_operand(b):
+        raise RuntimeError(_SUB_BOOL)
+
+
+_SUB_BOOL = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+             "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def check_pow_base_gradient(exponent) -> None:
+    """pow's gradient for its base takes ``exponent - 1`` (PyTorch's pow_backward_self),
+    which a bool tensor exponent refuses, with subtraction's text, when backward runs."""
+    if getattr(exponent, "dtype", None) in (np.dtype(np.bool_), dtypes.bool):
+        raise RuntimeError(_SUB_BOOL)
 
 
 def check_pow(dtype, exponent=None) -> None:

@@ -46,6 +46,20 @@ NO_PARAMS: dict = {}  # (shared: never changed)
 _HALF = dtypes.float16
 
 
+def binary_keeping_bool_other(node_cls, a, b):
+    """``binary`` for a tensor ``a`` and a bool tensor ``b`` whose result has ``a``'s dtype,
+    with ``b`` kept bool for ``forward`` and the node's saved value, as PyTorch saves it
+    (``a ** mask``: PyTorch's gradient for ``a`` takes ``mask - 1``, which refuses a bool)."""
+    a_data, b_data = a._data, b._data
+    if a_data.shape != b_data.shape and a_data.ndim and b_data.ndim:
+        broadcast_shapes(a_data.shape, b_data.shape)
+    result = apply_to_arrays(node_cls, (a, b), (a_data, b_data), NO_PARAMS)
+    if (result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous)
+            or not result._data.size):
+        with_iterator_layout(result, a_data, b_data)
+    return result
+
+
 def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_PARAMS,
            scalar_overload=None, elementwise: bool = False):
     """Promote dtypes, check the shapes broadcast, and apply ``node_cls`` (with

@@ -102,6 +102,31 @@ def test_retain_grad_under_autograd_grad(name):
     assert_same(RETAIN[name])
 
 
+# autograd.grad hands back, for an input whose node runs on (toward another input), the
+# gradient as it arrived, before the input's hooks (PyTorch's engine captures it there);
+# for an input whose node does not run, after them (semantic seed 25293)
+CAPTURED = {
+    "input and what it came from": (
+        "a = torch.tensor([1.0, 2.0], requires_grad=True)\nx = a.view(2).clone()\n"
+        "h = x.register_hook(lambda g: g + 1)\nshow(torch.autograd.grad((x * 3).sum(), [x, a]))"),
+    "the input alone": (
+        "a = torch.tensor([1.0, 2.0], requires_grad=True)\nx = a.view(2).clone()\n"
+        "h = x.register_hook(lambda g: g + 1)\nshow(torch.autograd.grad((x * 3).sum(), [x]))"),
+    "two hooks, retained": (
+        "a = torch.tensor([1.0, 2.0], requires_grad=True)\nx = a * 2\nx.retain_grad()\n"
+        "h = x.register_hook(lambda g: g * 10)\nh2 = x.register_hook(lambda g: g + 1)\n"
+        "show(torch.autograd.grad((x * 3).sum(), [a, x]))\nshow(x.grad)"),
+    "a leaf and its hook": (
+        "a = torch.tensor([1.0, 2.0], requires_grad=True)\nh = a.register_hook(lambda g: g * 2)\n"
+        "x = a * 2\nshow(torch.autograd.grad((x * 3).sum(), [a, x]))"),
+}
+
+
+@pytest.mark.parametrize("name", list(CAPTURED))
+def test_an_input_that_runs_on_gives_its_gradient_before_its_hooks(name):
+    assert_same(CAPTURED[name])
+
+
 UNREACHED = {
     "split, the other half's hook": (
         "x = torch.arange(4.0, requires_grad=True)\np, q = x.split(2)\n"

@@ -160,6 +160,20 @@ TO_CALLS = {
     "cuda-method-index": lambda lib, x: x.cuda(0),
     "cuda-method-cpu": lambda lib, x: x.cuda("cpu"),
     "cuda-method-device": lambda lib, x: x.cuda(lib.device("cuda:1")),
+    # read as PyTorch's parser reads to()'s three signatures (session 17)
+    "dtype keyword not a dtype": lambda lib, x: x.to(dtype=3),
+    "dtype then an int": lambda lib, x: x.to(lib.float32, 3),
+    "dtype twice": lambda lib, x: x.to(lib.float64, dtype=lib.float32),
+    "tensor and dtype": lambda lib, x: x.to(lib.zeros(1), dtype=lib.int64),
+    "tensor keyword": lambda lib, x: x.to(tensor=lib.zeros(1, dtype=lib.float64)),
+    "non_blocking not a bool": lambda lib, x: x.to(lib.float64, non_blocking=1),
+    "memory_format not one": lambda lib, x: x.to(lib.float64, memory_format=lib.float64),
+    "a Python type": lambda lib, x: x.to(int),
+    "None": lambda lib, x: x.to(None),
+    "type of a Python type": lambda lib, x: x.type(float),
+    "type of a class": lambda lib, x: x.type(lib.nn.Linear),
+    "type of a NumPy type": lambda lib, x: x.type(np.float32),
+    "type of an int": lambda lib, x: x.type(3),
 }
 
 
@@ -203,6 +217,8 @@ def test_to_copy_gives_new_memory():
     pytest.param(lambda lib, m: m.cuda(), id="cuda-method"),
     pytest.param(lambda lib, m: m.cuda("cpu"), id="cuda-method-cpu"),
     pytest.param(lambda lib, m: m.to(lib.device("mps")), id="mps"),
+    pytest.param(lambda lib, m: m.to(dtype=3), id="dtype-not-a-dtype"),
+    pytest.param(lambda lib, m: m.to(lib.float64, dtype=lib.float32), id="dtype-twice"),
 ])
 def test_module_to_matches_torch(call):
     results = []

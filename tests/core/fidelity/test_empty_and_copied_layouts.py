@@ -14,6 +14,8 @@ import torch
 
 import minigrad
 
+from warn_always import warn_always
+
 EMPTY_RESULTS = {
     "(0, 3) @ (3, 2)": lambda L: L.zeros(0, 3) @ L.zeros(3, 2),
     "(0, 3) @ (3, 0)": lambda L: L.zeros(0, 3) @ L.zeros(3, 0),
@@ -117,10 +119,5 @@ def test_a_read_only_array_shared_warns_once_at_the_callers_line():
             lib.from_numpy(array)
             lib.as_tensor(array)
         return [(str(w.message), w.filename) for w in caught]
-    minigrad.set_warn_always(True)
-    torch.set_warn_always(True)
-    try:
+    with warn_always():
         assert seen(minigrad) == seen(torch)
-    finally:
-        minigrad.set_warn_always(False)
-        torch.set_warn_always(False)

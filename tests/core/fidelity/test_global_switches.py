@@ -13,6 +13,7 @@ import pytest
 
 PROGRAM = r'''
 import json, sys, warnings
+import numpy as np
 lib = __import__(sys.argv[1])
 said = []
 def warned(call):
@@ -25,16 +26,23 @@ def warned(call):
     said.append([str(w.message)[:50] for w in caught])
 a, m, eye = lib.ones(3, 3), lib.ones(2, 2), lib.eye(2)
 once = [lambda: lib.cross(a, a), lambda: lib.chain_matmul(m, m),
-        lambda: lib.asarray(lib.ones(2, requires_grad=True)), lambda: lib.cholesky(eye)]
+        lambda: lib.asarray(lib.ones(2, requires_grad=True)), lambda: lib.cholesky(eye),
+        lambda: lib.meshgrid(lib.ones(2), lib.ones(3)), lambda: graph_kept(lib.ones(2))]
+read_only = np.broadcast_to(np.ones(3), (2, 3))
+unspent = [lambda: lib.from_numpy(read_only), lambda: lib.meshgrid(a[0], a[0], a[0]),
+           lambda: graph_kept(lib.ones(2, 2))]  # (first met with the switch on)
+def graph_kept(x):
+    x.requires_grad_()
+    (x * x).sum().backward(create_graph=True)
 for call in once * 2:
     warned(call)
 said.append(lib.is_warn_always_enabled())
 lib.set_warn_always(True)
 said.append(lib.is_warn_always_enabled())
-for call in once * 2:
+for call in (once + unspent) * 2:
     warned(call)
 lib.set_warn_always(False)
-for call in once:
+for call in (once + unspent) * 2:
     warned(call)
 for bad in ("yes", 1, None):
     warned(lambda: lib.set_warn_always(bad))
@@ -58,3 +66,4 @@ def test_the_switches_and_once_a_process_warnings_are_pytorchs():
     theirs, ours = said("torch"), said("minigrad")
     assert ours == theirs
     assert [] in theirs and ["Using torch.cross without specifying the dim arg i"] in theirs
+    assert theirs.count(["The given NumPy array is not writable, and PyTorch"]) == 3

@@ -209,6 +209,37 @@ def test_random_factories_write_into_out(name):
     assert mine[0][0] == "result"
 
 
+# Ops PyTorch has no derivative for (a NotImplemented node): out= with an input that
+# requires grad is taken, and out becomes the node's output (refused if out requires grad).
+def _then_backward(lib, result):
+    result.sum().backward()
+
+
+NO_DERIVATIVE_CASES = {
+    "floor_divide by a number": (lambda L: L.empty(2, 2),
+                                 lambda L, o: L.floor_divide(_ab(L, True)[0], 2, out=o)),
+    "floor_divide of a number": (lambda L: L.empty(2, 2),
+                                 lambda L, o: L.floor_divide(_ab(L)[1], _ab(L, True)[0], out=o)),
+    "heaviside": (lambda L: L.empty(2, 2), lambda L, o: L.heaviside(*_ab(L, True), out=o)),
+    "into a view": (lambda L: L.zeros(3, 2), lambda L, o: (L.floor_divide(_ab(L, True)[0][0], 2,
+                                                                         out=o[1]), o)[1]),
+    "resized": (lambda L: L.empty(5), lambda L, o: L.floor_divide(_ab(L, True)[0], 2, out=o)),
+    "into an int out": (lambda L: L.empty(2, 2, dtype=L.int64),
+                        lambda L, o: L.floor_divide(_ab(L, True)[0], 2, out=o)),
+    "into an out that requires grad": (lambda L: L.empty(2, 2, requires_grad=True),
+                                       lambda L, o: L.floor_divide(_ab(L, True)[0], 2, out=o)),
+    "no input requires grad": (lambda L: L.empty(2, 2, requires_grad=True),
+                               lambda L, o: L.floor_divide(_ab(L)[0], 2, out=o)),
+    "then backward": (lambda L: L.empty(2, 2), lambda L, o: _then_backward(
+        L, L.floor_divide(_ab(L, True)[0], 2, out=o))),
+}
+
+
+@pytest.mark.parametrize("name", list(NO_DERIVATIVE_CASES))
+def test_out_of_an_op_without_derivative_is_recorded_as_torchs(name):
+    assert _run(minigrad, NO_DERIVATIVE_CASES[name]) == _run(torch, NO_DERIVATIVE_CASES[name])
+
+
 def test_a_view_given_as_out_writes_into_its_base():
     base = minigrad.zeros(2, 2)
     minigrad.add(minigrad.ones(2), 1, out=base[0])

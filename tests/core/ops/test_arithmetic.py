@@ -207,6 +207,25 @@ def test_integer_power_to_the_most_negative_exponent_is_torchs():
     assert outcome(call, mg) == outcome(call, torch)
 
 
+@pytest.mark.parametrize("how", ["**", "pow_", "0-dim", "create_graph", "no grad needed"])
+def test_a_bool_tensor_exponent_refuses_the_bases_gradient_as_torch(how):
+    """``a ** mask``: the forward is a ** 0 or a ** 1 (PowBackward1, the mask saved as it
+    is); PyTorch's gradient for ``a`` takes ``mask - 1``, so backward refuses it with
+    subtraction's text (minigrad gave the gradient as if the mask were 0 and 1)."""
+    def call(lib):
+        a = lib.tensor([[1.5, -2.0], [0.0, 3.0]], requires_grad=how != "no grad needed")
+        mask = lib.tensor(True) if how == "0-dim" else lib.tensor([True, False])
+        y = a.clone().pow_(mask) if how == "pow_" else a ** mask
+        shown = (repr(y), y.stride(), repr(y.grad_fn._saved_exponent) if y.grad_fn else None)
+        if how == "create_graph":
+            return shown, lib.autograd.grad(y.sum(), a, create_graph=True)
+        if y.requires_grad:
+            y.sum().backward()
+        return shown, a.grad
+    assert outcome(call, mg) == outcome(call, torch)
+    assert how == "no grad needed" or outcome(call, torch)[0] == "error"
+
+
 @pytest.mark.parametrize("op", ["//", "%", "**", "&", "|", "^", "<<", ">>", "+", "*"])
 def test_integer_tensors_meet_python_ints_out_of_their_range_as_torch(op):
     """A reflected ``v ** t``, ``v << t``, ``v >> t`` casts v to t's dtype as C++ does

@@ -168,3 +168,20 @@ def test_shifting_in_place_changes_the_tensor():
         x >>= lib.tensor([1, 0, 5])
         return repr(x), x._version
     assert outcome(program, mg) == outcome(program, torch)
+
+
+@pytest.mark.parametrize("name", ["bitwise_and", "bitwise_or", "bitwise_xor", "fmod", "remainder",
+                                  "floor_divide", "bitwise_left_shift", "bitwise_right_shift",
+                                  "logical_and", "logical_or"])
+def test_a_function_given_what_is_no_operand_raises_torchs_error(name):
+    """``torch.bitwise_xor(torch.float32, x)``, ``torch.fmod(x, "a")``: PyTorch's parser's
+    error (minigrad's functions returned NotImplemented, the operators' answer, or failed
+    inside: meet seeds 29105, 29969)."""
+    # (not ("dtype", 1): PyTorch then marks the 1 too under floor_divide's (Tensor input,
+    # Number other), which minigrad does not)
+    for first, second in [("dtype", "dtype"), ("x", "dtype"), ("dtype", "x"), ("str", "x"),
+                          ("x", None)]:
+        def call(lib, first=first, second=second):
+            values = {"dtype": lib.float32, "x": lib.ones(2, dtype=lib.int64), "str": "a"}
+            return getattr(lib, name)(values.get(first, first), values.get(second, second))
+        assert outcome(call, mg) == outcome(call, torch), (first, second)

@@ -16,6 +16,7 @@ import minigrad as mg
 
 from op_cases import case, run
 from torch_compare import check_double_backward, check_numerical, outcome
+from warn_always import warn_always
 
 rng = np.random.default_rng(0)
 X = rng.standard_normal((3, 4)).astype(np.float32)
@@ -93,20 +94,14 @@ def test_second_derivative_of_einsum_is_torchs():
 
 def test_meshgrid_without_indexing_warns_as_torch():
     # (PyTorch gives this warning once per process: another test's meshgrid in the same
-    # worker would have used it up. set_warn_always makes both libraries give it each time.)
-    was = torch.is_warn_always_enabled(), mg.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    mg.set_warn_always(True)
-    try:
+    # worker would have used it up. warn_always makes both libraries give it each time.)
+    with warn_always():
         with warnings.catch_warnings(record=True) as ours:
             warnings.simplefilter("always")
             grids = mg.meshgrid(mg.tensor(V), mg.tensor(W))
         with warnings.catch_warnings(record=True) as theirs:
             warnings.simplefilter("always")
             expected = torch.meshgrid(torch.tensor(V), torch.tensor(W))
-    finally:
-        torch.set_warn_always(was[0])
-        mg.set_warn_always(was[1])
     assert [str(w.message) for w in ours] == [str(w.message) for w in theirs]
     assert [w.category for w in ours] == [w.category for w in theirs]
     assert ours[0].filename == __file__  # (pointing at the caller's line)

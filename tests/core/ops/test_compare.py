@@ -5,11 +5,16 @@ bad input.
 Each case is written once as ``fn(lib, *tensors)`` and runs on both libraries (see
 ``torch_compare.py``; the shared arrays are in ``op_cases.py``)."""
 
+import warnings
+
 import numpy as np
 import pytest
+import torch
+
+import minigrad as mg
 
 from op_cases import case, X
-from torch_compare import check, check_error, rand
+from torch_compare import check, check_error, outcome, rand
 
 
 HALVES = np.array([[0.5, 1.0, 1.5], [1.0, 2.0, 0.5]], np.float32)
@@ -100,3 +105,21 @@ def test_a_negative_or_big_number_beside_an_unsigned_tensor_wraps_as_torch():
         def call(lib, text=text):
             return eval(text, {"x": lib.tensor([5, 7, 0], dtype=lib.uint8)})
         assert outcome(call, mg) == outcome(call, torch), text
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int64", "uint8", "bool"])
+def test_an_int_past_64_bits_is_refused_as_torchs_parser_refuses_it(dtype):
+    """PyTorch reads a Python number beside a tensor as a C++ Scalar: an int of more than
+    64 bits is its OverflowError ("int too big to convert"; "can't convert negative int to
+    unsigned" below int64's least), in comparisons, // and % too (minigrad compared
+    ``float16 == 2**70`` as inf, with NumPy's overflow warning, and divided by it)."""
+    for text in ["x == 2**70", "x != 2**64", "x < -2**63 - 1", "x.eq(2**70)", "x.ge(-2**70)",
+                 "torch.gt(x, 2**64)", "x // 2**70", "2**70 // x", "x % -2**64",
+                 "x.remainder(2**70)", "x.fmod(2**64)", "x.floor_divide(2**65)"]:
+        def call(lib, text=text):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", RuntimeWarning)  # (none from NumPy)
+                x = lib.tensor([1, 0], dtype=getattr(lib, dtype))
+                return eval(text, {"x": x, "torch": lib})
+        assert outcome(call, mg) == outcome(call, torch), text
+        assert outcome(call, torch)[0] == "error" and "OverflowError" in outcome(call, torch)

@@ -246,3 +246,11 @@ def test_histogram_of_random_weighted_data_has_torchs_bits(size, dtype, threads,
     for (their_hist, their_edges), (hist, edges) in zip(results[:half], results[half:]):
         np.testing.assert_array_equal(edges, their_edges)
         np.testing.assert_array_equal(hist, their_hist)
+
+
+def test_bincount_of_the_largest_int64_is_refused_as_torch():
+    """A count of 2**63 - 1 would need one bin more than an int64 counts: PyTorch's error
+    (NumPy's bincount returned an empty tensor: meet seed 27314)."""
+    def call(lib):
+        return lib.tensor([2, 9223372036854775807, 0]).bincount()
+    assert outcome(call, mg) == outcome(call, torch)

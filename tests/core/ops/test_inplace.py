@@ -403,3 +403,45 @@ def test_an_in_place_kernels_dtype_refusal_comes_after_the_broadcast_shape(case)
         }
         return calls[case]()
     assert outcome(call, mg) == outcome(call, torch)
+
+
+NOT_OPERANDS = {"dtype": lambda lib: lib.float32, "str": lambda lib: "a", "None": lambda lib: None}
+IN_PLACE_METHODS = ["add_", "sub_", "mul_", "div_", "pow_", "fmod_", "remainder_",
+                    "floor_divide_", "lt_", "eq_", "bitwise_or_", "bitwise_and_",
+                    "bitwise_left_shift_", "atan2_", "hypot_", "ldexp_", "copysign_",
+                    "copysign", "xlogy_", "xlogy", "clamp_min_", "clamp_min", "clamp_max"]
+AUGMENTED = ["+=", "-=", "*=", "/=", "**=", "%=", "//=", "|=", "&=", "^=", "<<=", ">>="]
+
+
+@pytest.mark.parametrize("value", list(NOT_OPERANDS))
+def test_an_in_place_method_refuses_what_is_no_operand_as_torch(value):
+    """``x.add_("a")``, ``x.pow_(None)``, ``x += torch.float32``: PyTorch's parser's error
+    (one signature: "must be Tensor"; several: each one's reason), and for an augmented
+    assignment Python's own (the method steps aside); minigrad's in-place op failed
+    inside with "'NotImplementedType' object has no attribute '_grad_fn'" (meet seeds
+    26041, 27361, 27465), and copysign, xlogy, clamp_min, clamp_max took None or a string
+    as a number."""
+    for name in IN_PLACE_METHODS:
+        def call(lib, name=name):
+            x = lib.ones(2, dtype=lib.int64 if "bitwise" in name else lib.float32)
+            return getattr(x, name)(NOT_OPERANDS[value](lib))
+        assert outcome(call, mg) == outcome(call, torch), name
+    for operator in AUGMENTED:
+        def assign(lib, operator=operator):
+            x = lib.ones(2, dtype=lib.int64 if operator in ("|=", "&=", "^=", "<<=", ">>=")
+                         else lib.float32)
+            scope = {"x": x, "v": NOT_OPERANDS[value](lib)}
+            exec(f"x {operator} v", scope)
+            return scope["x"]
+        assert outcome(assign, mg) == outcome(assign, torch), operator
+
+
+@pytest.mark.parametrize("call", ["clamp_(-0.5)", "clamp_(max=0.5)", "clamp_min_(-0.5)",
+                                  "clamp_max_(0.5)", "clamp_(1)", "add_(1.5)"])
+def test_a_clamp_into_an_expanded_integer_tensor_checks_the_cast_first(call):
+    """clamp_ with a float bound into an expanded int16 tensor: the cast's error first, as
+    PyTorch's clamp checks it before its iterator sees the shared memory (meet seed 25633);
+    other ops the other way round."""
+    def run(lib):
+        return eval("x." + call, {"x": lib.tensor([-3], dtype=lib.int16).expand(3)})
+    assert outcome(run, mg) == outcome(run, torch)

@@ -21,6 +21,8 @@ even None, unbiased nor correction is given), the gradients and the errors."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -116,6 +118,26 @@ def test_max_min_of_everything_split_ties_evenly():
     check(lambda lib, t: t.min(), x)
     check(lambda lib, t: t.norm(INF), x)
     check(lambda lib, t: t.norm(INF, dim=1), x)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_max_min_of_everything_pick_the_zero_torch_picks(dtype):
+    """Among -0. and 0. (equal, so only the printed sign tells), ``x.max()``, ``x.min()``
+    and ``x.aminmax()`` return the one PyTorch's vector lanes keep (kernels/vec.py;
+    NumPy's choice differed in about a third of these: meet seeds 863, 20799, 21963),
+    transposed inputs too."""
+    rng = np.random.default_rng(17)
+    for size in [1, 2, 3, 7, 8, 9, 12, 15, 16, 17, 24, 33, 48, 65, 100, 129, 300]:
+        for _ in range(6):
+            values = rng.choice([-0.0, 0.0, -5.0], size)
+            values[rng.integers(size)] = rng.choice([-0.0, 0.0])
+            for name, sign in (("max", 1), ("min", -1), ("aminmax", 1), ("aminmax", -1)):
+                def call(lib):
+                    x = lib.tensor(sign * values, dtype=getattr(lib, dtype))
+                    if size % 3 == 0:
+                        x = x.reshape(3, -1).t()
+                    return repr(getattr(x, name)())
+                assert outcome(call, mg) == outcome(call, torch), (name, size, values)
 
 
 def test_max_min_along_dim_with_ties_pick_what_torch_picks():
@@ -724,3 +746,25 @@ def test_two_norms_have_torchs_bits(shape, dim, dtype):
                 assert a.shape == b.shape
                 np.testing.assert_array_equal(np.atleast_1d(a.numpy()).view(np.uint8),
                                               np.atleast_1d(b.numpy()).view(np.uint8))
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), ()], ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_logsumexp_over_no_dims_is_torchs(shape, keepdim):
+    """``x.logsumexp(())``: PyTorch's amax takes no dims as all of them, keeping them, and
+    refuses to add that into a result of none (meet seed 26696; minigrad reduced all)."""
+    def call(lib):
+        return lib.arange(float(max(1, len(shape) * 3))).reshape(shape).logsumexp((), keepdim)
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("name", ["var_mean", "std_mean", "var", "std"])
+def test_a_half_spread_past_its_range_is_inf_without_numpys_warning(name):
+    """float16 var_mean of values spread past 65504: inf, as PyTorch's cast, and no NumPy
+    'overflow encountered in cast' warning (meet seed 29680)."""
+    def call(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            x = lib.tensor([-2.5, 3.0, 65504.0], dtype=lib.float16, requires_grad=True)
+            return getattr(lib, name)(x, unbiased=False)
+    assert outcome(call, mg) == outcome(call, torch)

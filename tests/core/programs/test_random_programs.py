@@ -23,7 +23,8 @@ from random_programs import BROAD_KINDS, DEEP_KINDS, FLOAT_KINDS, KINDS, NNF_KIN
 # PyTorch's own backward failures on inputs its forward accepted (minigrad computes them).
 TORCHS_OWN = ("INTERNAL ASSERT", "Found dtype", "with a bool tensor is not supported",
               "on a bool tensor is not supported", "derivative for aten::",
-              "can't be cast to the desired output type")  # (where's backward, an int operand)
+              "can't be cast to the desired output type",  # (where's backward, an int operand)
+              "returned an invalid gradient")  # (pixel_shuffle's backward of an empty input)
 
 
 def _torchs_own(problems) -> bool:

@@ -24,6 +24,7 @@ import torch
 import minigrad as mg
 
 from torch_compare import graph_of
+from warn_always import warn_always
 
 
 class Recorder:
@@ -78,20 +79,15 @@ def transcript(program, lib) -> list:
     """Run ``program`` on ``lib``; what it showed, then ("raised", type, message) if it
     failed, then the distinct warnings it gave."""
     rec = Recorder(lib)
-    # torch gives some warnings once per process (TORCH_WARN_ONCE, e.g. backward with
-    # create_graph=True); warn_always makes them come every time, here only, without
+    # Both libraries give some warnings once per process (TORCH_WARN_ONCE, e.g. backward
+    # with create_graph=True); warn_always makes them come every time, here only, without
     # using up the one time that other tests of the process may expect.
-    warned_always = torch.is_warn_always_enabled()
-    torch.set_warn_always(True)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                program(lib, rec)
-            except Exception as error:  # noqa: BLE001 - the failure is part of the transcript
-                rec.entries.append(("raised", (type(error).__name__, str(error))))
-    finally:
-        torch.set_warn_always(warned_always)
+    with warn_always(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            program(lib, rec)
+        except Exception as error:  # noqa: BLE001 - the failure is part of the transcript
+            rec.entries.append(("raised", (type(error).__name__, str(error))))
     given = {(w.category.__name__, _TRIGGERED.sub("", str(w.message))) for w in caught}
     rec.entries.append(("warnings", tuple(sorted(given))))
     return rec.entries

@@ -29,6 +29,8 @@ import torch
 
 import minigrad
 
+from warn_always import warn_always
+
 LIBS = (torch, minigrad)
 SHAPES = [(3,), (2, 3), (4,), (2, 2), (3, 2), (2, 1, 3)]
 
@@ -709,17 +711,16 @@ def one_run(lib, seed, steps, run=None):
         r = random.Random(s)
         before = len(run.log)
         run.notes = []
-        with warnings.catch_warnings(record=True) as caught:
+        # (warn_always: both libraries give their once-a-process warnings, create_graph's
+        # reference cycle among them, at every step, whatever ran before in the process)
+        with warn_always(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
                 result, err = describe(lib, step(run, r)), None
             except Exception as e:  # noqa: BLE001 (compared with torch's)
                 result, err = None, (type(e).__name__, text(e))
             pool = [snap(lib, t, versioned=id(t) not in run.unversioned) for t in run.pool]
-        # (torch warns of create_graph's reference cycle once per process; minigrad on
-        # every such backward, as a learner's notebook shows it: not compared)
-        warned = [(w.category.__name__, text(w.message)) for w in caught
-                  if "create a reference cycle" not in str(w.message)]
+        warned = [(w.category.__name__, text(w.message)) for w in caught]
         trace.append((f"{step.__name__}", err, result, warned, run.log[before:], pool, run.notes))
     return trace
 
