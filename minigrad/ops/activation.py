@@ -67,9 +67,8 @@ class RreluWithNoiseBackward0(Node):
         return x * noise if training else kernels.leaky_relu(x, (lower + upper) / 2)
 
     def backward(self, saved, grad):
-        if saved.training:
-            return grad * saved.noise
-        return leaky_relu_backward(grad, saved.self, (saved.lower + saved.upper) / 2)
+        return rrelu_with_noise_backward(grad, saved.self, saved.noise, saved.lower, saved.upper,
+                                         saved.training)
 
 
 class RreluWithNoiseBackward1(RreluWithNoiseBackward0):
@@ -78,9 +77,8 @@ class RreluWithNoiseBackward1(RreluWithNoiseBackward0):
     saves = {"result": RESULT}
 
     def backward(self, saved, grad):
-        if saved.training:
-            return grad * saved.noise
-        return leaky_relu_backward(grad, saved.result, (saved.lower + saved.upper) / 2)
+        return rrelu_with_noise_backward(grad, saved.result, saved.noise, saved.lower,
+                                         saved.upper, saved.training)
 
 
 class EluBackward0(Node):
@@ -105,9 +103,8 @@ class EluBackward1(EluBackward0):
     saves = {"result": RESULT}
 
     def backward(self, saved, grad):
-        y, alpha, scale, input_scale = saved.result, saved.alpha, saved.scale, saved.input_scale
-        # (torch's test is y <= 0, so a NaN takes the linear piece)
-        return fn.where(y <= 0, grad * input_scale * (y + alpha * scale), grad * scale)
+        return elu_backward(grad, saved.result, saved.alpha, saved.scale, saved.input_scale,
+                            is_result=True)
 
 
 class CeluBackward0(Node):
@@ -131,8 +128,8 @@ class CeluBackward1(CeluBackward0):
     saves = {"result": RESULT}
 
     def backward(self, saved, grad):
-        y, alpha = saved.result, saved.alpha
-        return fn.where(y <= 0, grad * (1.0 / alpha) * (y + alpha), grad)  # (NaN: grad)
+        return elu_backward(grad, saved.result, saved.alpha, 1, 1.0 / saved.alpha,
+                            is_result=True)
 
 
 class SoftplusBackward0(Node):
@@ -235,7 +232,7 @@ class HardshrinkBackward0(Node):
         return kernels.hardshrink(x, lambd)
 
     def backward(self, saved, grad):
-        return shrink_backward(grad, saved.self, saved.lambd)
+        return shrink_backward(grad, saved.self, saved.lambd, HardshrinkBackwardBackward0)
 
 
 class SoftshrinkBackward0(Node):
@@ -248,14 +245,15 @@ class SoftshrinkBackward0(Node):
         return kernels.softshrink(x, lambd)
 
     def backward(self, saved, grad):
-        return shrink_backward(grad, saved.self, saved.lambd)
+        return shrink_backward(grad, saved.self, saved.lambd, SoftshrinkBackwardBackward0)
 
 
-def shrink_backward(grad, x, lambd):
-    """grad where |x| > lambd (or x is NaN), else 0."""
+def shrink_backward(grad, x, lambd, node=None):
+    """grad where |x| > lambd (or x is NaN), else 0 (recorded as ``node``:
+    HardshrinkBackwardBackward0 or SoftshrinkBackwardBackward0)."""
     if not fn.is_tensor(grad):
         return kernels.shrink_backward(grad, x, lambd)
-    return fn.where((x >= -lambd) & (x <= lambd), 0, grad)
+    return node.apply(grad, x, lambd=lambd)
 
 
 class PreluKernelBackward0(Node):
@@ -278,17 +276,21 @@ def mish_backward(grad, x):
     """tanh(softplus(x)) + x sigmoid(x) (1 - tanh(softplus(x))**2)."""
     if not fn.is_tensor(grad):
         return kernels.mish_backward(grad, x)
-    t = pointwise.tanh(fn.log(1 + fn.exp(x)))
-    return grad * (t + x * fn.sigmoid(x) * (1 - t * t))
+    sigmoid = fn.sigmoid(x)  # (torch's infinitely_differentiable_mish_backward, op for op)
+    t = pointwise.tanh(fn.log1p(fn.exp(x)))
+    one_minus = fn.number_minus(1.0, t * t)  # (first: C++ evaluates the right operand first)
+    return grad * (t + x * sigmoid * one_minus)
 
 
 # The derivatives: on arrays as PyTorch's kernels compute them; on tensors (a backward
 # with create_graph=True) by the formula, recorded so that it can be differentiated again.
 
 # ---- the derivatives as operations (a backward with create_graph=True records them) --
-# Each is linear in grad, and its derivative with respect to x is 0 (PyTorch's
-# derivatives.yaml): so a gradient taken through one still requires grad when only x does.
-# (hardshrink's and softshrink's are still recorded as the ops of their formula.)
+# Each is linear in grad. For the piecewise-linear ones (leaky_relu, hardtanh, the shrinks,
+# rrelu) the derivative with respect to x is 0 (PyTorch's derivatives.yaml): so a gradient
+# taken through one still requires grad when only x does. elu's, softplus's and
+# hardswish's have a second derivative in x, written with ops as PyTorch's
+# FunctionsManual.cpp writes it (elu_double_backward, softplus_double_backward).
 
 class LeakyReluBackwardBackward0(Node):
     formula = Formula("z", "(x > 0) grad + (x <= 0) negative_slope grad",
@@ -318,6 +320,102 @@ class HardtanhBackwardBackward0(Node):
                                                                     saved.max_val))
 
 
+class EluBackwardBackward0(Node):
+    formula = Formula("z", "elu_backward(grad, x): grad * scale where x > 0, else grad * scale "
+                           "alpha input_scale exp(input_scale x) (x: elu_'s result y, if "
+                           "is_result: grad * input_scale (y + alpha scale))",
+                      d={"grad": "elu's slope",
+                         "x": "grad input_scale * (elu's slope, or 1 if is_result) where x < 0, "
+                              "else 0"})
+    saves = {"grad_output": Input(0), "self_or_result": Input(1)}
+
+    def forward(self, grad, x, alpha, scale, input_scale, is_result):
+        self.save(alpha=alpha, scale=scale, input_scale=input_scale, is_result=is_result)
+        if is_result:
+            return kernels.elu_backward_of_result(grad, x, alpha, scale, input_scale)
+        return kernels.elu_backward(grad, x, alpha, scale, input_scale)
+
+    def backward(self, saved, grad):
+        x, constants = saved.self_or_result, (saved.alpha, saved.scale, saved.input_scale)
+        grad_grad = elu_backward(grad, x, *constants, saved.is_result) \
+            if self.needs_input_grad[0] else None
+        grad_x = elu_double_backward(grad, saved.grad_output, x, *constants, saved.is_result) \
+            if self.needs_input_grad[1] else None
+        return grad_grad, grad_x
+
+
+class SoftplusBackwardBackward0(Node):
+    formula = Formula("z", "softplus_backward(grad, x) = grad sigmoid(beta x) (grad where "
+                           "beta x > threshold)",
+                      d={"grad": "sigmoid(beta x) (1 where beta x > threshold)",
+                         "x": "grad beta sigmoid(beta x) (1 - sigmoid(beta x)) (0 where beta x "
+                              ">= threshold)"})
+    saves = {"grad_output": Input(0), "self": Input(1)}
+
+    def forward(self, grad, x, beta, threshold):
+        self.save(beta=beta, threshold=threshold)
+        return kernels.softplus_backward(grad, x, beta, threshold)
+
+    def backward(self, saved, grad):
+        x, beta, threshold = saved.self, saved.beta, saved.threshold
+        grad_grad = softplus_backward(grad, x, beta, threshold) \
+            if self.needs_input_grad[0] else None
+        grad_x = softplus_double_backward(grad * saved.grad_output, x, beta, threshold) \
+            if self.needs_input_grad[1] else None
+        return grad_grad, grad_x
+
+
+class HardswishBackwardBackward0(Node):
+    formula = Formula("z", "hardswish_backward(grad, x): 0 where x <= -3, grad (x / 3 + 1/2) "
+                           "where x < 3, else grad",
+                      d={"grad": "0, x / 3 + 1/2 or 1", "x": "grad / 3 where -3 < x < 3, else 0"})
+    saves = {"grad_output": Input(0), "self": Input(1)}
+
+    def forward(self, grad, x):
+        return kernels.hardswish_backward(grad, x)
+
+    def backward(self, saved, grad):
+        x = saved.self
+        grad_grad = hardswish_backward(grad, x) if self.needs_input_grad[0] else None
+        grad_x = fn.where((x > -3.0) & (x < 3.0), grad * saved.grad_output / 3.0,
+                          fn.zeros((), x)) if self.needs_input_grad[1] else None
+        return grad_grad, grad_x
+
+
+class HardshrinkBackwardBackward0(Node):
+    formula = Formula("z", "hardshrink_backward(grad, x): grad where |x| > lambd, else 0",
+                      d={"grad": "1 where |x| > lambd, else 0", "x": "0"})
+    saves = {"self": Input(1)}
+
+    def forward(self, grad, x, lambd):
+        self.save(lambd=lambd)
+        return kernels.shrink_backward(grad, x, lambd)
+
+    def backward(self, saved, grad):
+        return _mask_backward_grads(self, grad, shrink_backward(grad, saved.self, saved.lambd,
+                                                                type(self)))
+
+
+class SoftshrinkBackwardBackward0(HardshrinkBackwardBackward0):
+    formula = Formula("z", "softshrink_backward(grad, x): grad where |x| > lambd, else 0",
+                      d={"grad": "1 where |x| > lambd, else 0", "x": "0"})
+
+
+class RreluWithNoiseBackwardBackward0(Node):
+    formula = Formula("z", "rrelu_with_noise_backward(grad, x): grad * noise while training, "
+                           "else grad where x > 0 and grad (lower + upper) / 2 elsewhere",
+                      d={"grad": "noise (training), else 1 or (lower + upper) / 2", "x": "0"})
+    saves = {"self": Input(1)}
+
+    def forward(self, grad, x, noise, lower, upper, training):
+        self.save(noise=noise, lower=lower, upper=upper, training=training)
+        return rrelu_with_noise_backward(grad, x, noise, lower, upper, training)
+
+    def backward(self, saved, grad):
+        return _mask_backward_grads(self, grad, rrelu_with_noise_backward(
+            grad, saved.self, saved.noise, saved.lower, saved.upper, saved.training))
+
+
 def _mask_backward_grads(node, grad, grad_grad):
     """(the gradient for grad, zeros for x), as the node's inputs need them."""
     return (grad_grad if node.needs_input_grad[0] else None,
@@ -341,9 +439,9 @@ def hardtanh_backward(grad, x, min_val, max_val):
 
 def hardswish_backward(grad, x):
     """0 where x <= -3, grad * (x / 3 + 1/2) where x < 3, else grad."""
-    if not fn.is_tensor(grad):
+    if not (fn.is_tensor(grad) or fn.is_tensor(x)):
         return kernels.hardswish_backward(grad, x)
-    return fn.where(x <= -3, 0, fn.where(x < 3, grad * (x / 3 + 0.5), grad))
+    return HardswishBackwardBackward0.apply(grad, x)
 
 
 def hardsigmoid_backward(grad, x):
@@ -353,21 +451,50 @@ def hardsigmoid_backward(grad, x):
     return fn.where((x > -3) & (x < 3), grad * kernels.ONE_SIXTH, 0)
 
 
-def elu_backward(grad, x, alpha, scale, input_scale):
-    """scale * alpha * input_scale * exp(input_scale * x) where x <= 0, else scale (a
-    NaN too, as torch's elu_backward)."""
-    if not fn.is_tensor(grad):
-        return kernels.elu_backward(grad, x, alpha, scale, input_scale)
-    negative = grad * (input_scale * alpha * scale) * fn.exp(x * input_scale)
-    return fn.where(x <= 0, negative, grad * scale)
+def elu_backward(grad, x, alpha, scale, input_scale, is_result=False):
+    """grad * scale * alpha * input_scale * exp(input_scale * x) where x <= 0, else grad *
+    scale (a NaN too, as torch's elu_backward); from the result y of elu_ when
+    ``is_result``."""
+    if fn.is_tensor(grad) or fn.is_tensor(x):
+        return EluBackwardBackward0.apply(grad, x, alpha=alpha, scale=scale,
+                                          input_scale=input_scale, is_result=is_result)
+    if is_result:
+        return kernels.elu_backward_of_result(grad, x, alpha, scale, input_scale)
+    return kernels.elu_backward(grad, x, alpha, scale, input_scale)
+
+
+def elu_double_backward(grad, grad_output, x, alpha, scale, input_scale, is_result):
+    """d/dx of elu_backward(grad_output, x), times grad: 0 where x >= 0; where x < 0,
+    grad * grad_output * input_scale times elu's slope (times 1 from the result y)."""
+    scaled = grad * grad_output * input_scale
+    if not is_result:
+        scaled = elu_backward(scaled, x, alpha, scale, input_scale)
+    return scaled * (x < 0)
 
 
 def softplus_backward(grad, x, beta, threshold):
     """sigmoid(beta x) = z / (z + 1) with z = exp(beta x); 1 where beta x > threshold."""
-    if not fn.is_tensor(grad):
+    if not (fn.is_tensor(grad) or fn.is_tensor(x)):
         return kernels.softplus_backward(grad, x, beta, threshold)
-    z = fn.exp(x * beta)
-    return fn.where(x * beta > threshold, grad, grad * z / (z + 1))
+    return SoftplusBackwardBackward0.apply(grad, x, beta=beta, threshold=threshold)
+
+
+def softplus_double_backward(grad, x, beta, threshold):
+    """d/dx of softplus_backward, times grad: beta * sigmoid'(beta x) where beta x <
+    threshold, else 0 (torch's softplus_double_backward, op for op)."""
+    scaled = x * beta
+    return fn.sigmoid_backward(grad, fn.sigmoid(scaled)) * (scaled < threshold) * beta
+
+
+def rrelu_with_noise_backward(grad, x, noise, lower, upper, training):
+    """grad * noise while training, else leaky_relu's derivative with the mean slope."""
+    if fn.is_tensor(grad) or fn.is_tensor(x):
+        return RreluWithNoiseBackwardBackward0.apply(grad, x, noise=fn.as_array(noise),
+                                                     lower=lower, upper=upper,
+                                                     training=training)
+    if training:
+        return grad * noise
+    return kernels.leaky_relu_backward(grad, x, (lower + upper) / 2)
 
 
 def glu_backward(grad, x, dim):
@@ -381,11 +508,13 @@ def glu_backward(grad, x, dim):
 
 
 def silu_backward(grad, x):
-    """sigmoid(x) (1 + x (1 - sigmoid(x)))."""
+    """sigmoid(x) (1 + x (1 - sigmoid(x))) (torch's infinitely_differentiable_silu_backward
+    on tensors)."""
     if not fn.is_tensor(grad):
         return kernels.silu_backward(grad, x)
-    sigmoid = 1 / (1 + fn.exp(-x))
-    return grad * sigmoid * (1 + x * (1 - sigmoid))
+    sigmoid = fn.sigmoid(x)
+    inner = 1 + x * fn.number_minus(1.0, sigmoid)  # (first: C++ evaluates the right operand first)
+    return grad * sigmoid * inner
 
 
 def _check_float(x, name: str) -> None:

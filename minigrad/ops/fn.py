@@ -52,7 +52,7 @@ from . import view_scatter
 from . import special_functions
 from . import combine
 
-__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
+__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "digamma_", "lgamma", "trigamma",
            "polygamma", "special_zeta", "special_i0e", "special_i1e", "xlog1py", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
@@ -114,6 +114,10 @@ def tanh(x):
 
 def log(x):
     return pointwise.log(x) if is_tensor(x) else kernels_pointwise.log(x)
+
+
+def log1p(x):
+    return rounding.log1p(x) if is_tensor(x) else np.log1p(x)
 
 
 def logit(x):

@@ -456,6 +456,14 @@ RECORDED_BY_A_BACKWARD = {
     "UnfoldBackwardBackward0": "UnfoldBackward0",
     "EuclideanDistBackward0": "MulBackward0 (a first order only: test_distance.py)",
     "IndexFillBackward1": "TraceBackward0",
+    "EluBackwardBackward0": "EluBackward0 (and, from elu_'s result, EluBackward1)",
+    "SoftplusBackwardBackward0": "SoftplusBackward0",
+    "HardswishBackwardBackward0": "HardswishBackward0",
+    "HardshrinkBackwardBackward0": "HardshrinkBackward0",
+    "SoftshrinkBackwardBackward0": "SoftshrinkBackward0",
+    "RreluWithNoiseBackwardBackward0": "RreluWithNoiseBackward0",
+    **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
+       for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
 }
 
 
@@ -484,34 +492,15 @@ BACKWARD_RECORDED_OTHERWISE = {
     "NativeLayerNormBackward0": Otherwise("NativeLayerNormBackwardBackward0", _OPS, orders=2),
     "BinaryCrossEntropyBackward0": Otherwise("BinaryCrossEntropyBackwardBackward0", _OPS,
                                              rtol=1e-9),  # (second order: 1.5e-10 apart)
-    "CeluBackward0": Otherwise("EluBackwardBackward0", _OPS),
-    "CeluBackward1": Otherwise("EluBackwardBackward0", _OPS),
-    "EluBackward0": Otherwise("EluBackwardBackward0", _OPS),
-    "EluBackward1": Otherwise("EluBackwardBackward0", _OPS),
     # (PyTorch has no second derivative of hardsigmoid: "derivative for
     # aten::hardsigmoid_backward is not implemented"; minigrad's is 0)
     "HardsigmoidBackward0": Otherwise("torch::autograd::NotImplemented", _OPS, orders=1),
-    "HardswishBackward0": Otherwise("HardswishBackwardBackward0", _OPS),
-    "HardshrinkBackward0": Otherwise("HardshrinkBackwardBackward0", _OPS),
-    "SoftshrinkBackward0": Otherwise("SoftshrinkBackwardBackward0", _OPS),
     # (minigrad's second derivatives of huber and smooth_l1 have -0. where PyTorch's 0.)
     "HuberLossBackward0": Otherwise("HuberLossBackwardBackward0", _OPS, zero_signs=False),
-    "RreluWithNoiseBackward0": Otherwise("RreluWithNoiseBackwardBackward0", _OPS),
-    "RreluWithNoiseBackward1": Otherwise("RreluWithNoiseBackwardBackward0", _OPS),
-    # (PyTorch writes mish's and silu's derivatives with other ops than minigrad's)
-    "MishBackward0": Otherwise("Log1PBackward0", "log(1 + exp(x)) and 1 - tanh^2 (RsubBackward1)"),
     # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
     "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
     "PreluKernelBackward0": Otherwise("PreluKernelBackwardBackward0", _OPS),
-    "ReflectionPad1DBackward0": Otherwise("ReflectionPad1DBackwardBackward0", _OPS),
-    "ReflectionPad2DBackward0": Otherwise("ReflectionPad2DBackwardBackward0", _OPS),
-    "ReflectionPad3DBackward0": Otherwise("ReflectionPad3DBackwardBackward0", _OPS),
-    "ReplicationPad1DBackward0": Otherwise("ReplicationPad1DBackwardBackward0", _OPS),
-    "ReplicationPad2DBackward0": Otherwise("ReplicationPad2DBackwardBackward0", _OPS),
-    "ReplicationPad3DBackward0": Otherwise("ReplicationPad3DBackwardBackward0", _OPS),
-    "SiluBackward0": Otherwise("SigmoidBackward0", "sigmoid as 1 / (1 + exp(-x))"),
     "SmoothL1LossBackward0": Otherwise("SmoothL1LossBackwardBackward0", _OPS, zero_signs=False),
-    "SoftplusBackward0": Otherwise("SoftplusBackwardBackward0", _OPS),
     "AdaptiveMaxPool2DBackward0": Otherwise("AdaptiveMaxPool2DBackwardBackward0",
                                             "max pooling's MaxPool2DWithIndicesBackwardBackward0"),
     "AdaptiveMaxPool3DBackward0": Otherwise("AdaptiveMaxPool3DBackwardBackward0",
