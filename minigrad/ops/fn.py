@@ -732,6 +732,11 @@ def as_constant(array, like):
     return make(array) if is_tensor(like) else array
 
 
+def ones_like(x):
+    """Ones shaped and typed as ``x`` (an array or a Tensor alike)."""
+    return x.new_ones(tuple(x.shape)) if is_tensor(x) else np.ones_like(x)
+
+
 def zeros(shape, like):
     """Zeros of ``shape`` with the dtype (and kind: array or Tensor) of ``like``."""
     if is_tensor(like):

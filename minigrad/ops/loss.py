@@ -526,19 +526,59 @@ class _PiecewiseLoss(Node):
         return self.elementwise(np.abs(x - target), x.dtype.type(beta))
 
     def backward(self, saved, grad):
-        x, target = saved.self, saved.target
-        grad_t = self.gradient(target - x, grad) if self.needs_input_grad[1] else None
-        return self.gradient(x - target, grad), grad_t  # (torch's: target's with t - x)
+        x, target, kind = saved.self, saved.target, type(self)
+        grad_x = piecewise_backward(kind, grad, x, target, self.reduction, self.beta)
+        grad_t = piecewise_backward(kind, grad, target, x, self.reduction, self.beta) \
+            if self.needs_input_grad[1] else None  # (torch's: target's with t - x)
+        return grad_x, grad_t
 
-    def gradient(self, d, grad):
-        """torch's smooth_l1_loss_backward / huber_loss_backward of d = x - t; the
-        target's is the same with t - x (so +0 at d = 0, not -0)."""
-        beta = self.beta
-        norm = _over(1, math.prod(d.shape)) if self.reduction == "mean" else 1.0
-        grad = grad if self.reduction == "none" else fn.expand(grad, d.shape)
-        inner = self.inner(norm * d, grad, beta)
-        outer = self.outer(norm * grad, beta)
-        return fn.where(d <= -beta, -outer, fn.where(d >= beta, outer, inner))
+
+def piecewise_backward(kind, grad, x, target, reduction, beta):
+    """torch's smooth_l1_loss_backward / huber_loss_backward (``kind``: the loss's node)
+    of d = x - target (so the target's, with the two swapped, has +0 at d = 0, not -0);
+    on tensors recorded as its node, SmoothL1LossBackwardBackward0 or
+    HuberLossBackwardBackward0."""
+    if is_tensor(grad) or is_tensor(x) or is_tensor(target):
+        return _DERIVATIVE_NODES[kind].apply(grad, x, target, reduction=reduction, beta=beta)
+    d = x - target
+    norm = _over(1, math.prod(d.shape)) if reduction == "mean" else 1.0
+    grad = grad if reduction == "none" else np.broadcast_to(grad, d.shape)
+    inner, outer = kind.inner(norm * d, grad, beta), kind.outer(norm * grad, beta)
+    return np.where(d <= -beta, -outer, np.where(d >= beta, outer, inner))
+
+
+class _PiecewiseLossBackward(Node):
+    """The derivative of SmoothL1 or Huber as an operation, recorded by a backward with
+    create_graph=True: linear in grad, and 1 / beta (1 for Huber) inside |d| < beta for
+    self, minus that for target (PyTorch's *_loss_double_backward)."""
+    saves = {"grad_output": Input(0), "self": Input(1), "target": Input(2)}
+
+    def forward(self, grad, x, target, reduction, beta):
+        self.save(reduction=_REDUCTIONS[reduction], **{self.loss.width: beta})
+        self.reduction, self.beta = reduction, beta
+        return piecewise_backward(self.loss, grad, x, target, reduction, beta)
+
+    def backward(self, saved, grad):
+        grad_output, x, target = saved.grad_output, saved.self, saved.target
+        needs_grad, needs_x, needs_target = self.needs_input_grad
+        grad_grad = self.grad_output_grad(grad, grad_output, x, target) if needs_grad else None
+        double = (self.loss, x, target, self.reduction, self.beta)
+        grad_x = _piecewise_double(grad * grad_output, *double) if needs_x else None
+        grad_target = -_piecewise_double(grad * grad_output, *double) if needs_target else None
+        if needs_grad and grad_grad.shape != grad_output.shape:  # (the engine's sum_to, last:
+            grad_grad = fn.sum(grad_grad)  # a reduced loss's grad_output is a scalar)
+        return grad_grad, grad_x, grad_target
+
+
+def _piecewise_double(grad, loss, x, target, reduction, beta):
+    """torch's smooth_l1_loss_double_backward and huber_loss_double_backward: grad where
+    |x - target| < beta, else 0 (/ beta for smooth_l1, zeros if beta is 0; / n for
+    'mean')."""
+    if loss is SmoothL1LossBackward0 and beta == 0:
+        return fn.zeros(grad.shape, grad)
+    inside = grad * (fn.abs(x - target) < beta)
+    inside = inside / beta if loss is SmoothL1LossBackward0 else inside
+    return inside / math.prod(x.shape) if reduction == "mean" else inside
 
 
 class SmoothL1LossBackward0(_PiecewiseLoss):
@@ -578,6 +618,37 @@ class HuberLossBackward0(_PiecewiseLoss):
     @staticmethod
     def outer(norm_grad, delta):
         return norm_grad * delta
+
+
+class SmoothL1LossBackwardBackward0(_PiecewiseLossBackward):
+    formula = Formula("z", "smooth_l1_loss_backward(grad, self, target): grad d / beta if |d| "
+                           "< beta else grad sign(d)  (d = self - target)",
+                      d={"grad": "d / beta or sign(d)", "self": "grad / beta where |d| < beta",
+                         "target": "-grad / beta where |d| < beta"})
+    loss = SmoothL1LossBackward0
+
+    def grad_output_grad(self, grad, grad_output, x, target):
+        return piecewise_backward(self.loss, grad, x, target, self.reduction, self.beta)
+
+
+class HuberLossBackwardBackward0(_PiecewiseLossBackward):
+    formula = Formula("z", "huber_loss_backward(grad, self, target): grad d if |d| < delta "
+                           "else grad delta sign(d)  (d = self - target)",
+                      d={"grad": "d or delta sign(d)", "self": "grad where |d| < delta",
+                         "target": "-grad where |d| < delta"})
+    loss = HuberLossBackward0
+
+    def grad_output_grad(self, grad, grad_output, x, target):
+        """torch's huber_loss_double_backward_grad_output."""
+        if self.reduction == "none":
+            return piecewise_backward(self.loss, grad, x, target, self.reduction, self.beta)
+        ones = fn.ones_like(grad_output)
+        return fn.sum(piecewise_backward(self.loss, ones, x, target, self.reduction,
+                                         self.beta) * grad)
+
+
+_DERIVATIVE_NODES = {SmoothL1LossBackward0: SmoothL1LossBackwardBackward0,
+                     HuberLossBackward0: HuberLossBackwardBackward0}
 
 
 def binary_cross_entropy(x, target, weight=None, reduction="mean"):

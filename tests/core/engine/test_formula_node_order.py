@@ -326,6 +326,9 @@ PROGRAMS = {
     "ClampMinBackward0, in normalize": lambda lib, a, b: _f(lib).normalize(a * b, dim=1),
     "ConstantPadNdBackward0, two pads": lambda lib, a, b: _f(lib).pad(a, (1, 2)) * _f(lib).pad(
         b, (2, 1)),
+    "SmoothL1LossBackward0, summed": lambda lib, a, b: _f(lib).smooth_l1_loss(
+        a * b, b, reduction="sum", beta=0.5),
+    "HuberLossBackward0, averaged": lambda lib, a, b: _f(lib).huber_loss(a * b, a, "mean", 0.5),
     "EluBackward0": lambda lib, a, b: _f(lib).elu(a) * b,
     "EluBackward1": lambda lib, a, b: _f(lib).elu(a * b, inplace=True),
     "HardsigmoidBackward0": lambda lib, a, b: _f(lib).hardsigmoid(a * 4) * b,
@@ -462,6 +465,8 @@ RECORDED_BY_A_BACKWARD = {
     "HardshrinkBackwardBackward0": "HardshrinkBackward0",
     "SoftshrinkBackwardBackward0": "SoftshrinkBackward0",
     "RreluWithNoiseBackwardBackward0": "RreluWithNoiseBackward0",
+    "SmoothL1LossBackwardBackward0": "SmoothL1LossBackward0",
+    "HuberLossBackwardBackward0": "HuberLossBackward0",
     **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
        for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
 }
@@ -495,12 +500,9 @@ BACKWARD_RECORDED_OTHERWISE = {
     # (PyTorch has no second derivative of hardsigmoid: "derivative for
     # aten::hardsigmoid_backward is not implemented"; minigrad's is 0)
     "HardsigmoidBackward0": Otherwise("torch::autograd::NotImplemented", _OPS, orders=1),
-    # (minigrad's second derivatives of huber and smooth_l1 have -0. where PyTorch's 0.)
-    "HuberLossBackward0": Otherwise("HuberLossBackwardBackward0", _OPS, zero_signs=False),
     # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
     "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
     "PreluKernelBackward0": Otherwise("PreluKernelBackwardBackward0", _OPS),
-    "SmoothL1LossBackward0": Otherwise("SmoothL1LossBackwardBackward0", _OPS, zero_signs=False),
     "AdaptiveMaxPool2DBackward0": Otherwise("AdaptiveMaxPool2DBackwardBackward0",
                                             "max pooling's MaxPool2DWithIndicesBackwardBackward0"),
     "AdaptiveMaxPool3DBackward0": Otherwise("AdaptiveMaxPool3DBackwardBackward0",
