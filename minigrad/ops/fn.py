@@ -191,6 +191,12 @@ def digamma_(x):
     return x.digamma_() if is_tensor(x) else kernels_special.digamma(x)
 
 
+def mul_(x, other):
+    """``x.mul_(other)`` (in place on Tensors, as a PyTorch formula writes it: a second
+    backward sees the CloneBackward0 of x kept for other's gradient)."""
+    return x.mul_(other) if is_tensor(x) else x * other
+
+
 def standard_gamma_grad(alpha, x):
     """d x / d alpha for x drawn from Gamma(alpha, 1) (StandardGammaGradBackward0 on
     Tensors)."""

@@ -497,10 +497,89 @@ class BinaryCrossEntropyBackward0(Node):
 
     def backward(self, saved, grad):
         x, target = saved.self, saved.target
-        grad = grad if self.reduction == "none" else fn.expand(grad, x.shape)
-        grad_x = grad * (x - target) / fn.clamp_min((1 - x) * x, kernels_loss.EPSILON)
-        grad_t = -fn.logit(x) * grad if self.needs_input_grad[1] else None  # (not clamped)
-        return tuple(_weighted(g, saved.weight, self.reduction, x.size) for g in (grad_x, grad_t))
+        grad_x = bce_backward(grad, x, target, saved.weight, self.reduction)
+        grad_t = fn.mul_(-fn.logit(x), grad) if self.needs_input_grad[1] else None  # (no clamp)
+        return grad_x, _weighted(grad_t, saved.weight, self.reduction, math.prod(x.shape))
+
+
+def bce_backward(grad, x, target, weight, reduction):
+    """torch's binary_cross_entropy_backward: grad (x - t) / max(x (1 - x), eps), times
+    the weight, / n for 'mean' (on tensors recorded as BinaryCrossEntropyBackwardBackward0)."""
+    if is_tensor(grad) or is_tensor(x) or is_tensor(target):
+        return BinaryCrossEntropyBackwardBackward0.apply(grad, x, target, weight=weight,
+                                                         reduction=reduction)
+    grad = grad if reduction == "none" else fn.expand(grad, x.shape)
+    grad_x = grad * (x - target) / fn.clamp_min((1 - x) * x, kernels_loss.EPSILON)
+    weight = None if weight is None else fn.as_array(weight)
+    return _weighted(grad_x, weight, reduction, math.prod(x.shape))
+
+
+class BinaryCrossEntropyBackwardBackward0(Node):
+    formula = Formula("z", "binary_cross_entropy_backward(grad, self, target) = grad w (x - t) "
+                           "/ max(x (1 - x), eps) (/ n for 'mean')",
+                      grad={"grad": "G w (x - t) / ((x + eps) (1 - x + eps)), summed for a "
+                                    "reduced loss",
+                            "self": "G grad w (x^2 - 2 x t + t) / ((x + eps)^2 (1 - x + eps)^2)",
+                            "target": "-G grad w / max(x (1 - x), eps)"},
+                      note="binary_cross_entropy's derivative as an operation, recorded by a "
+                           "backward with create_graph=True (PyTorch's eps: 1e-12).")
+    saves = {"grad_output": Input(0), "self": Input(1), "target": Input(2)}
+
+    def forward(self, grad, x, target, weight, reduction):
+        self.save(weight=_kept(weight), reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
+        return bce_backward(grad, x, target, weight, reduction)
+
+    def backward(self, saved, grad):
+        # torch's binary_cross_entropy_double_backward(_grad_output, _target), in its order
+        grad_output, x, target = saved.grad_output, saved.self, saved.target
+        needs_grad, needs_x, needs_target = self.needs_input_grad
+        terms = (x, target, saved.weight, self.reduction)
+        grad_grad = _bce_double_grad_output(grad, *terms) if needs_grad else None
+        grad_x = _bce_double_self(grad, grad_output, *terms) if needs_x else None
+        grad_target = _bce_double_target(-grad * grad_output, *terms) if needs_target else None
+        if needs_grad and grad_grad.shape != grad_output.shape:  # (the engine's sum_to)
+            grad_grad = fn.sum(grad_grad)
+        return grad_grad, grad_x, grad_target
+
+
+def _bce_double_self(grad, grad_output, x, target, weight, reduction):
+    """grad grad_output (x^2 - 2 x t + t) / ((x + eps)^2 (1 - x + eps)^2), weighted, op for
+    op as torch's binary_cross_entropy_double_backward (C++'s right operands first)."""
+    x_eps, one_minus_x_eps = x + 1e-12, fn.number_minus(1, x) + 1e-12
+    below = one_minus_x_eps ** 2
+    below = x_eps ** 2 * below
+    above = 2 * x * target
+    above = x * x - above + target
+    grad_x = above / below * (grad * grad_output)
+    grad_x = grad_x if weight is None else grad_x * weight
+    return grad_x / math.prod(x.shape) if reduction == "mean" else grad_x
+
+
+def _bce_double_target(grad, x, target, weight, reduction):
+    """-G grad / max((1 - x) x, eps), weighted, the clamp unrecorded (torch's
+    binary_cross_entropy_double_backward_target)."""
+    grad = grad if weight is None else grad * weight
+    denom = _clamped_unrecorded(fn.number_minus(1, x) * x, 1e-12)
+    grad = grad / denom
+    return grad / math.prod(target.shape) if reduction == "mean" else grad
+
+
+def _clamped_unrecorded(x, low):
+    """max(x, low), in place under no_grad on a tensor (its node stays the product's)."""
+    if not is_tensor(x):
+        return np.maximum(x, low)
+    with grad_mode.no_grad():
+        return x.clamp_min_(low)
+
+
+def _bce_double_grad_output(grad, x, target, weight, reduction):
+    """grad (x - t) / ((x + eps) (1 - x + eps)), weighted."""
+    below = fn.number_minus(1, x) + 1e-12  # (C++'s right operands first)
+    below = (x + 1e-12) * below
+    ggo = (x - target) / below * grad
+    ggo = ggo if weight is None else ggo * weight
+    return ggo / math.prod(x.shape) if reduction == "mean" else ggo
 
 
 def _weighted(grad, weight, reduction, count):

@@ -329,6 +329,8 @@ PROGRAMS = {
     "SmoothL1LossBackward0, summed": lambda lib, a, b: _f(lib).smooth_l1_loss(
         a * b, b, reduction="sum", beta=0.5),
     "HuberLossBackward0, averaged": lambda lib, a, b: _f(lib).huber_loss(a * b, a, "mean", 0.5),
+    "BinaryCrossEntropyBackward0, weighted mean": lambda lib, a, b: _f(lib).binary_cross_entropy(
+        a.sigmoid(), b.sigmoid(), b.detach().abs()),
     "EluBackward0": lambda lib, a, b: _f(lib).elu(a) * b,
     "EluBackward1": lambda lib, a, b: _f(lib).elu(a * b, inplace=True),
     "HardsigmoidBackward0": lambda lib, a, b: _f(lib).hardsigmoid(a * 4) * b,
@@ -467,6 +469,7 @@ RECORDED_BY_A_BACKWARD = {
     "RreluWithNoiseBackwardBackward0": "RreluWithNoiseBackward0",
     "SmoothL1LossBackwardBackward0": "SmoothL1LossBackward0",
     "HuberLossBackwardBackward0": "HuberLossBackward0",
+    "BinaryCrossEntropyBackwardBackward0": "BinaryCrossEntropyBackward0",
     **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
        for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
 }
@@ -495,8 +498,6 @@ BACKWARD_RECORDED_OTHERWISE = {
     # (torch's third derivative of layer_norm fails its own gradgradcheck, minigrad's
     # passes: tests/nn/test_nn_gpt_layers.py)
     "NativeLayerNormBackward0": Otherwise("NativeLayerNormBackwardBackward0", _OPS, orders=2),
-    "BinaryCrossEntropyBackward0": Otherwise("BinaryCrossEntropyBackwardBackward0", _OPS,
-                                             rtol=1e-9),  # (second order: 1.5e-10 apart)
     # (PyTorch has no second derivative of hardsigmoid: "derivative for
     # aten::hardsigmoid_backward is not implemented"; minigrad's is 0)
     "HardsigmoidBackward0": Otherwise("torch::autograd::NotImplemented", _OPS, orders=1),
