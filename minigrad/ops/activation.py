@@ -320,6 +320,27 @@ class HardtanhBackwardBackward0(Node):
                                                                     saved.max_val))
 
 
+class GluBackwardBackward0(Node):
+    formula = Formula("z", "glu_backward(grad, x): [grad s, grad a s (1 - s)], a and b the "
+                           "halves of x along dim, s = sigmoid(b)",
+                      grad={"grad": "the halves of G * glu_backward(ones, x) added",
+                            "x": "torch's glu_double_backward: G's halves times grad and the "
+                                 "second derivatives of a s"})
+    saves = {"grad_output": Input(0), "self": Input(1)}
+
+    def forward(self, grad, x, dim):
+        self.save(dim=dim)
+        return kernels.glu_backward(grad, x, dim)
+
+    def backward(self, saved, grad):
+        x, dim = saved.self, saved.dim
+        grad_grad = glu_double_backward_grad_output(grad, x, dim) \
+            if self.needs_input_grad[0] else None
+        grad_x = glu_double_backward(grad, saved.grad_output, x, dim) \
+            if self.needs_input_grad[1] else None
+        return grad_grad, grad_x
+
+
 class EluBackwardBackward0(Node):
     formula = Formula("z", "elu_backward(grad, x): grad * scale where x > 0, else grad * scale "
                            "alpha input_scale exp(input_scale x) (x: elu_'s result y, if "
@@ -499,12 +520,37 @@ def rrelu_with_noise_backward(grad, x, noise, lower, upper, training):
 
 def glu_backward(grad, x, dim):
     """G sigmoid(b) for the first half a, G a sigmoid(b) (1 - sigmoid(b)) for b."""
-    if not fn.is_tensor(grad):
+    if not (fn.is_tensor(grad) or fn.is_tensor(x)):
         return kernels.glu_backward(grad, x, dim)
+    return GluBackwardBackward0.apply(grad, x, dim=dim)
+
+
+def glu_double_backward_grad_output(grad, x, dim):
+    """The two halves of grad * glu_backward(ones, x) added (torch's
+    glu_double_backward_grad_output)."""
+    dim = normalize_dim(dim, x.ndim)
+    half = x.shape[dim] // 2
+    sizes = tuple(half if d == dim else size for d, size in enumerate(x.shape))
+    both = grad * glu_backward(fn.ones(sizes, x), x, dim)
+    return fn.narrow(both, dim, 0, half) + fn.narrow(both, dim, half, half)
+
+
+def glu_double_backward(grad, grad_output, x, dim):
+    """d/dx of glu_backward(grad_output, x), times grad, op for op as torch's
+    glu_double_backward (a, b: x's halves; s = sigmoid(b); C++'s right operands first)."""
     half = x.shape[dim] // 2
     a, b = fn.narrow(x, dim, 0, half), fn.narrow(x, dim, half, half)
-    sigmoid = 1 / (1 + fn.exp(-b))
-    return fn.cat([sigmoid * grad, (1 - sigmoid) * sigmoid * a * grad], dim)
+    s = fn.sigmoid(b)
+    one_minus_s = fn.number_minus(1, s)
+    s_one_minus_s = s * one_minus_s
+    grad_a, grad_b = fn.narrow(grad, dim, 0, half), fn.narrow(grad, dim, half, half)
+    grad_b_a = grad_b * a
+    first = grad_b * grad_output * s_one_minus_s
+    curvature = s * s_one_minus_s
+    curvature = s_one_minus_s * one_minus_s - curvature
+    second = grad_a * grad_output * s_one_minus_s
+    second = grad_b_a * grad_output * curvature + second
+    return fn.cat([first, second], dim)
 
 
 def silu_backward(grad, x):

@@ -381,7 +381,7 @@ def matmul(a, b):
 def narrow(x, dim, start, length):
     if is_tensor(x):
         return shape_ops.narrow(x, dim, start, length)
-    return x[(slice(None),) * dim + (slice(start, start + length),)]
+    return x[(slice(None),) * (dim % x.ndim) + (slice(start, start + length),)]
 
 
 def select(x, dim, index):
@@ -738,9 +738,11 @@ def as_constant(array, like):
     return make(array) if is_tensor(like) else array
 
 
-def ones_like(x):
-    """Ones shaped and typed as ``x`` (an array or a Tensor alike)."""
-    return x.new_ones(tuple(x.shape)) if is_tensor(x) else np.ones_like(x)
+def ones(shape, like):
+    """Ones of ``shape`` with the dtype (and kind: array or Tensor) of ``like``."""
+    if is_tensor(like):
+        return like.new_ones(tuple(shape))
+    return np.ones(shape, like.dtype)
 
 
 def zeros(shape, like):

@@ -721,7 +721,7 @@ class HuberLossBackwardBackward0(_PiecewiseLossBackward):
         """torch's huber_loss_double_backward_grad_output."""
         if self.reduction == "none":
             return piecewise_backward(self.loss, grad, x, target, self.reduction, self.beta)
-        ones = fn.ones_like(grad_output)
+        ones = fn.ones(grad_output.shape, grad_output)
         return fn.sum(piecewise_backward(self.loss, ones, x, target, self.reduction,
                                          self.beta) * grad)
 

@@ -379,6 +379,7 @@ PROGRAMS = {
     "DiagonalScatterBackward0": lambda lib, a, b: lib.diagonal_scatter(
         a * b, b[0, :2] * a[1, :2]) * a,
     "GluBackward0": lambda lib, a, b: _f(lib).glu(a * b, 0) * a[0],
+    "GluBackward0, last dim": lambda lib, a, b: _f(lib).glu(lib.cat([a, a * b], 1), -1) * b,
     "NativeGroupNormBackward0": lambda lib, a, b: _f(lib).group_norm(
         (a * b).unsqueeze(0), 1, a[0, :2], b[1, :2]),
     "AdaptiveMaxPool2DBackward0": lambda lib, a, b: _f(lib).adaptive_max_pool2d(
@@ -470,6 +471,7 @@ RECORDED_BY_A_BACKWARD = {
     "SmoothL1LossBackwardBackward0": "SmoothL1LossBackward0",
     "HuberLossBackwardBackward0": "HuberLossBackward0",
     "BinaryCrossEntropyBackwardBackward0": "BinaryCrossEntropyBackward0",
+    "GluBackwardBackward0": "GluBackward0",
     **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
        for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
 }
@@ -508,7 +510,6 @@ BACKWARD_RECORDED_OTHERWISE = {
                                             "max pooling's MaxPool2DWithIndicesBackwardBackward0"),
     "AdaptiveMaxPool3DBackward0": Otherwise("AdaptiveMaxPool3DBackwardBackward0",
                                             "max pooling's MaxPool3DWithIndicesBackwardBackward0"),
-    "GluBackward0": Otherwise("GluBackwardBackward0", _OPS),
     "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
     "TrilinearBackward0": Otherwise("TrilinearBackward0", "einsum's matrix products"),
     **{f"Upsample{kind}BackwardBackward0"[:-len("BackwardBackward0")] + "Backward0":
