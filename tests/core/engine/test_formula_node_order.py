@@ -363,6 +363,8 @@ PROGRAMS = {
     "ThresholdBackward1": lambda lib, a, b: _f(lib).threshold(a * b, 0.1, 2.0, inplace=True),
     "EmbeddingBackward0": lambda lib, a, b: _f(lib).embedding(
         lib.tensor([[1, 0], [1, 1]]), a * b, padding_idx=0) * a[0],
+    "EmbeddingBackward0, scaled by frequency": lambda lib, a, b: _f(lib).embedding(
+        lib.tensor([[1, 0], [1, 1]]), a * b, scale_grad_by_freq=True) * a[0],
     "NativeLayerNormBackward0": lambda lib, a, b: _f(lib).layer_norm(a * b, (3,), a[0], b[1]),
     "GeluBackward0": lambda lib, a, b: _f(lib).gelu(a * b) * a,
     # (the layers and functions of tests/nn/test_nn_{conv_transpose,normalization,
@@ -472,6 +474,7 @@ RECORDED_BY_A_BACKWARD = {
     "HuberLossBackwardBackward0": "HuberLossBackward0",
     "BinaryCrossEntropyBackwardBackward0": "BinaryCrossEntropyBackward0",
     "GluBackwardBackward0": "GluBackward0",
+    "EmbeddingDenseBackwardBackward0": "EmbeddingBackward0",
     **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
        for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
 }
@@ -496,7 +499,6 @@ _OPS = "the ops of the formula"
 BACKWARD_RECORDED_OTHERWISE = {
     "ConvolutionBackward0": Otherwise("ConvolutionBackwardBackward0",
                                       "unfold, matrix products and fold (the same values)"),
-    "EmbeddingBackward0": Otherwise("EmbeddingDenseBackwardBackward0", _OPS),
     # (torch's third derivative of layer_norm fails its own gradgradcheck, minigrad's
     # passes: tests/nn/test_nn_gpt_layers.py)
     "NativeLayerNormBackward0": Otherwise("NativeLayerNormBackwardBackward0", _OPS, orders=2),
