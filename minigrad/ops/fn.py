@@ -1174,12 +1174,13 @@ def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation
     return squeeze(result, 2) if flat else result
 
 
-def max_pool_backward(grad, x, indices, spatial=2):
+def max_pool_backward(grad, x, indices, spatial=2, node=None):
     """Each window's gradient added to the element it chose (indices count h * W + w, or
-    t * H * W + h * W + w) (MaxPool2DWithIndicesBackwardBackward0, or 3D)."""
+    t * H * W + h * W + w) (MaxPool2DWithIndicesBackwardBackward0, or 3D; or ``node``:
+    adaptive max pooling's)."""
     if is_tensor(grad):
-        node = (conv.MaxPool2DWithIndicesBackwardBackward0 if spatial == 2 else
-                conv.MaxPool3DWithIndicesBackwardBackward0)
+        node = node or (conv.MaxPool2DWithIndicesBackwardBackward0 if spatial == 2 else
+                        conv.MaxPool3DWithIndicesBackwardBackward0)
         return node.apply(grad, x, indices=as_array(indices))
     return kernels_conv.max_pool_backward(grad, indices, x.shape, spatial)
 

@@ -475,6 +475,8 @@ RECORDED_BY_A_BACKWARD = {
     "BinaryCrossEntropyBackwardBackward0": "BinaryCrossEntropyBackward0",
     "GluBackwardBackward0": "GluBackward0",
     "EmbeddingDenseBackwardBackward0": "EmbeddingBackward0",
+    "AdaptiveMaxPool2DBackwardBackward0": "AdaptiveMaxPool2DBackward0",
+    "AdaptiveMaxPool3DBackwardBackward0": "AdaptiveMaxPool3DBackward0",
     **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
        for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
 }
@@ -508,10 +510,6 @@ BACKWARD_RECORDED_OTHERWISE = {
     # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
     "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
     "PreluKernelBackward0": Otherwise("PreluKernelBackwardBackward0", _OPS),
-    "AdaptiveMaxPool2DBackward0": Otherwise("AdaptiveMaxPool2DBackwardBackward0",
-                                            "max pooling's MaxPool2DWithIndicesBackwardBackward0"),
-    "AdaptiveMaxPool3DBackward0": Otherwise("AdaptiveMaxPool3DBackwardBackward0",
-                                            "max pooling's MaxPool3DWithIndicesBackwardBackward0"),
     "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
     "TrilinearBackward0": Otherwise("TrilinearBackward0", "einsum's matrix products"),
     **{f"Upsample{kind}BackwardBackward0"[:-len("BackwardBackward0")] + "Backward0":
