@@ -16,6 +16,7 @@ from ..rules.arguments import normalize_dim
 from ..rules.conversion import check_opmath_scalars, checked_fill_value
 from ..rules.layout import with_unary_layout
 from . import fn, pointwise
+from .linalg_module import several_outputs
 
 __all__ = ["glu", "leaky_relu", "rrelu", "elu", "celu", "softplus", "silu", "hardtanh", "mish", "hardswish",
            "hardsigmoid", "threshold", "prelu", "hardshrink", "softshrink"]
@@ -266,10 +267,52 @@ class PreluKernelBackward0(Node):
 
     def backward(self, saved, grad):
         x, w = saved.self, saved.weight
-        grad_w = fn.where(x > 0, 0, x * grad)
+        grad_x, grad_w = prelu_kernel_backward(grad, x, w)
         axes = tuple(d for d in range(x.ndim) if w.shape[d] == 1 and x.shape[d] != 1)
-        return fn.where(x > 0, grad, w * grad), fn.sum(grad_w, axes, keepdim=True) if axes \
-            else grad_w
+        return grad_x, fn.sum(grad_w, axes, keepdim=True) if axes else grad_w
+
+
+def prelu_kernel_backward(grad, x, w):
+    """(G where x > 0 else w G, 0 where x > 0 else x G), the second of x's shape (on
+    tensors the two outputs of one PreluKernelBackwardBackward0 node)."""
+    if fn.is_tensor(grad):
+        return several_outputs(PreluKernelBackwardBackward0, (grad, x, w), {})
+    return fn.where(x > 0, grad, w * grad), fn.where(x > 0, 0, x * grad)
+
+
+class PreluKernelBackwardBackward0(Node):
+    formula = Formula("(gx, gw)", "_prelu_kernel_backward(grad, x, w) = (grad where x > 0 else "
+                                  "w grad, 0 where x > 0 else x grad)",
+                      grad={"grad": "G_gx where x >= 0, else G_gx w + G_gw x",
+                            "x": "0 where x >= 0, else grad G_gw",
+                            "w": "0 where x >= 0, else grad G_gx"},
+                      note="prelu's derivative as an operation of two outputs, recorded by a "
+                           "backward with create_graph=True.")
+    saves = {"grad_output": Input(0), "self": Input(1), "weight": Input(2)}
+
+    def forward(self, grad, x, w):
+        return list(prelu_kernel_backward(grad, x, w))
+
+    def backward(self, saved, grad_gx=None, grad_gw=None):
+        grad_output, x, w = saved.grad_output, saved.self, saved.weight
+        nonnegative, needs_grad, needs_x, needs_w = x >= 0, *self.needs_input_grad
+        grad_grad = _prelu_double_grad_output(grad_gx, grad_gw, x, w) if needs_grad else None
+        grad_x = fn.where(nonnegative, fn.zeros((), x), grad_output * grad_gw) \
+            if grad_gw is not None else fn.zeros(x.shape, x)
+        grad_w = fn.where(nonnegative, fn.zeros((), w), grad_output * grad_gx) \
+            if grad_gx is not None else fn.zeros(x.shape, x)
+        return grad_grad, grad_x if needs_x else None, grad_w if needs_w else None
+
+
+def _prelu_double_grad_output(grad_gx, grad_gw, x, w):
+    """torch's: G_gx where x >= 0, else G_gx w (+ G_gw x) (C++'s right operands first)."""
+    nonnegative = x >= 0
+    if grad_gx is None:
+        return fn.where(nonnegative, fn.zeros((), x), grad_gw * x)
+    if grad_gw is None:
+        return fn.where(nonnegative, grad_gx, grad_gx * w)
+    slope = grad_gw * x
+    return fn.where(nonnegative, grad_gx, grad_gx * w + slope)
 
 
 def mish_backward(grad, x):

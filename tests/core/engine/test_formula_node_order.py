@@ -345,6 +345,7 @@ PROGRAMS = {
     "NativeBatchNormBackward0": lambda lib, a, b: _f(lib).batch_norm(
         a, None, None, b[0], b[1], True),
     "PreluKernelBackward0": lambda lib, a, b: _f(lib).prelu(a, b[0, :1]) * b,
+    "PreluKernelBackward0, per channel": lambda lib, a, b: _f(lib).prelu(a.t(), b[0, :2]) * b.t(),
     "ReflectionPad1DBackward0": lambda lib, a, b: _f(lib).pad(a * b, (2, 1), mode="reflect"),
     "ReflectionPad2DBackward0": lambda lib, a, b: _f(lib).pad(
         (a * b).unsqueeze(0), (1, 1, 1, 0), mode="reflect"),
@@ -476,6 +477,7 @@ RECORDED_BY_A_BACKWARD = {
     "GluBackwardBackward0": "GluBackward0",
     "EmbeddingDenseBackwardBackward0": "EmbeddingBackward0",
     "AdaptiveMaxPool2DBackwardBackward0": "AdaptiveMaxPool2DBackward0",
+    "PreluKernelBackwardBackward0": "PreluKernelBackward0",
     "AdaptiveMaxPool3DBackwardBackward0": "AdaptiveMaxPool3DBackward0",
     **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
        for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
@@ -509,7 +511,6 @@ BACKWARD_RECORDED_OTHERWISE = {
     "HardsigmoidBackward0": Otherwise("torch::autograd::NotImplemented", _OPS, orders=1),
     # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
     "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
-    "PreluKernelBackward0": Otherwise("PreluKernelBackwardBackward0", _OPS),
     "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
     "TrilinearBackward0": Otherwise("TrilinearBackward0", "einsum's matrix products"),
     **{f"Upsample{kind}BackwardBackward0"[:-len("BackwardBackward0")] + "Backward0":
