@@ -9,13 +9,14 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd.formula import Formula
-from ..autograd.node import Node, Input, Param, RESULT
+from ..autograd.node import Node, Input, RESULT
 from ..kernels import activation as kernels
 from ..kernels import random as random_kernels
 from ..rules.arguments import normalize_dim
 from ..rules.conversion import check_opmath_scalars, checked_fill_value
 from ..rules.layout import with_unary_layout
-from . import fn, pointwise
+from . import fn, pointwise, rounding
+from ._saved import as_shown
 from .linalg_module import several_outputs
 
 __all__ = ["glu", "leaky_relu", "rrelu", "elu", "celu", "softplus", "silu", "hardtanh", "mish", "hardswish",
@@ -25,13 +26,14 @@ __all__ = ["glu", "leaky_relu", "rrelu", "elu", "celu", "softplus", "silu", "har
 class GluBackward0(Node):
     formula = Formula("y", "a * sigmoid(b), a and b the first and second half of self along dim",
                       grad={"self": "G sigmoid(b) for a; G a sigmoid(b) (1 - sigmoid(b)) for b"})
-    saves = {"self": Input(0), "dim": Param(-1)}
+    saves = {"self": Input(0)}
 
     def forward(self, x, dim):
+        self.save(dim=as_shown(dim), _dim=dim)
         return kernels.glu(x, dim)
 
     def backward(self, saved, grad):
-        return glu_backward(grad, saved.self, saved.dim)
+        return glu_backward(grad, saved.self, saved._dim)
 
 
 class LeakyReluBackward0(Node):
@@ -372,11 +374,11 @@ class GluBackwardBackward0(Node):
     saves = {"grad_output": Input(0), "self": Input(1)}
 
     def forward(self, grad, x, dim):
-        self.save(dim=dim)
+        self.save(dim=as_shown(dim), _dim=dim)
         return kernels.glu_backward(grad, x, dim)
 
     def backward(self, saved, grad):
-        x, dim = saved.self, saved.dim
+        x, dim = saved.self, saved._dim
         grad_grad = glu_double_backward_grad_output(grad, x, dim) \
             if self.needs_input_grad[0] else None
         grad_x = glu_double_backward(grad, saved.grad_output, x, dim) \
@@ -509,10 +511,12 @@ def hardswish_backward(grad, x):
 
 
 def hardsigmoid_backward(grad, x):
-    """grad * 1/6 where -3 < x < 3 (float32's 1/6, as torch's 1.0f / 6.0f), else 0."""
-    if not fn.is_tensor(grad):
-        return kernels.hardsigmoid_backward(grad, x)
-    return fn.where((x > -3) & (x < 3), grad * kernels.ONE_SIXTH, 0)
+    """grad * 1/6 where -3 < x < 3 (float32's 1/6, as torch's 1.0f / 6.0f), else 0.
+    PyTorch has no derivative for it: recorded, a NotImplemented node."""
+    value = kernels.hardsigmoid_backward(fn.as_array(grad), fn.as_array(x))
+    if not (fn.is_tensor(grad) or fn.is_tensor(x)):
+        return value
+    return rounding.NotImplemented.apply(grad, x, operation="hardsigmoid_backward", value=value)
 
 
 def elu_backward(grad, x, alpha, scale, input_scale, is_result=False):
@@ -533,7 +537,7 @@ def elu_double_backward(grad, grad_output, x, alpha, scale, input_scale, is_resu
     scaled = grad * grad_output * input_scale
     if not is_result:
         scaled = elu_backward(scaled, x, alpha, scale, input_scale)
-    return scaled * (x < 0)
+    return scaled * fn.type_as(x < 0, grad)
 
 
 def softplus_backward(grad, x, beta, threshold):
@@ -547,7 +551,8 @@ def softplus_double_backward(grad, x, beta, threshold):
     """d/dx of softplus_backward, times grad: beta * sigmoid'(beta x) where beta x <
     threshold, else 0 (torch's softplus_double_backward, op for op)."""
     scaled = x * beta
-    return fn.sigmoid_backward(grad, fn.sigmoid(scaled)) * (scaled < threshold) * beta
+    return fn.sigmoid_backward(grad, fn.sigmoid(scaled)) * fn.type_as(scaled < threshold, grad) \
+        * beta
 
 
 def rrelu_with_noise_backward(grad, x, noise, lower, upper, training):
@@ -575,7 +580,8 @@ def glu_double_backward_grad_output(grad, x, dim):
     half = x.shape[dim] // 2
     sizes = tuple(half if d == dim else size for d, size in enumerate(x.shape))
     both = grad * glu_backward(fn.ones(sizes, x), x, dim)
-    return fn.narrow(both, dim, 0, half) + fn.narrow(both, dim, half, half)
+    second = fn.narrow(both, dim, half, half)  # (first: C++ evaluates the right operand first)
+    return fn.narrow(both, dim, 0, half) + second
 
 
 def glu_double_backward(grad, grad_output, x, dim):

@@ -52,7 +52,7 @@ from . import view_scatter
 from . import special_functions
 from . import combine
 
-__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "sgn", "abs", "cos", "sin",
+__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "type_as", "ones", "mul_", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "digamma_", "lgamma", "trigamma",
            "polygamma", "special_zeta", "special_i0e", "special_i1e", "xlog1py", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
@@ -736,6 +736,12 @@ def as_constant(array, like):
     """A NumPy array computed by a formula, as the kind ``like`` is (a Tensor
     outside the graph, or the array itself)."""
     return make(array) if is_tensor(like) else array
+
+
+def type_as(mask, like):
+    """``mask.type_as(like)``: a comparison's result in ``like``'s dtype (no node: a
+    comparison needs no gradient)."""
+    return mask.to(like.dtype) if is_tensor(mask) else mask.astype(like.dtype)
 
 
 def ones(shape, like):

@@ -72,9 +72,8 @@ class EmbeddingDenseBackwardBackward0(Node):
 
     def forward(self, grad, indices, indices_tensor, num_weights, padding_idx,
                 scale_grad_by_freq):
-        self.save(indices=SavedTensor(indices_tensor), num_weights=num_weights,
-                  padding_idx=as_shown(padding_idx), _padding_idx=padding_idx,
-                  scale_grad_by_freq=scale_grad_by_freq)
+        self.save(indices=SavedTensor(indices_tensor), padding_idx=as_shown(padding_idx),
+                  _padding_idx=padding_idx)
         return embedding_dense_backward(grad, indices, num_weights, padding_idx,
                                         scale_grad_by_freq)
 

@@ -655,9 +655,15 @@ def _piecewise_double(grad, loss, x, target, reduction, beta):
     'mean')."""
     if loss is SmoothL1LossBackward0 and beta == 0:
         return fn.zeros(grad.shape, grad)
-    inside = grad * (fn.abs(x - target) < beta)
-    inside = inside / beta if loss is SmoothL1LossBackward0 else inside
-    return inside / math.prod(x.shape) if reduction == "mean" else inside
+    inside = fn.abs(x - target) < beta
+    if loss is SmoothL1LossBackward0:  # (smooth_l1's: type_as(grad), then / beta)
+        return _mean_of(grad * fn.type_as(inside, grad) / beta, x, reduction)
+    return _mean_of(grad * inside, x, reduction)
+
+
+def _mean_of(grad, x, reduction):
+    """grad / n for 'mean' (n: x's number of elements)."""
+    return grad / math.prod(x.shape) if reduction == "mean" else grad
 
 
 class SmoothL1LossBackward0(_PiecewiseLoss):

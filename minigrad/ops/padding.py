@@ -57,16 +57,16 @@ class _EdgePadBackward(Node):
     """The derivative of a reflection or replication pad as an operation, recorded by a
     backward with create_graph=True: linear in grad, so its own derivative is the pad
     again; with respect to x, 0."""
-    saves = {"self": Input(1)}
 
     def forward(self, grad, x, indices, padding):
-        self.save(padding=padding)
+        self.save(padding=padding, _self_sizes=x.shape)
         return fn.index_backward(grad, x.shape, indices)
 
     def backward(self, saved, grad):
         grad_grad = edge_pad(grad, saved.padding, self.mode) if self.needs_input_grad[0] \
             else None
-        return grad_grad, fn.zeros(saved.self.shape, grad) if self.needs_input_grad[1] else None
+        return grad_grad, fn.zeros(saved._self_sizes, grad) if self.needs_input_grad[1] \
+            else None
 
 
 class ReflectionPad1DBackward0(_EdgePad):

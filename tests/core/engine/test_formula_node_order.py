@@ -506,9 +506,6 @@ BACKWARD_RECORDED_OTHERWISE = {
     # (torch's third derivative of layer_norm fails its own gradgradcheck, minigrad's
     # passes: tests/nn/test_nn_gpt_layers.py)
     "NativeLayerNormBackward0": Otherwise("NativeLayerNormBackwardBackward0", _OPS, orders=2),
-    # (PyTorch has no second derivative of hardsigmoid: "derivative for
-    # aten::hardsigmoid_backward is not implemented"; minigrad's is 0)
-    "HardsigmoidBackward0": Otherwise("torch::autograd::NotImplemented", _OPS, orders=1),
     # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
     "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
     "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
