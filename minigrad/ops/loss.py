@@ -304,17 +304,13 @@ class MseLossBackwardBackward0(Node):
         grad_output, x, target = saved.grad_output, saved.self, saved.target
         needs_grad, needs_x, needs_target = self.needs_input_grad
         reduction = self.reduction
-        grad_grad = _mse_grad_grad(grad, x, target, reduction) if needs_grad else None
+        grad_grad = fn.mse_loss_backward(grad, x, target, reduction) if needs_grad else None
         grad_x = _mse_double(grad * grad_output, x, reduction) if needs_x else None
         grad_target = -_mse_double(grad * grad_output, target, reduction) if needs_target \
             else None
+        if needs_grad and grad_grad.shape != grad_output.shape:  # (the engine's sum_to,
+            grad_grad = fn.sum(grad_grad)  # last: a reduced loss's grad_output is a scalar)
         return grad_grad, grad_x, grad_target
-
-
-def _mse_grad_grad(grad, x, target, reduction):
-    """The upstream gradient's: mse_loss_backward of G, summed for a reduced loss."""
-    grad_grad = fn.mse_loss_backward(grad, x, target, reduction)
-    return grad_grad if reduction == "none" else fn.sum(grad_grad)
 
 
 def _mse_double(grad, x, reduction):

@@ -165,9 +165,13 @@ PROGRAMS = {
     "MinimumBackward0": lambda lib, a, b: lib.minimum(a * b, b),
     "MmBackward0": lambda lib, a, b: (a @ b.t()) * a[:, :2],
     "MseLossBackward0": lambda lib, a, b: _f(lib).mse_loss(a, b, reduction="none"),
+    "MseLossBackward0, averaged": lambda lib, a, b: _f(lib).mse_loss(a * b, a),
     "SoftMarginLossBackward0": lambda lib, a, b: _f(lib).soft_margin_loss(
         a * b, lib.tensor([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]], dtype=lib.float64),
         reduction="none"),
+    "SoftMarginLossBackward0, summed": lambda lib, a, b: _f(lib).soft_margin_loss(
+        a * b, lib.tensor([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]], dtype=lib.float64),
+        reduction="sum"),
     "NormBackward1": lambda lib, a, b: _f(lib).pairwise_distance(a, b) * a[:, 0],
     "MulBackward0": lambda lib, a, b: a * b * a,
     "MulBackward1": lambda lib, a, b: a * a * 2,
