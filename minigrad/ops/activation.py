@@ -251,7 +251,7 @@ class SoftshrinkBackward0(Node):
         return shrink_backward(grad, saved.self, saved.lambd, SoftshrinkBackwardBackward0)
 
 
-def shrink_backward(grad, x, lambd, node=None):
+def shrink_backward(grad, x, lambd, node):
     """grad where |x| > lambd (or x is NaN), else 0 (recorded as ``node``:
     HardshrinkBackwardBackward0 or SoftshrinkBackwardBackward0)."""
     if not fn.is_tensor(grad):

@@ -70,7 +70,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "type_as"
            "ctc_loss_backward", "lu_solve",
            "embedding_backward_by_frequency",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -1061,25 +1061,6 @@ def native_group_norm_backward(grad, x, x_mean, rstd, weight, groups: int, eps: 
     if needs[2]:
         grad_b = sum(grad, others)
     return grad_x, grad_w, grad_b
-
-def upsample_backward(grad, input_shape, scales, mode: str, align_corners: bool):
-    """dL/dx of an upsampling, A^T G along each spatial dim (A: the outputs' weights on
-    the inputs); on Tensors recorded as matrix products with the constant A's."""
-    if not is_tensor(grad):
-        return kernels_upsample.upsample_backward(grad, input_shape, scales, mode,
-                                                  align_corners)
-    result = grad
-    dtype = grad.dtype.numpy
-    taps = kernels_upsample.taps(input_shape[2:], grad.shape[2:], scales, mode, align_corners,
-                                 dtype)
-    for dim, size in enumerate(input_shape[2:]):
-        out = grad.shape[2 + dim]
-        weights = np.zeros((out, size), dtype)
-        for places, tap_weights in taps[dim]:  # (nearest: one tap of weight 1)
-            np.add.at(weights, (np.arange(out), places), 1 if tap_weights is None else tap_weights)
-        moved = transpose(result, 2 + dim, -1)  # (the dim last, times A: out -> size)
-        result = transpose(linalg.matmul(moved, make(weights)), 2 + dim, -1)
-    return contiguous(result)
 
 def pixel_shuffle(x, factor: int):
     if is_tensor(x):

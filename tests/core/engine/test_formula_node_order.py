@@ -482,6 +482,9 @@ RECORDED_BY_A_BACKWARD = {
     "EmbeddingDenseBackwardBackward0": "EmbeddingBackward0",
     "AdaptiveMaxPool2DBackwardBackward0": "AdaptiveMaxPool2DBackward0",
     "PreluKernelBackwardBackward0": "PreluKernelBackward0",
+    **{f"Upsample{kind}BackwardBackward0": f"Upsample{kind}Backward0"
+       for kind in ("Nearest1D", "Nearest2D", "NearestExact1D", "NearestExact2D", "Linear1D",
+                    "Bilinear2D", "Nearest3D", "NearestExact3D", "Trilinear3D", "Bicubic2D")},
     "AdaptiveMaxPool3DBackwardBackward0": "AdaptiveMaxPool3DBackward0",
     **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
        for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
@@ -514,11 +517,6 @@ BACKWARD_RECORDED_OTHERWISE = {
     "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
     "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
     "TrilinearBackward0": Otherwise("TrilinearBackward0", "einsum's matrix products"),
-    **{f"Upsample{kind}BackwardBackward0"[:-len("BackwardBackward0")] + "Backward0":
-       Otherwise(f"Upsample{kind}BackwardBackward0", "matrix products with the constant weights",
-                 rtol=1e-10 if kind in ("NearestExact3D", "Bicubic2D") else 1e-12)
-       for kind in ("Nearest1D", "Nearest2D", "NearestExact1D", "NearestExact2D", "Linear1D",
-                    "Bilinear2D", "Nearest3D", "NearestExact3D", "Trilinear3D", "Bicubic2D")},
 }
 
 
