@@ -516,7 +516,6 @@ BACKWARD_RECORDED_OTHERWISE = {
     # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
     "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
     "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
-    "TrilinearBackward0": Otherwise("TrilinearBackward0", "einsum's matrix products"),
 }
 
 

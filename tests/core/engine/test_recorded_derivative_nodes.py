@@ -49,6 +49,8 @@ FUNCTIONS = {
                                         mode="replicate") ** 2,
     "embedding": lambda x: F.embedding(mg.tensor([[1, 0], [1, 1]]), x, padding_idx=0) ** 2,
     "adaptive max pool": lambda x: F.adaptive_max_pool2d(x.reshape(1, 2, 5), (1, 2)) ** 2,
+    "bilinear": lambda x: F.bilinear(x[:, :3], x[:, 2:], x.reshape(2, 5)[:, :3, None]
+                                     * x[:, None, 2:]),
     "linear upsample": lambda x: F.interpolate(x.reshape(1, 2, 5), size=7, mode="linear") ** 2,
     "bicubic upsample": lambda x: F.interpolate(x.reshape(1, 1, 2, 5), size=(3, 4),
                                                 mode="bicubic", align_corners=True) ** 2,
@@ -86,7 +88,8 @@ def test_third_derivatives_against_finite_differences(name):
     ("binary_cross_entropy (weighted mean)", "BinaryCrossEntropyBackwardBackward0"),
     ("glu", "GluBackwardBackward0"), ("embedding", "EmbeddingDenseBackwardBackward0"),
     ("adaptive max pool", "AdaptiveMaxPool2DBackwardBackward0"),
-    ("bicubic upsample", "UpsampleBicubic2DBackwardBackward0")])
+    ("bicubic upsample", "UpsampleBicubic2DBackwardBackward0"),
+    ("bilinear", "TrilinearBackward0")])
 def test_a_recorded_derivative_shows_torchs_node(name, node):
     """The first derivative's graph holds the node, in minigrad as in PyTorch (the same
     program run on torch by swapping the library)."""
