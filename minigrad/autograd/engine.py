@@ -33,7 +33,7 @@ from ..kernels.layout import new_layout
 from ..kernels.meta import ones_like
 from . import anomaly, grad_mode, profiler
 from .hooks import run_posthooks, run_prehooks
-from .node import AccumulateGrad, Node
+from .node import AccumulateGrad, Node, _LEAF_SEQUENCE
 from .tensor_base import TensorBase, make
 
 __all__ = ["BackwardStep", "backward_steps", "walk", "execution_order", "GraphTask",
@@ -276,12 +276,14 @@ class RefusingNode(Node):
     """A node whose backward only raises: PyTorch's ``NotImplemented`` (``floor_divide``,
     ``heaviside``), which PyTorch's engine refuses before it runs any node, hooks
     included (``refuse_unimplemented``). Like PyTorch's, it keeps edges only to inputs
-    that need a gradient."""
+    that need a gradient, and its sequence number is the leaves' (PyTorch's UINT64_MAX):
+    in creation order it comes after every other node."""
     made = False  # True once one was linked: until then no walk looks for one
 
     def _link(self, inputs, output, same: bool = False) -> None:
         super()._link(inputs, output, same)
         RefusingNode.made = True
+        self._sequence_nr = _LEAF_SEQUENCE
         self.next_functions = tuple(edge for edge in self.next_functions if edge[0] is not None)
 
 

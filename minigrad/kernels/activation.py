@@ -99,6 +99,12 @@ def elu_backward(grad, x, alpha, scale, input_scale):
     return np.where(x <= 0, negative, grad * kind(scale))
 
 
+def elu_backward_of_result(grad, y, alpha, scale, input_scale):
+    """elu_'s derivative read from its result y: grad * input_scale * (y + alpha * scale)
+    where y <= 0 (a NaN takes the linear piece, as torch's test), else grad * scale."""
+    return np.where(y <= 0, grad * input_scale * (y + alpha * scale), grad * scale)
+
+
 @half_in_float32
 def softplus_backward(grad, x, beta, threshold):
     """grad * z / (z + 1), z = exp(beta x); grad itself where beta x > threshold."""

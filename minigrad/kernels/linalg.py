@@ -648,3 +648,15 @@ def solve_triangular(a, b, upper, left, unitriangular):
         rest = slice(0, k) if upper else slice(k + 1, n)
         x[..., rest, :] -= a[..., rest, k, None] * x[..., k, None, :]
     return x
+
+
+def trilinear(x1, x2, x3, expand1, expand2, expand3, sumdim):
+    """PyTorch's _trilinear: each input given size-1 dims at its ``expand`` positions, the
+    three multiplied (broadcast) and summed over ``sumdim`` (one einsum; a fresh
+    row-major result)."""
+    letters = "abcdefghijklmnopqrstuvwxyz"[:x1.ndim + len(expand1)]
+
+    def kept(dropped):
+        return "".join(letter for d, letter in enumerate(letters) if d not in dropped)
+    equation = f"{kept(expand1)},{kept(expand2)},{kept(expand3)}->{kept(sumdim)}"
+    return np.einsum(equation, x1, x2, x3, order="C")

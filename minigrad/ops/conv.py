@@ -360,6 +360,19 @@ def avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divi
         shown_stride=shown_stride)
 
 
+class AdaptiveMaxPool2DBackwardBackward0(MaxPool2DWithIndicesBackwardBackward0):
+    formula = Formula("g", "G' added at the element each window chose (adaptive max "
+                           "pooling's backward)",
+                      grad={"grad_output": "G read at the chosen elements (a gather)",
+                            "self": "zeros (the choice is flat)"},
+                      note="How adaptive max pooling's backward is recorded with "
+                           "create_graph=True.")
+
+
+class AdaptiveMaxPool3DBackwardBackward0(AdaptiveMaxPool2DBackwardBackward0):
+    spatial = 3
+
+
 class AdaptiveMaxPool2DBackward0(Node):
     formula = Formula("y[n, c, i, j]", "max of self[n, c, rows(i), cols(j)]",
                       grad={"self": "G[n, c, i, j] at the element chosen, 0 elsewhere"},
@@ -367,13 +380,16 @@ class AdaptiveMaxPool2DBackward0(Node):
     saves = {"self": Input(0)}
     spatial = 2
 
+    recorded_backward = AdaptiveMaxPool2DBackwardBackward0
+
     def forward(self, x, output_size):
         values, self.indices = kernels.adaptive_max_pool(x, output_size)
         self.save(result1=self.indices)
         return values
 
     def backward(self, saved, grad):
-        return fn.max_pool_backward(grad, saved.self, saved.result1, self.spatial)
+        return fn.max_pool_backward(grad, saved.self, saved.result1, self.spatial,
+                                    self.recorded_backward)
 
 
 class AdaptiveMaxPool3DBackward0(AdaptiveMaxPool2DBackward0):
@@ -381,6 +397,7 @@ class AdaptiveMaxPool3DBackward0(AdaptiveMaxPool2DBackward0):
                       grad={"self": "G[n, c, t, i, j] at the element chosen, 0 elsewhere"},
                       note="Also returns the indices (t * H * W + h * W + w).")
     spatial = 3
+    recorded_backward = AdaptiveMaxPool3DBackwardBackward0
 
 
 def adaptive_max_pool(x, output_size, return_indices=False):

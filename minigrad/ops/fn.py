@@ -52,7 +52,7 @@ from . import view_scatter
 from . import special_functions
 from . import combine
 
-__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
+__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "type_as", "ones", "mul_", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "digamma_", "lgamma", "trigamma",
            "polygamma", "special_zeta", "special_i0e", "special_i1e", "xlog1py", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
@@ -70,7 +70,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "ctc_loss_backward", "lu_solve",
            "embedding_backward_by_frequency",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -114,6 +114,10 @@ def tanh(x):
 
 def log(x):
     return pointwise.log(x) if is_tensor(x) else kernels_pointwise.log(x)
+
+
+def log1p(x):
+    return rounding.log1p(x) if is_tensor(x) else np.log1p(x)
 
 
 def logit(x):
@@ -185,6 +189,12 @@ def digamma_(x):
     """``x.digamma_()`` (in place on Tensors: PyTorch's mvlgamma_backward writes so, and a
     second backward sees its CloneBackward0)."""
     return x.digamma_() if is_tensor(x) else kernels_special.digamma(x)
+
+
+def mul_(x, other):
+    """``x.mul_(other)`` (in place on Tensors, as a PyTorch formula writes it: a second
+    backward sees the CloneBackward0 of x kept for other's gradient)."""
+    return x.mul_(other) if is_tensor(x) else x * other
 
 
 def standard_gamma_grad(alpha, x):
@@ -371,7 +381,7 @@ def matmul(a, b):
 def narrow(x, dim, start, length):
     if is_tensor(x):
         return shape_ops.narrow(x, dim, start, length)
-    return x[(slice(None),) * dim + (slice(start, start + length),)]
+    return x[(slice(None),) * (dim % x.ndim) + (slice(start, start + length),)]
 
 
 def select(x, dim, index):
@@ -744,6 +754,19 @@ def as_constant(array, like):
     return make(array) if is_tensor(like) else array
 
 
+def type_as(mask, like):
+    """``mask.type_as(like)``: a comparison's result in ``like``'s dtype (no node: a
+    comparison needs no gradient)."""
+    return mask.to(like.dtype) if is_tensor(mask) else mask.astype(like.dtype)
+
+
+def ones(shape, like):
+    """Ones of ``shape`` with the dtype (and kind: array or Tensor) of ``like``."""
+    if is_tensor(like):
+        return like.new_ones(tuple(shape))
+    return np.ones(shape, like.dtype)
+
+
 def zeros(shape, like):
     """Zeros of ``shape`` with the dtype (and kind: array or Tensor) of ``like``."""
     if is_tensor(like):
@@ -1055,25 +1078,6 @@ def native_group_norm_backward(grad, x, x_mean, rstd, weight, groups: int, eps: 
         grad_b = sum(grad, others)
     return grad_x, grad_w, grad_b
 
-def upsample_backward(grad, input_shape, scales, mode: str, align_corners: bool):
-    """dL/dx of an upsampling, A^T G along each spatial dim (A: the outputs' weights on
-    the inputs); on Tensors recorded as matrix products with the constant A's."""
-    if not is_tensor(grad):
-        return kernels_upsample.upsample_backward(grad, input_shape, scales, mode,
-                                                  align_corners)
-    result = grad
-    dtype = grad.dtype.numpy
-    taps = kernels_upsample.taps(input_shape[2:], grad.shape[2:], scales, mode, align_corners,
-                                 dtype)
-    for dim, size in enumerate(input_shape[2:]):
-        out = grad.shape[2 + dim]
-        weights = np.zeros((out, size), dtype)
-        for places, tap_weights in taps[dim]:  # (nearest: one tap of weight 1)
-            np.add.at(weights, (np.arange(out), places), 1 if tap_weights is None else tap_weights)
-        moved = transpose(result, 2 + dim, -1)  # (the dim last, times A: out -> size)
-        result = transpose(linalg.matmul(moved, make(weights)), 2 + dim, -1)
-    return contiguous(result)
-
 def pixel_shuffle(x, factor: int):
     if is_tensor(x):
         return upsample_ops.pixel_shuffle(x, factor)
@@ -1173,12 +1177,13 @@ def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation
     return squeeze(result, 2) if flat else result
 
 
-def max_pool_backward(grad, x, indices, spatial=2):
+def max_pool_backward(grad, x, indices, spatial=2, node=None):
     """Each window's gradient added to the element it chose (indices count h * W + w, or
-    t * H * W + h * W + w) (MaxPool2DWithIndicesBackwardBackward0, or 3D)."""
+    t * H * W + h * W + w) (MaxPool2DWithIndicesBackwardBackward0, or 3D; or ``node``:
+    adaptive max pooling's)."""
     if is_tensor(grad):
-        node = (conv.MaxPool2DWithIndicesBackwardBackward0 if spatial == 2 else
-                conv.MaxPool3DWithIndicesBackwardBackward0)
+        node = node or (conv.MaxPool2DWithIndicesBackwardBackward0 if spatial == 2 else
+                        conv.MaxPool3DWithIndicesBackwardBackward0)
         return node.apply(grad, x, indices=as_array(indices))
     return kernels_conv.max_pool_backward(grad, indices, x.shape, spatial)
 

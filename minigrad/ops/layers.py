@@ -23,7 +23,7 @@ from . import fn
 from ._saved import as_shown
 
 __all__ = ["embedding", "embedding_bag", "layer_norm", "group_norm", "gelu", "flash_attention", "weight_norm",
-           "EmbeddingBackward0", "EmbeddingBagBackward0", "EmbeddingBagBackwardBackward0",
+           "EmbeddingBackward0", "EmbeddingDenseBackwardBackward0", "EmbeddingBagBackward0", "EmbeddingBagBackwardBackward0",
            "WeightNormInterfaceBackward0",
            "NativeLayerNormBackward0", "NativeGroupNormBackward0", "GeluBackward0",
            "ScaledDotProductFlashAttentionForCpuBackward0"]
@@ -41,12 +41,48 @@ class EmbeddingBackward0(Node):
         return np.take(weight, indices, axis=0)
 
     def backward(self, saved, grad):
-        indices, rows = saved.indices, saved.weight_sym_argsize_0
-        if saved.scale_grad_by_freq:  # (each row's gradient / how often its index occurs)
-            return fn.embedding_backward_by_frequency(grad, indices, rows, saved._padding_idx)
+        return embedding_dense_backward(grad, saved.indices, saved.weight_sym_argsize_0,
+                                        saved._padding_idx, saved.scale_grad_by_freq)
+
+
+def embedding_dense_backward(grad, indices, rows, padding_idx, by_frequency):
+    """Zeros of the table's shape with each looked-up row's gradient added into its row
+    (divided by how often its index occurs when ``by_frequency``; the row of padding_idx
+    gets nothing): on tensors recorded as EmbeddingDenseBackwardBackward0."""
+    if fn.is_tensor(grad):
+        return EmbeddingDenseBackwardBackward0.apply(
+            grad, indices=fn.as_array(indices), indices_tensor=indices, num_weights=rows,
+            padding_idx=padding_idx, scale_grad_by_freq=by_frequency)
+    indices = fn.as_array(indices)
+    if by_frequency:
+        return fn.embedding_backward_by_frequency(grad, indices, rows, padding_idx)
+    if padding_idx >= 0:
+        grad = fn.masked_fill(grad, np.expand_dims(indices == padding_idx, -1), 0)
+    return fn.index_backward(grad, (rows, grad.shape[-1]), (indices,))
+
+
+class EmbeddingDenseBackwardBackward0(Node):
+    formula = Formula("z", "embedding_dense_backward(grad, indices): zeros with grad[i] added "
+                           "to row indices[i]",
+                      grad={"grad": "G[indices[i]] for each i (0 where indices[i] is "
+                                    "padding_idx): an index_select"},
+                      note="embedding's derivative as an operation, recorded by a backward "
+                           "with create_graph=True (PyTorch's double backward ignores "
+                           "scale_grad_by_freq, as here).")
+
+    def forward(self, grad, indices, indices_tensor, num_weights, padding_idx,
+                scale_grad_by_freq):
+        self.save(indices=SavedTensor(indices_tensor), padding_idx=as_shown(padding_idx),
+                  _padding_idx=padding_idx)
+        return embedding_dense_backward(grad, indices, num_weights, padding_idx,
+                                        scale_grad_by_freq)
+
+    def backward(self, saved, grad):  # (torch's embedding_dense_double_backward)
+        indices = fn.as_array(saved.indices)
+        rows = fn.index_select(grad, 0, indices.reshape(-1))
         if saved._padding_idx >= 0:
-            grad = fn.masked_fill(grad, fn.unsqueeze(indices == saved._padding_idx, -1), 0)
-        return fn.index_backward(grad, (rows, grad.shape[-1]), (fn.as_array(indices),))
+            rows = fn.masked_fill(rows, (indices == saved._padding_idx).reshape(-1, 1), 0)
+        return fn.reshape(rows, (*indices.shape, -1))
 
 
 class EmbeddingBagBackward0(Node):

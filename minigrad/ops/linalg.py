@@ -199,17 +199,30 @@ class TrilinearBackward0(Node):
                             "i3": "sum_{o, i} G[b, o] i1[b, i] i2[o, i, j]"})
     saves = {"i1": Input(0), "i2": Input(1), "i3": Input(2)}
 
-    def forward(self, x1, weight, x2):
-        self.save(expand1=(1, 3), expand2=(0,), expand3=(1, 2), sumdim=(2, 3))
-        return np.einsum("bi,oij,bj->bo", x1, weight, x2, order="C")  # (torch: a fresh row-major y)
+    def forward(self, x1, x2, x3, expand1, expand2, expand3, sumdim):
+        self.save(expand1=expand1, expand2=expand2, expand3=expand3, sumdim=sumdim)
+        return kernels.trilinear(x1, x2, x3, expand1, expand2, expand3, sumdim)
 
     def backward(self, saved, grad):
-        x1, w, x2 = saved.i1, saved.i2, saved.i3
-        needs_1, needs_w, needs_2 = self.needs_input_grad
-        grad_1 = fn.einsum("bo,oij,bj->bi", grad, w, x2) if needs_1 else None
-        grad_w = fn.einsum("bo,bi,bj->oij", grad, x1, x2) if needs_w else None
-        grad_2 = fn.einsum("bo,bi,oij->bj", grad, x1, w) if needs_2 else None
-        return grad_1, grad_w, grad_2
+        # torch's _trilinear_backward: each gradient a _trilinear of G and the other two,
+        # G given size-1 dims where the sum was, the input's own dims summed away
+        x1, x2, x3, sumdim = saved.i1, saved.i2, saved.i3, saved.sumdim
+        e1, e2, e3 = saved.expand1, saved.expand2, saved.expand3
+        needs_1, needs_2, needs_3 = self.needs_input_grad
+        grad_1 = trilinear(grad, x2, x3, sumdim, e2, e3, e1) if needs_1 else None
+        grad_2 = trilinear(x1, grad, x3, e1, sumdim, e3, e2) if needs_2 else None
+        grad_3 = trilinear(x1, x2, grad, e1, e2, sumdim, e3) if needs_3 else None
+        return grad_1, grad_2, grad_3
+
+
+def trilinear(x1, x2, x3, expand1, expand2, expand3, sumdim):
+    """PyTorch's _trilinear (TrilinearBackward0 on tensors): the inputs given size-1 dims
+    at ``expand*``, multiplied, summed over ``sumdim``."""
+    if fn.is_tensor(x1) or fn.is_tensor(x2) or fn.is_tensor(x3):
+        return TrilinearBackward0.apply(x1, x2, x3, expand1=tuple(expand1),
+                                        expand2=tuple(expand2), expand3=tuple(expand3),
+                                        sumdim=tuple(sumdim))
+    return kernels.trilinear(x1, x2, x3, expand1, expand2, expand3, sumdim)
 
 
 class BmmBackward0(Node):
@@ -591,7 +604,7 @@ def _check_expandable(bias, shape) -> None:
 def bilinear(x1, x2, weight):
     """y[b, o] = x1[b] . weight[o] . x2[b] for rows x1 (B, in1), x2 (B, in2): PyTorch's
     _trilinear (TrilinearBackward0)."""
-    return TrilinearBackward0.apply(x1, weight, x2)
+    return trilinear(x1, weight, x2, (1, 3), (0,), (1, 2), (2, 3))
 
 
 def addbmm(bias, a, b, *, beta=1, alpha=1):

@@ -304,17 +304,13 @@ class MseLossBackwardBackward0(Node):
         grad_output, x, target = saved.grad_output, saved.self, saved.target
         needs_grad, needs_x, needs_target = self.needs_input_grad
         reduction = self.reduction
-        grad_grad = _mse_grad_grad(grad, x, target, reduction) if needs_grad else None
+        grad_grad = fn.mse_loss_backward(grad, x, target, reduction) if needs_grad else None
         grad_x = _mse_double(grad * grad_output, x, reduction) if needs_x else None
         grad_target = -_mse_double(grad * grad_output, target, reduction) if needs_target \
             else None
+        if needs_grad and grad_grad.shape != grad_output.shape:  # (the engine's sum_to,
+            grad_grad = fn.sum(grad_grad)  # last: a reduced loss's grad_output is a scalar)
         return grad_grad, grad_x, grad_target
-
-
-def _mse_grad_grad(grad, x, target, reduction):
-    """The upstream gradient's: mse_loss_backward of G, summed for a reduced loss."""
-    grad_grad = fn.mse_loss_backward(grad, x, target, reduction)
-    return grad_grad if reduction == "none" else fn.sum(grad_grad)
 
 
 def _mse_double(grad, x, reduction):
@@ -497,10 +493,89 @@ class BinaryCrossEntropyBackward0(Node):
 
     def backward(self, saved, grad):
         x, target = saved.self, saved.target
-        grad = grad if self.reduction == "none" else fn.expand(grad, x.shape)
-        grad_x = grad * (x - target) / fn.clamp_min((1 - x) * x, kernels_loss.EPSILON)
-        grad_t = -fn.logit(x) * grad if self.needs_input_grad[1] else None  # (not clamped)
-        return tuple(_weighted(g, saved.weight, self.reduction, x.size) for g in (grad_x, grad_t))
+        grad_x = bce_backward(grad, x, target, saved.weight, self.reduction)
+        grad_t = fn.mul_(-fn.logit(x), grad) if self.needs_input_grad[1] else None  # (no clamp)
+        return grad_x, _weighted(grad_t, saved.weight, self.reduction, math.prod(x.shape))
+
+
+def bce_backward(grad, x, target, weight, reduction):
+    """torch's binary_cross_entropy_backward: grad (x - t) / max(x (1 - x), eps), times
+    the weight, / n for 'mean' (on tensors recorded as BinaryCrossEntropyBackwardBackward0)."""
+    if is_tensor(grad) or is_tensor(x) or is_tensor(target):
+        return BinaryCrossEntropyBackwardBackward0.apply(grad, x, target, weight=weight,
+                                                         reduction=reduction)
+    grad = grad if reduction == "none" else fn.expand(grad, x.shape)
+    grad_x = grad * (x - target) / fn.clamp_min((1 - x) * x, kernels_loss.EPSILON)
+    weight = None if weight is None else fn.as_array(weight)
+    return _weighted(grad_x, weight, reduction, math.prod(x.shape))
+
+
+class BinaryCrossEntropyBackwardBackward0(Node):
+    formula = Formula("z", "binary_cross_entropy_backward(grad, self, target) = grad w (x - t) "
+                           "/ max(x (1 - x), eps) (/ n for 'mean')",
+                      grad={"grad": "G w (x - t) / ((x + eps) (1 - x + eps)), summed for a "
+                                    "reduced loss",
+                            "self": "G grad w (x^2 - 2 x t + t) / ((x + eps)^2 (1 - x + eps)^2)",
+                            "target": "-G grad w / max(x (1 - x), eps)"},
+                      note="binary_cross_entropy's derivative as an operation, recorded by a "
+                           "backward with create_graph=True (PyTorch's eps: 1e-12).")
+    saves = {"grad_output": Input(0), "self": Input(1), "target": Input(2)}
+
+    def forward(self, grad, x, target, weight, reduction):
+        self.save(weight=_kept(weight), reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
+        return bce_backward(grad, x, target, weight, reduction)
+
+    def backward(self, saved, grad):
+        # torch's binary_cross_entropy_double_backward(_grad_output, _target), in its order
+        grad_output, x, target = saved.grad_output, saved.self, saved.target
+        needs_grad, needs_x, needs_target = self.needs_input_grad
+        terms = (x, target, saved.weight, self.reduction)
+        grad_grad = _bce_double_grad_output(grad, *terms) if needs_grad else None
+        grad_x = _bce_double_self(grad, grad_output, *terms) if needs_x else None
+        grad_target = _bce_double_target(-grad * grad_output, *terms) if needs_target else None
+        if needs_grad and grad_grad.shape != grad_output.shape:  # (the engine's sum_to)
+            grad_grad = fn.sum(grad_grad)
+        return grad_grad, grad_x, grad_target
+
+
+def _bce_double_self(grad, grad_output, x, target, weight, reduction):
+    """grad grad_output (x^2 - 2 x t + t) / ((x + eps)^2 (1 - x + eps)^2), weighted, op for
+    op as torch's binary_cross_entropy_double_backward (C++'s right operands first)."""
+    x_eps, one_minus_x_eps = x + 1e-12, fn.number_minus(1, x) + 1e-12
+    below = one_minus_x_eps ** 2
+    below = x_eps ** 2 * below
+    above = 2 * x * target
+    above = x * x - above + target
+    grad_x = above / below * (grad * grad_output)
+    grad_x = grad_x if weight is None else grad_x * weight
+    return grad_x / math.prod(x.shape) if reduction == "mean" else grad_x
+
+
+def _bce_double_target(grad, x, target, weight, reduction):
+    """-G grad / max((1 - x) x, eps), weighted, the clamp unrecorded (torch's
+    binary_cross_entropy_double_backward_target)."""
+    grad = grad if weight is None else grad * weight
+    denom = _clamped_unrecorded(fn.number_minus(1, x) * x, 1e-12)
+    grad = grad / denom
+    return grad / math.prod(target.shape) if reduction == "mean" else grad
+
+
+def _clamped_unrecorded(x, low):
+    """max(x, low), in place under no_grad on a tensor (its node stays the product's)."""
+    if not is_tensor(x):
+        return np.maximum(x, low)
+    with grad_mode.no_grad():
+        return x.clamp_min_(low)
+
+
+def _bce_double_grad_output(grad, x, target, weight, reduction):
+    """grad (x - t) / ((x + eps) (1 - x + eps)), weighted."""
+    below = fn.number_minus(1, x) + 1e-12  # (C++'s right operands first)
+    below = (x + 1e-12) * below
+    ggo = (x - target) / below * grad
+    ggo = ggo if weight is None else ggo * weight
+    return ggo / math.prod(x.shape) if reduction == "mean" else ggo
 
 
 def _weighted(grad, weight, reduction, count):
@@ -526,19 +601,65 @@ class _PiecewiseLoss(Node):
         return self.elementwise(np.abs(x - target), x.dtype.type(beta))
 
     def backward(self, saved, grad):
-        x, target = saved.self, saved.target
-        grad_t = self.gradient(target - x, grad) if self.needs_input_grad[1] else None
-        return self.gradient(x - target, grad), grad_t  # (torch's: target's with t - x)
+        x, target, kind = saved.self, saved.target, type(self)
+        grad_x = piecewise_backward(kind, grad, x, target, self.reduction, self.beta)
+        grad_t = piecewise_backward(kind, grad, target, x, self.reduction, self.beta) \
+            if self.needs_input_grad[1] else None  # (torch's: target's with t - x)
+        return grad_x, grad_t
 
-    def gradient(self, d, grad):
-        """torch's smooth_l1_loss_backward / huber_loss_backward of d = x - t; the
-        target's is the same with t - x (so +0 at d = 0, not -0)."""
-        beta = self.beta
-        norm = _over(1, math.prod(d.shape)) if self.reduction == "mean" else 1.0
-        grad = grad if self.reduction == "none" else fn.expand(grad, d.shape)
-        inner = self.inner(norm * d, grad, beta)
-        outer = self.outer(norm * grad, beta)
-        return fn.where(d <= -beta, -outer, fn.where(d >= beta, outer, inner))
+
+def piecewise_backward(kind, grad, x, target, reduction, beta):
+    """torch's smooth_l1_loss_backward / huber_loss_backward (``kind``: the loss's node)
+    of d = x - target (so the target's, with the two swapped, has +0 at d = 0, not -0);
+    on tensors recorded as its node, SmoothL1LossBackwardBackward0 or
+    HuberLossBackwardBackward0."""
+    if is_tensor(grad) or is_tensor(x) or is_tensor(target):
+        return _DERIVATIVE_NODES[kind].apply(grad, x, target, reduction=reduction, beta=beta)
+    d = x - target
+    norm = _over(1, math.prod(d.shape)) if reduction == "mean" else 1.0
+    grad = grad if reduction == "none" else np.broadcast_to(grad, d.shape)
+    inner, outer = kind.inner(norm * d, grad, beta), kind.outer(norm * grad, beta)
+    return np.where(d <= -beta, -outer, np.where(d >= beta, outer, inner))
+
+
+class _PiecewiseLossBackward(Node):
+    """The derivative of SmoothL1 or Huber as an operation, recorded by a backward with
+    create_graph=True: linear in grad, and 1 / beta (1 for Huber) inside |d| < beta for
+    self, minus that for target (PyTorch's *_loss_double_backward)."""
+    saves = {"grad_output": Input(0), "self": Input(1), "target": Input(2)}
+
+    def forward(self, grad, x, target, reduction, beta):
+        self.save(reduction=_REDUCTIONS[reduction], **{self.loss.width: beta})
+        self.reduction, self.beta = reduction, beta
+        return piecewise_backward(self.loss, grad, x, target, reduction, beta)
+
+    def backward(self, saved, grad):
+        grad_output, x, target = saved.grad_output, saved.self, saved.target
+        needs_grad, needs_x, needs_target = self.needs_input_grad
+        grad_grad = self.grad_output_grad(grad, grad_output, x, target) if needs_grad else None
+        double = (self.loss, x, target, self.reduction, self.beta)
+        grad_x = _piecewise_double(grad * grad_output, *double) if needs_x else None
+        grad_target = -_piecewise_double(grad * grad_output, *double) if needs_target else None
+        if needs_grad and grad_grad.shape != grad_output.shape:  # (the engine's sum_to, last:
+            grad_grad = fn.sum(grad_grad)  # a reduced loss's grad_output is a scalar)
+        return grad_grad, grad_x, grad_target
+
+
+def _piecewise_double(grad, loss, x, target, reduction, beta):
+    """torch's smooth_l1_loss_double_backward and huber_loss_double_backward: grad where
+    |x - target| < beta, else 0 (/ beta for smooth_l1, zeros if beta is 0; / n for
+    'mean')."""
+    if loss is SmoothL1LossBackward0 and beta == 0:
+        return fn.zeros(grad.shape, grad)
+    inside = fn.abs(x - target) < beta
+    if loss is SmoothL1LossBackward0:  # (smooth_l1's: type_as(grad), then / beta)
+        return _mean_of(grad * fn.type_as(inside, grad) / beta, x, reduction)
+    return _mean_of(grad * inside, x, reduction)
+
+
+def _mean_of(grad, x, reduction):
+    """grad / n for 'mean' (n: x's number of elements)."""
+    return grad / math.prod(x.shape) if reduction == "mean" else grad
 
 
 class SmoothL1LossBackward0(_PiecewiseLoss):
@@ -578,6 +699,37 @@ class HuberLossBackward0(_PiecewiseLoss):
     @staticmethod
     def outer(norm_grad, delta):
         return norm_grad * delta
+
+
+class SmoothL1LossBackwardBackward0(_PiecewiseLossBackward):
+    formula = Formula("z", "smooth_l1_loss_backward(grad, self, target): grad d / beta if |d| "
+                           "< beta else grad sign(d)  (d = self - target)",
+                      d={"grad": "d / beta or sign(d)", "self": "grad / beta where |d| < beta",
+                         "target": "-grad / beta where |d| < beta"})
+    loss = SmoothL1LossBackward0
+
+    def grad_output_grad(self, grad, grad_output, x, target):
+        return piecewise_backward(self.loss, grad, x, target, self.reduction, self.beta)
+
+
+class HuberLossBackwardBackward0(_PiecewiseLossBackward):
+    formula = Formula("z", "huber_loss_backward(grad, self, target): grad d if |d| < delta "
+                           "else grad delta sign(d)  (d = self - target)",
+                      d={"grad": "d or delta sign(d)", "self": "grad where |d| < delta",
+                         "target": "-grad where |d| < delta"})
+    loss = HuberLossBackward0
+
+    def grad_output_grad(self, grad, grad_output, x, target):
+        """torch's huber_loss_double_backward_grad_output."""
+        if self.reduction == "none":
+            return piecewise_backward(self.loss, grad, x, target, self.reduction, self.beta)
+        ones = fn.ones(grad_output.shape, grad_output)
+        return fn.sum(piecewise_backward(self.loss, ones, x, target, self.reduction,
+                                         self.beta) * grad)
+
+
+_DERIVATIVE_NODES = {SmoothL1LossBackward0: SmoothL1LossBackwardBackward0,
+                     HuberLossBackward0: HuberLossBackwardBackward0}
 
 
 def binary_cross_entropy(x, target, weight=None, reduction="mean"):

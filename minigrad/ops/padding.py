@@ -42,7 +42,31 @@ class _EdgePad(Node):
         return x[indices]
 
     def backward(self, saved, grad):
-        return fn.index_backward(grad, saved.self.shape, saved._indices)
+        return _edge_pad_backward(grad, saved.self, saved._indices, saved.padding, type(self))
+
+
+def _edge_pad_backward(grad, x, indices, padding, pad_node):
+    """The gradients of x's copies added up (recorded on tensors as ``pad_node``'s
+    derivative, ReflectionPad1DBackwardBackward0, ...)."""
+    if not fn.is_tensor(grad):
+        return fn.index_backward(grad, x.shape, indices)
+    return _BACKWARD_NODES[pad_node].apply(grad, x, indices=indices, padding=padding)
+
+
+class _EdgePadBackward(Node):
+    """The derivative of a reflection or replication pad as an operation, recorded by a
+    backward with create_graph=True: linear in grad, so its own derivative is the pad
+    again; with respect to x, 0."""
+
+    def forward(self, grad, x, indices, padding):
+        self.save(padding=padding, _self_sizes=x.shape)
+        return fn.index_backward(grad, x.shape, indices)
+
+    def backward(self, saved, grad):
+        grad_grad = edge_pad(grad, saved.padding, self.mode) if self.needs_input_grad[0] \
+            else None
+        return grad_grad, fn.zeros(saved._self_sizes, grad) if self.needs_input_grad[1] \
+            else None
 
 
 class ReflectionPad1DBackward0(_EdgePad):
@@ -81,11 +105,55 @@ class ReplicationPad3DBackward0(_EdgePad):
     mode = "replicate"
 
 
+class ReflectionPad1DBackwardBackward0(_EdgePadBackward):
+    formula = Formula("z", "reflection_pad1d_backward(grad, x): the sum of the gradients of "
+                           "x's copies", d={"grad": "the pad itself", "x": "0"})
+    mode = "reflect"
+
+
+class ReflectionPad2DBackwardBackward0(_EdgePadBackward):
+    formula = Formula("z", "reflection_pad2d_backward(grad, x): the sum of the gradients of "
+                           "x's copies", d={"grad": "the pad itself", "x": "0"})
+    mode = "reflect"
+
+
+class ReflectionPad3DBackwardBackward0(_EdgePadBackward):
+    formula = Formula("z", "reflection_pad3d_backward(grad, x): the sum of the gradients of "
+                           "x's copies", d={"grad": "the pad itself", "x": "0"})
+    mode = "reflect"
+
+
+class ReplicationPad1DBackwardBackward0(_EdgePadBackward):
+    formula = Formula("z", "replication_pad1d_backward(grad, x): the sum of the gradients of "
+                           "x's copies", d={"grad": "the pad itself", "x": "0"})
+    mode = "replicate"
+
+
+class ReplicationPad2DBackwardBackward0(_EdgePadBackward):
+    formula = Formula("z", "replication_pad2d_backward(grad, x): the sum of the gradients of "
+                           "x's copies", d={"grad": "the pad itself", "x": "0"})
+    mode = "replicate"
+
+
+class ReplicationPad3DBackwardBackward0(_EdgePadBackward):
+    formula = Formula("z", "replication_pad3d_backward(grad, x): the sum of the gradients of "
+                           "x's copies", d={"grad": "the pad itself", "x": "0"})
+    mode = "replicate"
+
+
 _EDGE_NODES = {("reflect", 1): ReflectionPad1DBackward0, ("reflect", 2): ReflectionPad2DBackward0,
                ("reflect", 3): ReflectionPad3DBackward0,
                ("replicate", 1): ReplicationPad1DBackward0,
                ("replicate", 2): ReplicationPad2DBackward0,
                ("replicate", 3): ReplicationPad3DBackward0}
+
+
+_BACKWARD_NODES = {ReflectionPad1DBackward0: ReflectionPad1DBackwardBackward0,
+                   ReflectionPad2DBackward0: ReflectionPad2DBackwardBackward0,
+                   ReflectionPad3DBackward0: ReflectionPad3DBackwardBackward0,
+                   ReplicationPad1DBackward0: ReplicationPad1DBackwardBackward0,
+                   ReplicationPad2DBackward0: ReplicationPad2DBackwardBackward0,
+                   ReplicationPad3DBackward0: ReplicationPad3DBackwardBackward0}
 
 
 def edge_pad(x, pad, mode):

@@ -11,7 +11,9 @@ back: a reshape and a permute, each the other's gradient), ``ChannelShuffleBackw
 An upsampling is linear in its input: y = A x along each spatial dim, A a matrix of
 0/1 (nearest) or of the weights (linear). So its gradient is the same sum read the
 other way round, dL/dx = A^T G: each output's gradient, times its weights, added to the
-elements it read. The indices, weights and loops are in ``kernels/upsample.py``.
+elements it read. The indices, weights and loops are in ``kernels/upsample.py``. With
+create_graph=True that gradient is recorded as a node of its own, as PyTorch's
+(``UpsampleLinear1DBackwardBackward0``, ...): linear in G, its gradient is the upsampling.
 """
 
 from __future__ import annotations
@@ -35,19 +37,48 @@ class UpsampleNearest1DBackward0(Node):
     mode = "nearest"
 
     def forward(self, x, output_size, scales, align_corners=None):
-        self.save(output_size=output_size, self_sym_sizes=x.shape, _scales=scales,
-                  _align_corners=bool(align_corners))
-        if len(scales) == 1:
-            self.save(scales=scales[0])
-        else:  # (scales_h, scales_w; scales_d first for volumes)
-            self.save(**dict(zip(("scales_d", "scales_h", "scales_w")[-len(scales):], scales)))
-        if align_corners is not None:
-            self.save(align_corners=align_corners)
+        _save_sizes(self, output_size, scales, align_corners)
+        self.save(self_sym_sizes=x.shape)
         return kernels.upsample(x, output_size, scales, self.mode, bool(align_corners))
 
     def backward(self, saved, grad):
-        return fn.upsample_backward(grad, saved.self_sym_sizes, saved._scales, self.mode,
-                                    saved._align_corners)
+        return upsample_backward(grad, type(self), saved.self_sym_sizes, saved.output_size,
+                                 saved._scales, saved._align_corners)
+
+
+def _save_sizes(node, output_size, scales, align_corners) -> None:
+    """What an upsampling's node (and its derivative's) keeps, as PyTorch names it."""
+    node.save(output_size=output_size, _scales=scales, _align_corners=align_corners)
+    if len(scales) == 1:
+        node.save(scales=scales[0])
+    else:  # (scales_h, scales_w; scales_d first for volumes)
+        node.save(**dict(zip(("scales_d", "scales_h", "scales_w")[-len(scales):], scales)))
+    if align_corners is not None:
+        node.save(align_corners=align_corners)
+
+
+def upsample_backward(grad, node, input_size, output_size, scales, align_corners):
+    """dL/dx of the upsampling ``node`` records, A^T G along each spatial dim (A: the
+    outputs' weights on the inputs); on tensors recorded as its derivative's node
+    (UpsampleLinear1DBackwardBackward0, ...)."""
+    if not fn.is_tensor(grad):
+        return kernels.upsample_backward(grad, input_size, scales, node.mode,
+                                         bool(align_corners))
+    return DERIVATIVE_NODES[node].apply(grad, input_size=input_size, output_size=output_size,
+                                        scales=scales, align_corners=align_corners)
+
+
+class _UpsampleBackward(Node):
+    """An upsampling's derivative as an operation, recorded by a backward with
+    create_graph=True: A^T G, linear in G, so its own derivative is the upsampling again."""
+
+    def forward(self, grad, input_size, output_size, scales, align_corners):
+        _save_sizes(self, output_size, scales, align_corners)
+        return kernels.upsample_backward(grad, input_size, scales, self.mode,
+                                         bool(align_corners))
+
+    def backward(self, saved, grad):
+        return upsample(grad, saved.output_size, saved._scales, self.mode, saved._align_corners)
 
 
 class UpsampleNearest2DBackward0(UpsampleNearest1DBackward0):
@@ -100,6 +131,78 @@ class UpsampleBicubic2DBackward0(UpsampleNearest1DBackward0):
                       grad={"self": "G[i, j] times each neighbour's weights, added to it"},
                       note="w: Keys' cubic convolution kernel, A = -0.75.")
     mode = "cubic"
+
+
+class UpsampleNearest1DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the 1-D nearest upsampling's backward: A^T grad",
+                      grad={"grad": "the 1-D nearest upsampling of G"})
+    mode = "nearest"
+
+
+class UpsampleNearest2DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the 2-D nearest upsampling's backward: A^T grad",
+                      grad={"grad": "the 2-D nearest upsampling of G"})
+    mode = "nearest"
+
+
+class UpsampleNearest3DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the 3-D nearest upsampling's backward: A^T grad",
+                      grad={"grad": "the 3-D nearest upsampling of G"})
+    mode = "nearest"
+
+
+class UpsampleNearestExact1DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the 1-D nearest-exact upsampling's backward: A^T grad",
+                      grad={"grad": "the 1-D nearest-exact upsampling of G"})
+    mode = "nearest-exact"
+
+
+class UpsampleNearestExact2DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the 2-D nearest-exact upsampling's backward: A^T grad",
+                      grad={"grad": "the 2-D nearest-exact upsampling of G"})
+    mode = "nearest-exact"
+
+
+class UpsampleNearestExact3DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the 3-D nearest-exact upsampling's backward: A^T grad",
+                      grad={"grad": "the 3-D nearest-exact upsampling of G"})
+    mode = "nearest-exact"
+
+
+class UpsampleLinear1DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the linear upsampling's backward: A^T grad",
+                      grad={"grad": "the linear upsampling of G"})
+    mode = "linear"
+
+
+class UpsampleBilinear2DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the bilinear upsampling's backward: A^T grad",
+                      grad={"grad": "the bilinear upsampling of G"})
+    mode = "linear"
+
+
+class UpsampleTrilinear3DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the trilinear upsampling's backward: A^T grad",
+                      grad={"grad": "the trilinear upsampling of G"})
+    mode = "linear"
+
+
+class UpsampleBicubic2DBackwardBackward0(_UpsampleBackward):
+    formula = Formula("z", "the bicubic upsampling's backward: A^T grad",
+                      grad={"grad": "the bicubic upsampling of G"})
+    mode = "cubic"
+
+
+DERIVATIVE_NODES = {UpsampleNearest1DBackward0: UpsampleNearest1DBackwardBackward0,
+                    UpsampleNearest2DBackward0: UpsampleNearest2DBackwardBackward0,
+                    UpsampleNearest3DBackward0: UpsampleNearest3DBackwardBackward0,
+                    UpsampleNearestExact1DBackward0: UpsampleNearestExact1DBackwardBackward0,
+                    UpsampleNearestExact2DBackward0: UpsampleNearestExact2DBackwardBackward0,
+                    UpsampleNearestExact3DBackward0: UpsampleNearestExact3DBackwardBackward0,
+                    UpsampleLinear1DBackward0: UpsampleLinear1DBackwardBackward0,
+                    UpsampleBilinear2DBackward0: UpsampleBilinear2DBackwardBackward0,
+                    UpsampleTrilinear3DBackward0: UpsampleTrilinear3DBackwardBackward0,
+                    UpsampleBicubic2DBackward0: UpsampleBicubic2DBackwardBackward0}
 
 
 class ChannelShuffleBackward0(Node):

@@ -167,9 +167,13 @@ PROGRAMS = {
     "MinimumBackward0": lambda lib, a, b: lib.minimum(a * b, b),
     "MmBackward0": lambda lib, a, b: (a @ b.t()) * a[:, :2],
     "MseLossBackward0": lambda lib, a, b: _f(lib).mse_loss(a, b, reduction="none"),
+    "MseLossBackward0, averaged": lambda lib, a, b: _f(lib).mse_loss(a * b, a),
     "SoftMarginLossBackward0": lambda lib, a, b: _f(lib).soft_margin_loss(
         a * b, lib.tensor([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]], dtype=lib.float64),
         reduction="none"),
+    "SoftMarginLossBackward0, summed": lambda lib, a, b: _f(lib).soft_margin_loss(
+        a * b, lib.tensor([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]], dtype=lib.float64),
+        reduction="sum"),
     "NormBackward1": lambda lib, a, b: _f(lib).pairwise_distance(a, b) * a[:, 0],
     "MulBackward0": lambda lib, a, b: a * b * a,
     "MulBackward1": lambda lib, a, b: a * a * 2,
@@ -328,6 +332,11 @@ PROGRAMS = {
     "ClampMinBackward0, in normalize": lambda lib, a, b: _f(lib).normalize(a * b, dim=1),
     "ConstantPadNdBackward0, two pads": lambda lib, a, b: _f(lib).pad(a, (1, 2)) * _f(lib).pad(
         b, (2, 1)),
+    "SmoothL1LossBackward0, summed": lambda lib, a, b: _f(lib).smooth_l1_loss(
+        a * b, b, reduction="sum", beta=0.5),
+    "HuberLossBackward0, averaged": lambda lib, a, b: _f(lib).huber_loss(a * b, a, "mean", 0.5),
+    "BinaryCrossEntropyBackward0, weighted mean": lambda lib, a, b: _f(lib).binary_cross_entropy(
+        a.sigmoid(), b.sigmoid(), b.detach().abs()),
     "EluBackward0": lambda lib, a, b: _f(lib).elu(a) * b,
     "EluBackward1": lambda lib, a, b: _f(lib).elu(a * b, inplace=True),
     "HardsigmoidBackward0": lambda lib, a, b: _f(lib).hardsigmoid(a * 4) * b,
@@ -342,6 +351,7 @@ PROGRAMS = {
     "NativeBatchNormBackward0": lambda lib, a, b: _f(lib).batch_norm(
         a, None, None, b[0], b[1], True),
     "PreluKernelBackward0": lambda lib, a, b: _f(lib).prelu(a, b[0, :1]) * b,
+    "PreluKernelBackward0, per channel": lambda lib, a, b: _f(lib).prelu(a.t(), b[0, :2]) * b.t(),
     "ReflectionPad1DBackward0": lambda lib, a, b: _f(lib).pad(a * b, (2, 1), mode="reflect"),
     "ReflectionPad2DBackward0": lambda lib, a, b: _f(lib).pad(
         (a * b).unsqueeze(0), (1, 1, 1, 0), mode="reflect"),
@@ -360,6 +370,8 @@ PROGRAMS = {
     "ThresholdBackward1": lambda lib, a, b: _f(lib).threshold(a * b, 0.1, 2.0, inplace=True),
     "EmbeddingBackward0": lambda lib, a, b: _f(lib).embedding(
         lib.tensor([[1, 0], [1, 1]]), a * b, padding_idx=0) * a[0],
+    "EmbeddingBackward0, scaled by frequency": lambda lib, a, b: _f(lib).embedding(
+        lib.tensor([[1, 0], [1, 1]]), a * b, scale_grad_by_freq=True) * a[0],
     "NativeLayerNormBackward0": lambda lib, a, b: _f(lib).layer_norm(a * b, (3,), a[0], b[1]),
     "GeluBackward0": lambda lib, a, b: _f(lib).gelu(a * b) * a,
     # (the layers and functions of tests/nn/test_nn_{conv_transpose,normalization,
@@ -376,6 +388,7 @@ PROGRAMS = {
     "DiagonalScatterBackward0": lambda lib, a, b: lib.diagonal_scatter(
         a * b, b[0, :2] * a[1, :2]) * a,
     "GluBackward0": lambda lib, a, b: _f(lib).glu(a * b, 0) * a[0],
+    "GluBackward0, last dim": lambda lib, a, b: _f(lib).glu(lib.cat([a, a * b], 1), -1) * b,
     "NativeGroupNormBackward0": lambda lib, a, b: _f(lib).group_norm(
         (a * b).unsqueeze(0), 1, a[0, :2], b[1, :2]),
     "AdaptiveMaxPool2DBackward0": lambda lib, a, b: _f(lib).adaptive_max_pool2d(
@@ -458,6 +471,25 @@ RECORDED_BY_A_BACKWARD = {
     "UnfoldBackwardBackward0": "UnfoldBackward0",
     "EuclideanDistBackward0": "MulBackward0 (a first order only: test_distance.py)",
     "IndexFillBackward1": "TraceBackward0",
+    "EluBackwardBackward0": "EluBackward0 (and, from elu_'s result, EluBackward1)",
+    "SoftplusBackwardBackward0": "SoftplusBackward0",
+    "HardswishBackwardBackward0": "HardswishBackward0",
+    "HardshrinkBackwardBackward0": "HardshrinkBackward0",
+    "SoftshrinkBackwardBackward0": "SoftshrinkBackward0",
+    "RreluWithNoiseBackwardBackward0": "RreluWithNoiseBackward0",
+    "SmoothL1LossBackwardBackward0": "SmoothL1LossBackward0",
+    "HuberLossBackwardBackward0": "HuberLossBackward0",
+    "BinaryCrossEntropyBackwardBackward0": "BinaryCrossEntropyBackward0",
+    "GluBackwardBackward0": "GluBackward0",
+    "EmbeddingDenseBackwardBackward0": "EmbeddingBackward0",
+    "AdaptiveMaxPool2DBackwardBackward0": "AdaptiveMaxPool2DBackward0",
+    "PreluKernelBackwardBackward0": "PreluKernelBackward0",
+    **{f"Upsample{kind}BackwardBackward0": f"Upsample{kind}Backward0"
+       for kind in ("Nearest1D", "Nearest2D", "NearestExact1D", "NearestExact2D", "Linear1D",
+                    "Bilinear2D", "Nearest3D", "NearestExact3D", "Trilinear3D", "Bicubic2D")},
+    "AdaptiveMaxPool3DBackwardBackward0": "AdaptiveMaxPool3DBackward0",
+    **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
+       for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
 }
 
 
@@ -480,52 +512,12 @@ _OPS = "the ops of the formula"
 BACKWARD_RECORDED_OTHERWISE = {
     "ConvolutionBackward0": Otherwise("ConvolutionBackwardBackward0",
                                       "unfold, matrix products and fold (the same values)"),
-    "EmbeddingBackward0": Otherwise("EmbeddingDenseBackwardBackward0", _OPS),
     # (torch's third derivative of layer_norm fails its own gradgradcheck, minigrad's
     # passes: tests/nn/test_nn_gpt_layers.py)
     "NativeLayerNormBackward0": Otherwise("NativeLayerNormBackwardBackward0", _OPS, orders=2),
-    "BinaryCrossEntropyBackward0": Otherwise("BinaryCrossEntropyBackwardBackward0", _OPS,
-                                             rtol=1e-9),  # (second order: 1.5e-10 apart)
-    "CeluBackward0": Otherwise("EluBackwardBackward0", _OPS),
-    "CeluBackward1": Otherwise("EluBackwardBackward0", _OPS),
-    "EluBackward0": Otherwise("EluBackwardBackward0", _OPS),
-    "EluBackward1": Otherwise("EluBackwardBackward0", _OPS),
-    # (PyTorch has no second derivative of hardsigmoid: "derivative for
-    # aten::hardsigmoid_backward is not implemented"; minigrad's is 0)
-    "HardsigmoidBackward0": Otherwise("torch::autograd::NotImplemented", _OPS, orders=1),
-    "HardswishBackward0": Otherwise("HardswishBackwardBackward0", _OPS),
-    "HardshrinkBackward0": Otherwise("HardshrinkBackwardBackward0", _OPS),
-    "SoftshrinkBackward0": Otherwise("SoftshrinkBackwardBackward0", _OPS),
-    # (minigrad's second derivatives of huber and smooth_l1 have -0. where PyTorch's 0.)
-    "HuberLossBackward0": Otherwise("HuberLossBackwardBackward0", _OPS, zero_signs=False),
-    "RreluWithNoiseBackward0": Otherwise("RreluWithNoiseBackwardBackward0", _OPS),
-    "RreluWithNoiseBackward1": Otherwise("RreluWithNoiseBackwardBackward0", _OPS),
-    # (PyTorch writes mish's and silu's derivatives with other ops than minigrad's)
-    "MishBackward0": Otherwise("Log1PBackward0", "log(1 + exp(x)) and 1 - tanh^2 (RsubBackward1)"),
     # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
     "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
-    "PreluKernelBackward0": Otherwise("PreluKernelBackwardBackward0", _OPS),
-    "ReflectionPad1DBackward0": Otherwise("ReflectionPad1DBackwardBackward0", _OPS),
-    "ReflectionPad2DBackward0": Otherwise("ReflectionPad2DBackwardBackward0", _OPS),
-    "ReflectionPad3DBackward0": Otherwise("ReflectionPad3DBackwardBackward0", _OPS),
-    "ReplicationPad1DBackward0": Otherwise("ReplicationPad1DBackwardBackward0", _OPS),
-    "ReplicationPad2DBackward0": Otherwise("ReplicationPad2DBackwardBackward0", _OPS),
-    "ReplicationPad3DBackward0": Otherwise("ReplicationPad3DBackwardBackward0", _OPS),
-    "SiluBackward0": Otherwise("SigmoidBackward0", "sigmoid as 1 / (1 + exp(-x))"),
-    "SmoothL1LossBackward0": Otherwise("SmoothL1LossBackwardBackward0", _OPS, zero_signs=False),
-    "SoftplusBackward0": Otherwise("SoftplusBackwardBackward0", _OPS),
-    "AdaptiveMaxPool2DBackward0": Otherwise("AdaptiveMaxPool2DBackwardBackward0",
-                                            "max pooling's MaxPool2DWithIndicesBackwardBackward0"),
-    "AdaptiveMaxPool3DBackward0": Otherwise("AdaptiveMaxPool3DBackwardBackward0",
-                                            "max pooling's MaxPool3DWithIndicesBackwardBackward0"),
-    "GluBackward0": Otherwise("GluBackwardBackward0", _OPS),
     "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
-    "TrilinearBackward0": Otherwise("TrilinearBackward0", "einsum's matrix products"),
-    **{f"Upsample{kind}BackwardBackward0"[:-len("BackwardBackward0")] + "Backward0":
-       Otherwise(f"Upsample{kind}BackwardBackward0", "matrix products with the constant weights",
-                 rtol=1e-10 if kind in ("NearestExact3D", "Bicubic2D") else 1e-12)
-       for kind in ("Nearest1D", "Nearest2D", "NearestExact1D", "NearestExact2D", "Linear1D",
-                    "Bilinear2D", "Nearest3D", "NearestExact3D", "Trilinear3D", "Bicubic2D")},
 }
 
 
