@@ -206,10 +206,15 @@ def _add_export(commands) -> None:
                     "minigrad-kit grade wrote and a roster exported from the LMS.",
         epilog=EXPORT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     export.add_argument("grades", metavar="GRADES", help="the folder minigrad-kit grade wrote")
-    export.add_argument("--to", required=True, choices=("canvas", "moodle"),
+    export.add_argument("--to", required=True, choices=("canvas", "moodle", "blackboard"),
                         help="the LMS whose gradebook imports the file")
-    export.add_argument("--roster", required=True, metavar="ROSTER.csv",
-                        help="the gradebook exported from that LMS (see below)")
+    export.add_argument("--roster", metavar="ROSTER.csv",
+                        help="the gradebook exported from that LMS, or a Moodle assignment's "
+                             "grading worksheet (see below); Canvas only: none, to write "
+                             "the user ids Canvas's download named")
+    export.add_argument("--assignment", metavar="NAME",
+                        help="the assignment a Moodle grading worksheet is of (needed when "
+                             "GRADES holds several and its ids do not tell)")
     export.add_argument("--out", metavar="FILE",
                         help="the file to write (default: GRADES/canvas.csv or "
                              "GRADES/moodle.csv)")
@@ -310,7 +315,7 @@ def _export(args) -> int:
         names[assignment] = column
     try:
         done = export(args.grades, args.to, args.roster, args.out, match=args.match,
-                      names=names)
+                      names=names, assignment=args.assignment)
     except (RosterError, NotGraded) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
@@ -320,8 +325,13 @@ def _export(args) -> int:
         print(f"minigrad-kit: warning: --name {assignment!r}: no assignment of that name was "
               f"graded in {args.grades} (graded: {', '.join(done.columns) or 'none'})",
               file=sys.stderr)
+    if done.kind == "worksheet":
+        system = "Moodle's grading worksheet"
+    matched = {"worksheet": "the worksheet's participant ids (Identifier)",
+               "no roster": "the user ids Canvas's download named"}.get(
+        done.kind, f"the roster's {done.matched_by!r}")
     print(f"wrote {done.path} for {system}: {done.filled} cells with points; students "
-          f"matched by the roster's {done.matched_by!r}")
+          f"matched by {matched}")
     for assignment, column in done.columns.items():
         print(f"  column {column!r}: {assignment}, {done.maxima[assignment]:g} points possible")
     if done.no_submission:
@@ -339,7 +349,12 @@ def _export(args) -> int:
         print(f"{assignment}: written answers ({points:g} points; {students} "
               f"student{'' if students == 1 else 's'}) are graded by hand: add those points "
               f"in {system} after the import")
-    if args.to == "moodle":
+    for note in done.notes:
+        print(one_line(note))
+    if done.kind == "worksheet":
+        print("in Moodle: the assignment, View all submissions, Grading action, Upload "
+              "grading worksheet")
+    elif args.to == "moodle":
         print("in Moodle: Grade administration, Import, CSV file; Identify user by: "
               f"{done.matched_by} to {done.matched_by}; map each column to a grade item with "
               "the maximum above (a new grade item gets 100)")

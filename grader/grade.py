@@ -121,6 +121,9 @@ class Result:
     beside: str = ""
     graded: dict = field(default_factory=dict)  # grade_id -> an answer cell's text as graded
     named: str = ""  # the student's name as the path spells it (batch.named_as)
+    # the id the learning platform gave the student, "moodle:456" (batch.platform_id)
+    platform: str = ""
+    heading: str = ""  # the assignment's title as its instructor notebook writes it
 
     @property
     def points(self) -> float:
@@ -168,7 +171,7 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
     who = options.numbers_of or (student if options.variants == "per-student" else None)
     variant = assignment.variant_for(who)
     result = Result(student, assignment.name, file, title=ASSIGNMENTS.gettext(assignment.title),
-                    lang=lang, variant=variant)
+                    lang=lang, variant=variant, heading=assignment.title)
     sandbox = choose(options.sandbox)
     result.sandbox = sandbox.describe()
     instructor = render(source.notebook, assignment, who)
