@@ -1,5 +1,5 @@
-"""``minigrad-kit export GRADES/ --to canvas|moodle --roster ROSTER.csv``: the CSV that a
-Canvas or Moodle gradebook imports, one column per assignment.
+"""``minigrad-kit export GRADES/ --to canvas|moodle|blackboard [--roster ROSTER.csv]``: the
+CSV that a Canvas, Moodle or Blackboard gradebook imports, one column per assignment.
 
 The roster is the gradebook the LMS itself exports, so every row it has is a student
 the LMS knows, with the columns it matches students by:
