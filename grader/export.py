@@ -410,6 +410,10 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
     graded in one assignment (see the module docstring)."""
     header, table = _read_table(roster, WORKSHEET)
     _missing(roster, header, WORKSHEET)
+    if MAXIMUM not in header:  # (its "Scale" column: grades are the scale's words)
+        raise RosterError(f"the grading worksheet {roster} is of an assignment graded on a "
+                          "scale (it has no 'Maximum Grade' column): points cannot be "
+                          "written there; set the assignment's grade type to Point")
     at = {name: header.index(name) for name in header}
     ids = [(PARTICIPANT.match(row[at["Identifier"]].strip()) or [None, ""])[1]
            for row in table]
@@ -436,7 +440,7 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
             report.no_submission.append((row[at["Identifier"]], assignment))
         elif cells[index, assignment] is not None:
             points = cells[index, assignment]
-            maximum = _number(row[at[MAXIMUM]]) if MAXIMUM in at else None
+            maximum = _number(row[at[MAXIMUM]])
             if maximum is not None and possible and maximum != possible:
                 points = points * maximum / possible
                 scaled.add(f"{maximum:g}")

@@ -34,6 +34,7 @@ import pytest
 from keys import WRONG, build, right
 from shared_fixture import points_and_review
 
+from grader.batch import platform_id
 from grader.cli import main
 from grader.questions import find_assignment
 from grader.stored import read_grades
@@ -329,3 +330,98 @@ def test_blackboard_names_by_username_and_fills_the_grade_center(tmp_path, capsy
     assert _export(out, "--to", "blackboard", "--roster", tmp_path / "gc.csv") == 0
     taken = grade_center_upload((out / "blackboard.csv").read_text(encoding="utf-8"))
     assert taken == {"alice_x": {column: "9"}, "bob": {column: "0"}, "cy": {column: ""}}
+
+
+# --- every layout ------------------------------------------------------------------------
+
+HONEST = {
+    # layout: (the download's files: (folder, name), the LMS exported to)
+    "moodle folders": ([("Alice A_7_assignsubmission_file_", "01_derive_it_by_hand.ipynb"),
+                        ("Bob B_8_assignsubmission_file_", "bob.ipynb")], "moodle"),
+    "moodle files": ([("", "Alice A_7_assignsubmission_file_01_derive_it_by_hand.ipynb"),
+                      ("", "Bob B_8_assignsubmission_file_bob.ipynb")], "moodle"),
+    "canvas": ([("", "alicea_7_70_01_derive_it_by_hand.ipynb"), ("", "bobb_8_80_hw.ipynb")],
+               "canvas"),
+    "blackboard": ([("", "Homework 2_alice_attempt_2026-11-30-09-15-02_hw.ipynb"),
+                    ("", "Homework 2_bob_attempt_2026-11-30-10-00-00_mine.ipynb")],
+                   "blackboard"),
+    "flat, to canvas": ([("", "alice.ipynb"), ("", "bob.ipynb")], "canvas"),
+    "nbgrader, to moodle": ([("submitted/alice/ps1", "01_derive_it_by_hand.ipynb"),
+                             ("submitted/bob/ps1", "mine.ipynb")], "moodle"),
+}
+
+
+def _roster(path: Path, to: str, platform: bool) -> str:
+    """The roster of alice (7) and bob (8), and the column that says who a row is."""
+    if to == "canvas":
+        _write(path, [["Student", "ID", "SIS User ID", "SIS Login ID", "Section"],
+                      ["A, Alice", "7", "S7", "alice", "S1"], ["B, Bob", "8", "S8", "bob", "S1"]])
+        return "SIS Login ID"
+    if to == "blackboard":
+        _write(path, [["Last Name", "First Name", "Username", "Student ID", "Last Access",
+                       "Availability", f"{TITLE} [Total Pts: 9 Score] |77"],
+                      ["A", "Alice", "alice", "7", "", "Yes", ""],
+                      ["B", "Bob", "bob", "8", "", "Yes", ""]])
+        return "Username"
+    if platform:
+        worksheet(path, [(7, "Alice A", ""), (8, "Bob B", "")], maximum="9.00")
+        return "Identifier"
+    _write(path, [["First name", "Last name", "ID number", "Institution", "Department",
+                   "Email address"], ["Alice", "A", "", "", "", "alice@uni.edu"],
+                  ["Bob", "B", "", "", "", "bob@uni.edu"]])
+    return "Email address"
+
+
+@pytest.mark.parametrize("layout", sorted(HONEST))
+def test_an_honest_class_in_each_layout_exports(tmp_path, capsys, layout):
+    """Alice and bob, each their own notebook, right: graded 9 of 9 each, exported into
+    each one's own row, exit status 0 both times."""
+    files, to = HONEST[layout]
+    given = tmp_path / "given"
+    for folder, name in files:
+        _put(given / folder, name, _right())
+    out = tmp_path / "grades"
+    assert _grade(given / "submitted" if layout.startswith("nbgrader") else given, out) == 0
+    column = _roster(tmp_path / "roster.csv", to, not layout.startswith(("flat", "nbgrader")))
+    assert _export(out, "--to", to, "--roster", tmp_path / "roster.csv") == 0
+    rows = list(csv.DictReader(io.StringIO((out / f"{to}.csv").read_text(encoding="utf-8"))))
+    grade = {"Identifier": "Grade", "Username": f"{TITLE} [Total Pts: 9 Score] |77"}.get(
+        column, TITLE)
+    found = {row[column]: row[grade] for row in rows if "Points Possible" not in row.values()}
+    nine = "9.00" if column == "Identifier" else "9"  # (Moodle's worksheet writes 2 places)
+    assert found == {name: nine for name in {
+        "Identifier": ("Participant 7", "Participant 8"), "Username": ("alice", "bob"),
+        "SIS Login ID": ("alice", "bob"), "Email address": ("alice@uni.edu", "bob@uni.edu")
+    }[column]}
+
+
+def test_the_first_platform_head_from_the_left_is_the_platforms():
+    """A student can write another platform's head into the name they give their file: the
+    head that ends first from the left is the platform's."""
+    date = "2026-11-30-09-15-02"
+    assert platform_id("bobb_8_80_Alice A_7_assignsubmission_file_x.ipynb") == "canvas:8"
+    assert platform_id(f"bobb_8_80_HW_alice_attempt_{date}_x.ipynb") == "canvas:8"
+    assert platform_id("Bob B_8_assignsubmission_file_alicea_7_70_x.ipynb") == "moodle:8"
+    assert platform_id(f"Bob B_8_assignsubmission_file_HW_alice_attempt_{date}_x.ipynb") == \
+        "moodle:8"
+    assert platform_id(f"HW_bob_attempt_{date}_alicea_7_70_x.ipynb") == "blackboard:bob"
+    assert platform_id(f"HW_bob_attempt_{date}_Alice A_7_assignsubmission_file_x.ipynb") == \
+        "blackboard:bob"
+    assert platform_id(f"HW_12_attempt_{date}_x.ipynb") == "blackboard:12"
+    assert platform_id("bob.ipynb") == "" and platform_id("bob_smith_7.ipynb") == ""
+
+
+def test_a_worksheet_graded_on_a_scale_is_refused(tmp_path, capsys):
+    """A Moodle assignment graded on a scale: its worksheet has a Scale column, no maximum;
+    points cannot go there: said, nothing written."""
+    given = tmp_path / "dl"
+    _put(given / "Alice A_7_assignsubmission_file_", "a.ipynb", _right())
+    out = tmp_path / "grades"
+    assert _grade(given, out) == 0
+    header = [("Scale" if name == "Maximum Grade" else name) for name in WORKSHEET_HEADER]
+    _write(tmp_path / "worksheet.csv", [header, ["Participant 7", "Alice A", "a@uni.edu",
+                                                 "", "", "Pass, Fail", "Yes", "", "", "-",
+                                                 ""]])
+    assert _export(out, "--to", "moodle", "--roster", tmp_path / "worksheet.csv") == 1
+    assert "graded on a scale" in capsys.readouterr().err
+    assert not (out / "moodle.csv").exists()
