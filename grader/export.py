@@ -114,6 +114,7 @@ WORKSHEET = System(
 MAXIMUM, CAN_CHANGE = "Maximum Grade", "Grade can be changed"
 PARTICIPANT = re.compile(r"^\D*?(\d+)\s*$")
 BLACKBOARD_ITEM = re.compile(r"^(?P<name>.*?) \[[^\]]*\]\s*\|\s*\d+\s*$")  # "HW 2 [Total ...] |12"
+CANVAS_ASSIGNMENT = re.compile(r"^(?P<name>.*) \(\d+\)$")  # "Homework 2 (12345)"
 CANVAS_IDENTITY = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 
 
@@ -300,8 +301,8 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
     cells = _cells(grades, places, report)
     _hints(places, system, report)
     headers = [columns[a] for a in assignments]
-    if to == "blackboard":
-        headers = _blackboard_headers(roster, headers, report)
+    if to in ("blackboard", "canvas") and roster is not None:
+        headers = _existing_headers(roster, headers, to, report)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([inert(value) for value in identity + headers])
@@ -498,18 +499,25 @@ def _number(text: str) -> float | None:
         return None
 
 
-def _blackboard_headers(roster, headers: list[str], report: Export) -> list[str]:
-    """Each assignment's header as the Grade Center downloaded names its column (``HW 2
-    [Total Pts: 9 Score] |1234``: its id fills that column), else the name alone."""
-    existing = {}
-    for name in _read_table(roster, SYSTEMS["blackboard"])[0]:
-        match = BLACKBOARD_ITEM.match(name)
+def _existing_headers(roster, headers: list[str], to: str, report: Export) -> list[str]:
+    """Each assignment's header as the roster names the LMS's own column of that name, with
+    its id (Canvas: ``Homework 2 (12345)``; Blackboard: ``HW 2 [Total Pts: 9 Score]
+    |1234``), so that the import fills that column; else the name alone (Canvas fills the
+    assignment of that title or makes one; Blackboard makes a text column of 0 points)."""
+    pattern = CANVAS_ASSIGNMENT if to == "canvas" else BLACKBOARD_ITEM
+    existing: dict = {}
+    for name in _read_table(roster, SYSTEMS[to])[0]:
+        match = pattern.match(name)
         if match:
-            existing.setdefault(match["name"].strip(), name)
+            existing.setdefault(match["name"].strip(), []).append(name)
     written = []
     for name in headers:
-        written.append(existing.get(name, name))
-        if name not in existing:
+        found = existing.get(name, [])
+        written.append(found[0] if len(found) == 1 else name)
+        if len(found) > 1:
+            report.notes.append(f"{SYSTEMS[to].name} has {len(found)} columns named {name!r} "
+                                f"({', '.join(found)}): --name the one to fill")
+        elif not found and to == "blackboard":
             report.notes.append(f"Blackboard has no column {name!r} yet: the upload makes it a "
                                 "text column of 0 points; create the column first (points "
                                 "possible as printed), download the Grade Center again and "

@@ -235,17 +235,20 @@ def test_canvas_matches_by_user_id_whatever_the_sis_ids(canvas_class, tmp_path, 
                                                        match):
     """The roster's SIS User IDs are numbers too, each the other's user id (a trap for a
     roster column chosen by counting matches): each is still found by ``ID``, also with
-    --match naming another column."""
+    --match naming another column. The assignment exists in Canvas: its column keeps
+    Canvas's id, "Title (4242)", so that the import fills that assignment."""
     roster = tmp_path / "roster.csv"
-    _write(roster, [["Student", "ID", "SIS User ID", "SIS Login ID", "Section"],
-                    ["A, Alice", "7", "8", "alice", "S1"], ["B, Bob", "8", "7", "bob", "S1"],
-                    ["C, Cy", "9", "10", "cy", "S1"]])
+    column = f"{TITLE} (4242)"
+    _write(roster, [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column],
+                    ["    Points Possible", "", "", "", "", "9"],
+                    ["A, Alice", "7", "8", "alice", "S1", ""],
+                    ["B, Bob", "8", "7", "bob", "S1", ""], ["C, Cy", "9", "10", "cy", "S1", ""]])
     capsys.readouterr()
     assert _export(canvas_class, "--to", "canvas", "--roster", roster, "--out",
                    tmp_path / "canvas.csv", *(["--match", match] if match else [])) == 0
     grades, possible = canvas_upload((tmp_path / "canvas.csv").read_text(encoding="utf-8"))
-    assert {user: row[TITLE] for user, row in grades.items()} == {7: "9", 8: "0", 9: ""}
-    assert possible == {TITLE: "9"}
+    assert {user: row[column] for user, row in grades.items()} == {7: "9", 8: "0", 9: ""}
+    assert possible == {column: "9"}
 
 
 def test_canvas_without_a_roster_writes_the_user_ids(canvas_class, tmp_path, capsys):
