@@ -83,9 +83,10 @@ matching: a student a platform's download named, by the id that platform gave, o
   SIS User ID, ID, Student; Moodle: Email address, ID number; Blackboard: Username,
   Student ID). An e-mail address also matches by the part before the @; case is ignored.
 importing:
-  Canvas: Grades, Import, choose the file; a new column becomes a new assignment worth its
-          "Points Possible" (to fill an existing one, --name it as in Canvas's export,
-          "Homework 2 (12345)"). An empty cell changes nothing.
+  Canvas: Grades, Import, choose the file; an assignment the roster has a column of
+          (its title, "Homework 2 (12345)") is filled by its id; a new column becomes a
+          new assignment worth its "Points Possible" (or --name it as in Canvas's
+          export). An empty cell changes nothing.
   Moodle: the worksheet: the assignment, View all submissions, Grading action, Upload
           grading worksheet (a grade changed in Moodle since the download is kept).
           The gradebook file: Grade administration, Import, CSV file; "Identify user

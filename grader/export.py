@@ -6,9 +6,10 @@ the LMS knows, with the columns it matches students by:
 
 * **Canvas** (Grades, Export, "Export Entire Gradebook"): ``Student, ID, SIS User ID,
   SIS Login ID, [Integration ID,] Section``, then the assignments. The file written
-  keeps those identity columns in that order, adds one column per assignment and, as
-  the second row, ``Points Possible`` (what Canvas reads to make a new assignment). An
-  empty cell changes nothing in Canvas.
+  keeps those identity columns in that order, adds one column per assignment (under
+  the roster's own header of an assignment of that title, ``Title (12345)``: Canvas
+  fills that assignment by its id) and, as the second row, ``Points Possible`` (what
+  Canvas reads to make a new assignment). An empty cell changes nothing in Canvas.
 * **Moodle** (Grade administration, Export, "Plain text file"): ``First name, Last name,
   ID number, Institution, Department, Email address``, then the grade items. The file
   written keeps the identity columns and adds one column per assignment; on import,
