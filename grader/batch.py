@@ -223,8 +223,10 @@ def platform_id(path, owner: str | None = None) -> str:
     ``path`` (``owner``: as for ``named_as``), or "" when no platform named it:
     ``moodle:456`` (the participant id of ``Bob B_456_assignsubmission_file_``, as the
     assignment's grading worksheet says "Participant 456"), ``canvas:456`` (the user id,
-    the gradebook's ``ID``), ``blackboard:jdoe`` (the username). The export matches these
-    to the gradebook's rows by that id alone: never by a name the student typed."""
+    the gradebook's ``ID``), ``blackboard:jdoe`` (the username, as its receipt says), or
+    ``blackboard-head:HW 2_j_doe`` (no receipt: the assignment's name and the username,
+    which both can hold ``_``). The export matches these to the gradebook's rows by that
+    id alone: never by a name the student typed."""
     who = owner or nbgrader_owner(path)
     if who:
         parts = Path(os.path.abspath(path)).parts
@@ -253,14 +255,20 @@ def _platform_file(path) -> tuple[str, str, str] | None:
     match = BLACKBOARD.match(name)
     if match:
         username = _blackboard_username(path, match)
-        found.append((match.start("tail"), "blackboard", username, username))
+        if username:
+            found.append((match.start("tail"), "blackboard", username, username))
+        else:  # (graded as the head's last _ part; the export reads the whole head)
+            found.append((match.start("tail"), "blackboard-head",
+                          match["head"].rsplit("_", 1)[-1], match["head"]))
     return min(found)[1:] if found else None
 
 
 def _blackboard_username(path: Path, match) -> str:
-    """The username in Blackboard's ``<Assignment>_<username>`` head: the one its receipt
-    beside the file names, when the head ends with it (an assignment's name or a username
-    can hold ``_``); else the head's last ``_`` part."""
+    """The username in Blackboard's ``<Assignment>_<username>`` head that its receipt beside
+    the file names, when the head ends with it, else "". (An assignment's name and a
+    username can both hold ``_``: without the receipt, the student is graded as the head's
+    last ``_`` part, and ``platform_id`` is ``blackboard-head:<head>``, which the export
+    matches only to the one roster username the head ends with.)"""
     receipt = path.with_name(f"{match['head']}_attempt_{match['date']}.txt")
     try:
         text = receipt.read_text(encoding="utf-8-sig", errors="replace")[:4096] \
@@ -270,7 +278,7 @@ def _blackboard_username(path: Path, match) -> str:
     named = RECEIPT_NAME.search(text)
     if named and match["head"].endswith("_" + named["username"]):
         return named["username"]
-    return match["head"].rsplit("_", 1)[-1]
+    return ""
 
 
 def collisions(paths: list, owners: dict, instructor_stems=()) -> dict:

@@ -264,7 +264,12 @@ class _Places:
         platform, _colon, value = result.platform.partition(":")
         if platform == self.system.platform:
             return self.by_id.get(value, [])
-        self.hinted.add(platform)
+        if platform == "blackboard-head" and self.system.platform == "blackboard":
+            # (no receipt: ``<Assignment>_<username>``, either may hold "_": the one
+            # username the head ends with; two, "j_doe" and "doe", match nothing)
+            return sorted(index for name, rows in self.by_id.items()
+                          if value.endswith("_" + name) for index in rows)
+        self.hinted.add(platform.partition("-")[0])
         return []
 
 
@@ -301,6 +306,12 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
     places = _Places(rows, column, system, ids)
     cells = _cells(grades, places, report)
     _hints(places, system, report)
+    heads = {r.student for r in grades.results if r.platform.startswith("blackboard-head:")}
+    if to == "blackboard" and heads & {student for student, *_ in report.not_in_roster}:
+        report.notes.append("a Blackboard file's head, <Assignment>_<username>, ends with no "
+                            "roster username, or with two (j_doe, doe): its receipt, "
+                            "<head>_attempt_<date>.txt, names the username; keep the receipts "
+                            "beside the files as Blackboard's download made them")
     headers = [columns[a] for a in assignments]
     if to in ("blackboard", "canvas") and roster is not None:
         headers = _existing_headers(roster, headers, to, report)

@@ -407,10 +407,11 @@ def test_the_first_platform_head_from_the_left_is_the_platforms():
     assert platform_id("Bob B_8_assignsubmission_file_alicea_7_70_x.ipynb") == "moodle:8"
     assert platform_id(f"Bob B_8_assignsubmission_file_HW_alice_attempt_{date}_x.ipynb") == \
         "moodle:8"
-    assert platform_id(f"HW_bob_attempt_{date}_alicea_7_70_x.ipynb") == "blackboard:bob"
+    # (Blackboard without its receipt: the head, <Assignment>_<username>; see below)
+    assert platform_id(f"HW_bob_attempt_{date}_alicea_7_70_x.ipynb") == "blackboard-head:HW_bob"
     assert platform_id(f"HW_bob_attempt_{date}_Alice A_7_assignsubmission_file_x.ipynb") == \
-        "blackboard:bob"
-    assert platform_id(f"HW_12_attempt_{date}_x.ipynb") == "blackboard:12"
+        "blackboard-head:HW_bob"
+    assert platform_id(f"HW_12_attempt_{date}_x.ipynb") == "blackboard-head:HW_12"
     assert platform_id("bob.ipynb") == "" and platform_id("bob_smith_7.ipynb") == ""
 
 
@@ -428,3 +429,28 @@ def test_a_worksheet_graded_on_a_scale_is_refused(tmp_path, capsys):
     assert _export(out, "--to", "moodle", "--roster", tmp_path / "worksheet.csv") == 1
     assert "graded on a scale" in capsys.readouterr().err
     assert not (out / "moodle.csv").exists()
+
+
+@pytest.mark.parametrize("usernames, exported", [
+    (("j_doe", "cy"), {"j_doe": "9", "cy": ""}),
+    # (two usernames the head ends with: which is it? only the receipt could say)
+    (("j_doe", "doe"), {"j_doe": "", "doe": ""}),
+])
+def test_blackboard_without_its_receipt(tmp_path, capsys, usernames, exported):
+    """No receipt beside ``Homework 2_j_doe_attempt_..._hw.ipynb``: the assignment's name and
+    the username can both hold ``_``; the row is the one roster username the head ends
+    with, none when two do (said, exit status 1), never a guess."""
+    given = tmp_path / "dl"
+    _put(given, "Homework 2_j_doe_attempt_2026-11-30-09-15-02_hw.ipynb", _right())
+    out = tmp_path / "grades"
+    assert _grade(given, out) == 0
+    column = f"{TITLE} [Total Pts: 9 Score] |556677"
+    _write(tmp_path / "gc.csv", [["Last Name", "First Name", "Username", "Student ID",
+                                  column]] + [["X", "Y", name, "", ""] for name in usernames])
+    capsys.readouterr()
+    status = _export(out, "--to", "blackboard", "--roster", tmp_path / "gc.csv")
+    said = capsys.readouterr()
+    taken = grade_center_upload((out / "blackboard.csv").read_text(encoding="utf-8"))
+    assert {name: row[column] for name, row in taken.items()} == exported
+    assert status == (0 if exported["j_doe"] else 1)
+    assert ("keep the receipts" in said.out) == (not exported["j_doe"])
