@@ -33,7 +33,7 @@ import re
 import string
 
 from .data import Missing, Other
-from .ipython_text import as_python
+from .ipython_text import as_python, python_tree
 
 __all__ = ["written_answers", "MAX_CHARACTERS"]
 
@@ -218,9 +218,8 @@ def _cell_bindings(source: str) -> tuple:
     the same cells for each question)."""
     # (lines end in "\n" only, as ast and the line starts below count them alike)
     text = as_python(source).replace("\r\n", "\n").replace("\r", "\n")
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+    tree = python_tree(text)  # (shared with the scan: read only)
+    if tree is None:
         return ()
     starts = [0] + [found.end() for found in re.finditer("\n", text)]
     return tuple(binding for node in tree.body for binding in _bindings(node, text, starts))

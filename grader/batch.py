@@ -27,8 +27,8 @@ from .source import Source, load_source
 
 __all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
            "nbgrader_owner", "collection_of", "student_of", "named_by_its_file", "named_as",
-           "collisions", "canvas_owner", "MOODLE", "MOODLE_FILE", "CANVAS",
-           "MAX_BYTES"]
+           "collisions", "platform_owner", "platform_id", "MOODLE", "MOODLE_FILE", "CANVAS",
+           "BLACKBOARD", "MAX_BYTES"]
 
 SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
 # The folders and names the learning platforms' "download all submissions" make: the
@@ -38,10 +38,18 @@ SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>
 MOODLE = re.compile(r"^(?P<student>.+_\d+)_assignsubmission_[a-z]+_?$")
 # Canvas: <name>[_late]_<user id>_<submission id>_<their file name>; its student is the
 # user id, which is the column ``ID`` of the gradebook Canvas exports (the roster).
-CANVAS = re.compile(r"^[a-z0-9]+_(?:late_)?(?P<student>\d+)_\d+_.+\.ipynb$", re.IGNORECASE)
+CANVAS = re.compile(r"^[a-z0-9]+_(?:late_)?(?P<student>\d+)_\d+_(?P<tail>.+)\.ipynb$",
+                    re.IGNORECASE)
 # Moodle without "download submissions in folders": <Full Name>_<id>_assignsubmission_file_
 # <their file> in one folder (the first such head from the left is Moodle's).
-MOODLE_FILE = re.compile(r"^(?P<student>.+?_\d+)_assignsubmission_file_.+\.ipynb$")
+MOODLE_FILE = re.compile(r"^(?P<student>.+?_\d+)_assignsubmission_file_(?P<tail>.+)\.ipynb$")
+# Blackboard Learn (Grade Center, "Assignment File Download"):
+# <Assignment>_<username>_attempt_<yyyy-mm-dd-hh-mm-ss>_<their file name>, and beside it the
+# platform's receipt <Assignment>_<username>_attempt_<date>.txt, whose first line is
+# "Name: <full name> (<username>)"; its student is the username.
+BLACKBOARD = re.compile(
+    r"^(?P<head>.+?)_attempt_(?P<date>\d{4}(?:-\d\d){5})_(?P<tail>.+)\.ipynb$")
+RECEIPT_NAME = re.compile(r"^Name:.*\((?P<username>[^()\s]+)\)\s*$", re.MULTILINE)
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options(),
@@ -65,13 +73,15 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
         result = grade_notebook(source, submission, student, path.name, options)
         result.collected = collected
         result.named = named_as(path, owner, (source.path.stem,))
+        result.platform = platform_id(path, owner)
         if named_by_its_file(path, owner, (source.path.stem,)):
             _hold_beside(result, path, [s.path.stem for s in loaded], top)
         return readable(result)
     except Exception as error:  # noqa: BLE001 (one bad submission must not stop the rest)
         student, assignment = _who(path, loaded, owner)
         return readable(Result(student, assignment, path.name,
-                               error=f"{type(error).__name__}: {error}"))
+                               error=f"{type(error).__name__}: {error}",
+                               platform=platform_id(path, owner)))
 
 
 def readable(result: Result) -> Result:
@@ -190,7 +200,7 @@ def student_of(path, owner: str | None = None, instructor_stems=()) -> str:
 
 def named_as(path, owner: str | None = None, instructor_stems=()) -> str:
     """The name ``student_of`` makes the student's (``safe_name``) as the path spells it."""
-    owner = owner or nbgrader_owner(path) or canvas_owner(path)
+    owner = owner or nbgrader_owner(path) or platform_owner(path)
     if owner:
         return owner
     path = Path(path).resolve()
@@ -199,14 +209,76 @@ def named_as(path, owner: str | None = None, instructor_stems=()) -> str:
     return path.stem
 
 
-def canvas_owner(path) -> str | None:
+def platform_owner(path) -> str | None:
     """The student a file that a platform's download named is of: Canvas's user id
     (``CANVAS``: ``bobsmith_456_9001_bob.ipynb`` is user 456's, whatever the student called
-    the file they uploaded, ``bob.ipynb``), or Moodle's ``Full Name_<id>`` (``MOODLE_FILE``),
-    or None."""
-    name = Path(path).name
-    match = CANVAS.match(name) or MOODLE_FILE.match(name)
-    return match["student"] if match else None
+    the file they uploaded, ``bob.ipynb``), Moodle's ``Full Name_<id>`` (``MOODLE_FILE``),
+    Blackboard's username (``BLACKBOARD``), or None."""
+    found = _platform_file(path)
+    return found[1] if found else None
+
+
+def platform_id(path, owner: str | None = None) -> str:
+    """``platform:id``, the id the learning platform gave the student whose download named
+    ``path`` (``owner``: as for ``named_as``), or "" when no platform named it:
+    ``moodle:456`` (the participant id of ``Bob B_456_assignsubmission_file_``, as the
+    assignment's grading worksheet says "Participant 456"), ``canvas:456`` (the user id,
+    the gradebook's ``ID``), ``blackboard:jdoe`` (the username, as its receipt says), or
+    ``blackboard-head:HW 2_j_doe`` (no receipt: the assignment's name and the username,
+    which both can hold ``_``). The export matches these to the gradebook's rows by that
+    id alone: never by a name the student typed."""
+    who = owner or nbgrader_owner(path)
+    if who:
+        parts = Path(os.path.abspath(path)).parts
+        at = _platform_index(parts)
+        if at is not None and _owner_name(parts[at]) == who:
+            return "moodle:" + re.search(r"(\d+)$", who)[1]
+        return ""
+    found = _platform_file(path)
+    return f"{found[0]}:{found[2]}" if found else ""
+
+
+def _platform_file(path) -> tuple[str, str, str] | None:
+    """(platform, student, id) of a file a platform's download named, or None. A student
+    names only the tail of the file, after the platform's head, and can write another
+    platform's head in it: the head that ends first from the left is the platform's
+    (``hw1_jdoe_attempt_<date>_Zed Z_9_assignsubmission_file_x.ipynb`` is jdoe's)."""
+    path = Path(path)
+    name, found = path.name, []
+    match = CANVAS.match(name)
+    if match:
+        found.append((match.start("tail"), "canvas", match["student"], match["student"]))
+    match = MOODLE_FILE.match(name)
+    if match:
+        found.append((match.start("tail"), "moodle", match["student"],
+                      re.search(r"(\d+)$", match["student"])[1]))
+    match = BLACKBOARD.match(name)
+    if match:
+        username = _blackboard_username(path, match)
+        if username:
+            found.append((match.start("tail"), "blackboard", username, username))
+        else:  # (graded as the head's last _ part; the export reads the whole head)
+            found.append((match.start("tail"), "blackboard-head",
+                          match["head"].rsplit("_", 1)[-1], match["head"]))
+    return min(found)[1:] if found else None
+
+
+def _blackboard_username(path: Path, match) -> str:
+    """The username in Blackboard's ``<Assignment>_<username>`` head that its receipt beside
+    the file names, when the head ends with it, else "". (An assignment's name and a
+    username can both hold ``_``: without the receipt, the student is graded as the head's
+    last ``_`` part, and ``platform_id`` is ``blackboard-head:<head>``, which the export
+    matches only to the one roster username the head ends with.)"""
+    receipt = path.with_name(f"{match['head']}_attempt_{match['date']}.txt")
+    try:
+        text = receipt.read_text(encoding="utf-8-sig", errors="replace")[:4096] \
+            if receipt.is_file() and not receipt.is_symlink() else ""
+    except OSError:
+        text = ""
+    named = RECEIPT_NAME.search(text)
+    if named and match["head"].endswith("_" + named["username"]):
+        return named["username"]
+    return ""
 
 
 def collisions(paths: list, owners: dict, instructor_stems=()) -> dict:
@@ -237,7 +309,7 @@ def named_by_its_file(path, owner: str | None = None, instructor_stems=()) -> bo
     folder of the class: ``ps1/bob.ipynb``), not by a folder of the layout (an ``owner``,
     nbgrader's ``submitted/<student>/``, or ``<student>/<assignment>/`` around a notebook
     named like an instructor notebook)."""
-    if owner or nbgrader_owner(path) or canvas_owner(path):
+    if owner or nbgrader_owner(path) or platform_owner(path):
         return False
     path = Path(path).resolve()
     return not (path.stem in instructor_stems and len(path.parents) > 2)
@@ -288,7 +360,7 @@ def _who(path: Path, sources: list[Source], owner: str | None = None) -> tuple[s
     for source in sources:
         if path.name == source.path.name and len(path.resolve().parents) > 2:
             return _student(path, source, owner), source.assignment.name
-    return safe_name(owner or nbgrader_owner(path) or canvas_owner(path) or path.stem), ""
+    return safe_name(owner or nbgrader_owner(path) or platform_owner(path) or path.stem), ""
 
 
 def safe_name(name: str) -> str:
@@ -373,6 +445,7 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
                 path = Path(paths[index])
                 result, seconds = readable(Result(
                     safe_name(owners.get(paths[index]) or path.stem), "", path.name,
-                    error=f"the grading process failed: {error}")), None
+                    error=f"the grading process failed: {error}",
+                    platform=platform_id(path, owners.get(paths[index])))), None
             finished(index, result, seconds)
     return results

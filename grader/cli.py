@@ -24,8 +24,9 @@ from pathlib import Path
 from kit_i18n import speaking
 
 from . import commands as course_commands
-from .batch import (canvas_owner, collection_of, collisions, grade_files, named_by_its_file,
-                    nbgrader_owner, owner_of, readable, safe_name, student_of)
+from .batch import (collection_of, collisions, grade_files, named_by_its_file,
+                    nbgrader_owner, owner_of, platform_id, platform_owner, readable, safe_name,
+                    student_of)
 from .grade import VARIANTS, Options, Result
 from .i18n import _
 from .intake import one_line, printable, valid_text
@@ -652,7 +653,7 @@ def _unowned(items: list[str], submissions: list[str], owners: dict, sources: li
         for path in submissions:
             full = Path(path)
             if full.parent.parent == item and full.stem in stems and not (
-                    owners.get(path) or nbgrader_owner(path) or canvas_owner(path)):
+                    owners.get(path) or nbgrader_owner(path) or platform_owner(path)):
                 found[path] = [f"the folder given, {item}: is {full.parent.name} a student's "
                                "folder or a section's? Give the students' folders in "
                                "nbgrader's layout, submitted/<student>/<assignment>/, or "
@@ -672,7 +673,8 @@ def _clash(path: str, others: list[str], owners: dict, sources: list[str]):
              f"student {student}: two students, or one student's name written two ways? "
              "None of them was graded; rename them so that each name is one student's "
              "and grade them again")
-    return readable(Result(student, "", Path(path).name, error=error))
+    return readable(Result(student, "", Path(path).name, error=error,
+                           platform=platform_id(path, owners.get(path))))
 
 
 def _duplicates(submissions: list[str], results: list, by_file=frozenset()) -> list[str]:

@@ -29,8 +29,8 @@ NAMES = ("report", "export", "gradescope", "prairielearn", "kernelspec", "lab")
 SUMMARY = """\
   report       writes an item analysis per assignment for the teacher (HTML, offline): how
                each question went, which mistakes were frequent, time, flags.
-  export       writes the CSV file that a Canvas or Moodle gradebook imports, one column per
-               assignment, for the students of a roster exported from it.
+  export       writes the CSV file that a Canvas, Moodle or Blackboard gradebook imports, one
+               column per assignment, each student matched by the id the platform gave.
   gradescope   writes a Gradescope autograder (a zip) that grades each submission with the
                kit: one test per question, the student's feedback, notes for the teacher.
   prairielearn writes PrairieLearn questions graded by the kit (an external grader), and
@@ -54,35 +54,55 @@ example:
 
 
 EXPORT_EPILOG = """\
-the roster: the gradebook exported from the LMS itself, which lists every student it knows
+the roster: what the LMS itself exports, which lists every student it knows
   Canvas: Grades, Export, Export Entire Gradebook (columns Student, ID, SIS User ID,
-          SIS Login ID, Section, ...)
-  Moodle: Grade administration, Export, Plain text file (columns First name, Last name,
-          ID number, Institution, Department, Email address, ...)
-what it writes (--out; default GRADES/canvas.csv or GRADES/moodle.csv): the roster's
-  identity columns and one column per assignment (its title, or --name), for every roster
-  student; Canvas's file has the "Points Possible" row. A cell holds the points the
-  gradebook shows (review decisions applied; written answers graded by hand are not
-  among them). It is EMPTY, not zero, for a student without a submission, a submission
-  that could not be graded, or points held back for review (minigrad-kit review GRADES/).
-  Each of those is listed; so is a graded submission that matches no roster row (exit
-  status 1: its points are not in the file).
-matching: a submission's student (its file name, alice.ipynb; in nbgrader's layout its
-  folder) against a roster column: --match, else the one that matches the most (Canvas:
-  SIS Login ID, SIS User ID, ID, Student; Moodle: Email address, ID number). An e-mail
-  address also matches by the part before the @; case is ignored.
+          SIS Login ID, Section, ...); or no --roster: a row per user id that Canvas's
+          download named (bobsmith_456_9001_hw.ipynb is user 456), found by ID
+  Moodle: the assignment's grading worksheet (View all submissions, Grading action,
+          Download grading worksheet; feedback type "Offline grading worksheet"):
+          needed for a class Moodle's download named (Bob B_456_assignsubmission_file_
+          is "Participant 456" there, and in no gradebook export); or Grade
+          administration, Export, Plain text file (First name, Last name, ID number,
+          Institution, Department, Email address, ...)
+  Blackboard: Grade Center, Work Offline, Download, the full Grade Center, comma
+          (Last Name, First Name, Username, Student ID, ...)
+what it writes (--out; default GRADES/canvas.csv, moodle.csv or blackboard.csv): the
+  roster's identity columns and one column per assignment (the instructor notebook's
+  title, or --name), for every roster student; Canvas's file has the "Points Possible"
+  row; Blackboard's uses the Grade Center's own column of that name (its |id). Moodle's
+  worksheet comes back as it was, with the Grade of each student graded (scaled to its
+  Maximum Grade). A cell holds the points the gradebook shows (review decisions applied;
+  written answers graded by hand are not among them). It is EMPTY, not zero, for a
+  student without a submission, a submission that could not be graded, or points held
+  back for review (minigrad-kit review GRADES/). Each of those is listed; so is a graded
+  submission that matches no roster row (exit status 1: its points are not in the file).
+matching: a student a platform's download named, by the id that platform gave, only
+  (Canvas: ID; Moodle: the worksheet's Identifier; Blackboard: Username). Any other
+  student (its file name, alice.ipynb; in nbgrader's layout its folder) against a
+  roster column: --match, else the one that matches the most (Canvas: SIS Login ID,
+  SIS User ID, ID, Student; Moodle: Email address, ID number; Blackboard: Username,
+  Student ID). An e-mail address also matches by the part before the @; case is ignored.
 importing:
-  Canvas: Grades, Import, choose the file; a new column becomes a new assignment worth its
-          "Points Possible" (to fill an existing one, --name it as in Canvas's export,
-          "Homework 2 (12345)"). An empty cell changes nothing.
-  Moodle: Grade administration, Import, CSV file; "Identify user by" Email address to
-          Email address; map each column to its grade item ("new grade item" makes one
-          out of 100: create the items first with the maximum printed here).
+  Canvas: Grades, Import, choose the file; an assignment the roster has a column of
+          (its title, "Homework 2 (12345)") is filled by its id; a new column becomes a
+          new assignment worth its "Points Possible" (or --name it as in Canvas's
+          export). An empty cell changes nothing.
+  Moodle: the worksheet: the assignment, View all submissions, Grading action, Upload
+          grading worksheet (a grade changed in Moodle since the download is kept).
+          The gradebook file: Grade administration, Import, CSV file; "Identify user
+          by" Email address to Email address; map each column to its grade item ("new
+          grade item" makes one out of 100: create the items first with the maximum
+          printed here).
+  Blackboard: Grade Center, Work Offline, Upload. A column the Grade Center did not
+          have becomes a text column of 0 points: create it first, then download.
 
 examples:
   minigrad-kit export grades/ --to canvas --roster canvas-gradebook.csv
+  minigrad-kit export grades/ --to canvas          # a class Canvas's download named
+  minigrad-kit export grades/ --to moodle --roster "Grades-CS101-Homework 2-77.csv"
   minigrad-kit export grades/ --to moodle --roster moodle-grades.csv \\
       --name derive_it_by_hand="Assignment 2" --out moodle-import.csv
+  minigrad-kit export grades/ --to blackboard --roster gc_CS101_fullgc.csv
 """
 
 
@@ -201,18 +221,24 @@ def _add_report(commands) -> None:
 
 def _add_export(commands) -> None:
     export = commands.add_parser(
-        "export", help="write the CSV that a Canvas or Moodle gradebook imports",
-        description="Write the file a Canvas or Moodle gradebook imports, from the folder "
+        "export", help="write the CSV that a Canvas, Moodle or Blackboard gradebook imports",
+        description="Write the file a Canvas, Moodle or Blackboard gradebook imports, from "
+                    "the folder "
                     "minigrad-kit grade wrote and a roster exported from the LMS.",
         epilog=EXPORT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     export.add_argument("grades", metavar="GRADES", help="the folder minigrad-kit grade wrote")
-    export.add_argument("--to", required=True, choices=("canvas", "moodle"),
+    export.add_argument("--to", required=True, choices=("canvas", "moodle", "blackboard"),
                         help="the LMS whose gradebook imports the file")
-    export.add_argument("--roster", required=True, metavar="ROSTER.csv",
-                        help="the gradebook exported from that LMS (see below)")
+    export.add_argument("--roster", metavar="ROSTER.csv",
+                        help="the gradebook exported from that LMS, or a Moodle assignment's "
+                             "grading worksheet (see below); Canvas only: none, to write "
+                             "the user ids Canvas's download named")
+    export.add_argument("--assignment", metavar="NAME",
+                        help="the assignment a Moodle grading worksheet is of (needed when "
+                             "GRADES holds several and its ids do not tell)")
     export.add_argument("--out", metavar="FILE",
-                        help="the file to write (default: GRADES/canvas.csv or "
-                             "GRADES/moodle.csv)")
+                        help="the file to write (default: GRADES/canvas.csv, "
+                             "GRADES/moodle.csv or GRADES/blackboard.csv)")
     export.add_argument("--match", metavar="COLUMN",
                         help="the roster column that holds the students' names as the "
                              "grader knows them (default: the one that matches the most)")
@@ -310,7 +336,7 @@ def _export(args) -> int:
         names[assignment] = column
     try:
         done = export(args.grades, args.to, args.roster, args.out, match=args.match,
-                      names=names)
+                      names=names, assignment=args.assignment)
     except (RosterError, NotGraded) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
@@ -320,8 +346,13 @@ def _export(args) -> int:
         print(f"minigrad-kit: warning: --name {assignment!r}: no assignment of that name was "
               f"graded in {args.grades} (graded: {', '.join(done.columns) or 'none'})",
               file=sys.stderr)
+    if done.kind == "worksheet":
+        system = "Moodle's grading worksheet"
+    matched = {"worksheet": "the worksheet's participant ids (Identifier)",
+               "no roster": "the user ids Canvas's download named"}.get(
+        done.kind, f"the roster's {done.matched_by!r}")
     print(f"wrote {done.path} for {system}: {done.filled} cells with points; students "
-          f"matched by the roster's {done.matched_by!r}")
+          f"matched by {matched}")
     for assignment, column in done.columns.items():
         print(f"  column {column!r}: {assignment}, {done.maxima[assignment]:g} points possible")
     if done.no_submission:
@@ -339,7 +370,12 @@ def _export(args) -> int:
         print(f"{assignment}: written answers ({points:g} points; {students} "
               f"student{'' if students == 1 else 's'}) are graded by hand: add those points "
               f"in {system} after the import")
-    if args.to == "moodle":
+    for note in done.notes:
+        print(one_line(note))
+    if done.kind == "worksheet":
+        print("in Moodle: the assignment, View all submissions, Grading action, Upload "
+              "grading worksheet")
+    elif args.to == "moodle":
         print("in Moodle: Grade administration, Import, CSV file; Identify user by: "
               f"{done.matched_by} to {done.matched_by}; map each column to a grade item with "
               "the maximum above (a new grade item gets 100)")

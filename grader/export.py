@@ -1,25 +1,55 @@
-"""``minigrad-kit export GRADES/ --to canvas|moodle --roster ROSTER.csv``: the CSV that a
-Canvas or Moodle gradebook imports, one column per assignment.
+"""``minigrad-kit export GRADES/ --to canvas|moodle|blackboard [--roster ROSTER.csv]``: the
+CSV that a Canvas, Moodle or Blackboard gradebook imports, one column per assignment.
 
 The roster is the gradebook the LMS itself exports, so every row it has is a student
 the LMS knows, with the columns it matches students by:
 
 * **Canvas** (Grades, Export, "Export Entire Gradebook"): ``Student, ID, SIS User ID,
   SIS Login ID, [Integration ID,] Section``, then the assignments. The file written
-  keeps those identity columns in that order, adds one column per assignment and, as
-  the second row, ``Points Possible`` (what Canvas reads to make a new assignment). An
-  empty cell changes nothing in Canvas.
+  keeps those identity columns in that order, adds one column per assignment (under
+  the roster's own header of an assignment of that title, ``Title (12345)``: Canvas
+  fills that assignment by its id) and, as the second row, ``Points Possible`` (what
+  Canvas reads to make a new assignment). An empty cell changes nothing in Canvas.
 * **Moodle** (Grade administration, Export, "Plain text file"): ``First name, Last name,
   ID number, Institution, Department, Email address``, then the grade items. The file
   written keeps the identity columns and adds one column per assignment; on import,
   map "Email address" (or "ID number") to the user and each column to a grade item.
   An empty cell is "no grade".
 
-A student is matched to a roster row by the name the grader gave them (the file name,
+A student whose notebook a platform's download named (``batch.platform_id``) is matched
+by the id that platform gave them, and by nothing else: Canvas's user id to the
+gradebook's ``ID``, Moodle's participant id to the assignment's grading worksheet
+(below), Blackboard's username to the Grade Center's ``Username``. Any other student is
+matched to a roster row by the name the grader gave them (the file name,
 ``alice.ipynb``; in nbgrader's layout the folder's) against one roster column
 (``--match``, else the column that matches the most students): the value itself, or,
 for an e-mail address, the part before the ``@``; as the grader writes names (``a b``
 is ``a_b``) and ignoring case.
+
+Three more shapes of the files:
+
+* **Moodle's grading worksheet** (the assignment's "Download grading worksheet", which
+  needs its feedback type "Offline grading worksheet"): ``Identifier`` ("Participant
+  456", the id of the download's folder ``Bob B_456_assignsubmission_file_``), ``Full
+  name``, ..., ``Grade``, ``Maximum Grade``, ``Grade can be changed``, ..., ``Last
+  modified (grade)``, the feedback columns. The participant id is the assignment's own,
+  which Moodle's gradebook export does not hold: given as the roster, the worksheet is
+  written back as it came, with the ``Grade`` of each student graded (the points scaled
+  to the worksheet's ``Maximum Grade`` where that differs; Moodle skips a grade above
+  it) for the assignment's "Upload grading worksheet". Its ``Last modified (grade)``
+  stays as downloaded: Moodle keeps a grade changed after the download.
+* **Canvas without a roster**: when every student was named by Canvas's download, the
+  file has one row per user id (``Student`` and the SIS columns empty): Canvas's import
+  finds a student by ``ID`` first.
+* **Blackboard** (Grade Center, Work Offline, Download: ``Last Name, First Name,
+  Username, Student ID, ...``, a column ``Name [Total Pts: 9 Score] |1234`` per item):
+  the file keeps those identity columns; an assignment whose column exists (the same
+  name before `` [``) is written under that header, with its id, so that it fills that
+  column. A column without an id makes Blackboard a new text column of 0 points.
+
+The column header of an assignment is the teacher's text: ``--name``, else its title
+as the instructor notebook writes it (never chosen by a student: the language a
+student's notebook says it is in chose among the title's translations).
 
 The cell of an assignment is the student's points (review decisions applied, written
 answers counted once the teacher has graded them, see below) and stays **empty** for a
@@ -40,7 +70,7 @@ from .grade import Result
 from .report import inert, write_atomic
 from .stored import read_grades
 
-__all__ = ["SYSTEMS", "Export", "RosterError", "export", "read_roster"]
+__all__ = ["SYSTEMS", "WORKSHEET", "Export", "RosterError", "export", "read_roster"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +81,8 @@ class System:
     match: tuple  # columns to try for matching, best first
     points_row: bool  # a "Points Possible" row under the header
     export_hint: str
+    platform: str = ""  # the platform whose ids (batch.platform_id) the roster holds
+    platform_column: str = ""  # the roster column that holds them
 
 
 SYSTEMS = {
@@ -58,15 +90,33 @@ SYSTEMS = {
         "Canvas", ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Section"),
         ("Student", "ID", "SIS Login ID", "Section"),
         ("SIS Login ID", "SIS User ID", "ID", "Student"), True,
-        "export it from Canvas: Grades, Export, Export Entire Gradebook"),
+        "export it from Canvas: Grades, Export, Export Entire Gradebook", "canvas", "ID"),
     "moodle": System(
         "Moodle", ("First name", "Last name", "ID number", "Institution", "Department",
                    "Email address"),
         ("First name", "Last name", "Email address"),
         ("Email address", "ID number"), False,
-        "export it from Moodle: Grades, Export, Plain text file"),
+        "export it from Moodle: Grades, Export, Plain text file (or give the assignment's "
+        "grading worksheet)"),
+    "blackboard": System(
+        "Blackboard", ("Last Name", "First Name", "Username", "Student ID"), ("Username",),
+        ("Username", "Student ID"), False,
+        "download it from Blackboard: Grade Center, Work Offline, Download (the full Grade "
+        "Center, comma-delimited)", "blackboard", "Username"),
 }
 POINTS_POSSIBLE = "Points Possible"
+# Moodle's grading worksheet (mod/assign, feedback "Offline grading worksheet"): the columns
+# its upload reads (in English), and the participant id in "Participant 456"
+WORKSHEET = System(
+    "Moodle's grading worksheet", ("Identifier",),
+    ("Identifier", "Grade", "Last modified (grade)"), ("Email address",), False,
+    "download it from the Moodle assignment: View all submissions, Grading action, "
+    "Download grading worksheet", "moodle", "Identifier")
+MAXIMUM, CAN_CHANGE = "Maximum Grade", "Grade can be changed"
+PARTICIPANT = re.compile(r"^\D*?(\d+)\s*$")
+BLACKBOARD_ITEM = re.compile(r"^(?P<name>.*?) \[[^\]]*\]\s*\|\s*\d+\s*$")  # "HW 2 [Total ...] |12"
+CANVAS_ASSIGNMENT = re.compile(r"^(?P<name>.*) \(\d+\)$")  # "Homework 2 (12345)"
+CANVAS_IDENTITY = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 
 
 class RosterError(ValueError):
@@ -90,6 +140,8 @@ class Export:
     # (student, assignment, file, folder's student): notebooks named after a student in
     # another's own folder, whose row a notebook of its own student fills
     set_aside: list = field(default_factory=list)
+    kind: str = ""  # "worksheet": Moodle's grading worksheet; "no roster": Canvas's ids
+    notes: list = field(default_factory=list)  # what else the teacher should know, said once
 
 
 def _key(text: str) -> str:
@@ -105,8 +157,9 @@ def _keys(value: str) -> set:
     return keys
 
 
-def read_roster(path, system: System) -> tuple[list[str], list[dict]]:
-    """The roster's identity columns (in the LMS's order) and its student rows."""
+def _read_table(path, system: System) -> tuple[list[str], list[list[str]]]:
+    """The header and rows of the CSV file ``path`` (comma, ; or tab), every row as long
+    as the header; the LMS's own rows kept, empty lines dropped."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
@@ -114,26 +167,49 @@ def read_roster(path, system: System) -> tuple[list[str], list[dict]]:
                           f"{system.export_hint}") from None
     first = text.splitlines()[0] if text.strip() else ""
     try:  # a spreadsheet saved in some locales separates with ; or a tab
-        dialect = csv.Sniffer().sniff(first, delimiters=",;\t")
+        delimiter = csv.Sniffer().sniff(first, delimiters=",;\t").delimiter
     except csv.Error:
-        dialect = csv.excel
-    reader = csv.DictReader(io.StringIO(text), dialect=dialect)
-    header = [name.strip() for name in reader.fieldnames or []]
-    reader.fieldnames = header
+        delimiter = ","
+    # (the delimiter alone: the rest of what the sniffer guesses from the header, which
+    # has no quotes, read a field with doubled quotes, "=A(""x"")", as two fields' worth)
+    table = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    header = [name.strip() for name in table[0]] if table else []
+    rows = [(row + [""] * len(header))[:len(header)] for row in table[1:]
+            if any(cell.strip() for cell in row)]
+    return header, rows
+
+
+def _missing(path, header: list[str], system: System) -> None:
     missing = [name for name in system.required if name not in header]
     if missing:
         raise RosterError(f"the roster {path} is not a {system.name} gradebook: it has no "
                           f"{', '.join(repr(m) for m in missing)} column (its columns: "
                           f"{', '.join(header[:8]) or 'none'}); {system.export_hint}")
+
+
+def read_roster(path, system: System) -> tuple[list[str], list[dict]]:
+    """The roster's identity columns (in the LMS's order) and its student rows."""
+    header, table = _read_table(path, system)
+    _missing(path, header, system)
     identity = [name for name in system.identity if name in header]
     rows = []
-    for row in reader:
+    for cells in table:
+        row = dict(zip(header, cells))
         first = (row.get(identity[0]) or "").strip()
         if first == POINTS_POSSIBLE or (first == "" and not any(
                 (row.get(c) or "").strip() for c in identity[1:])):
             continue  # Canvas's own "Points Possible" row, or an empty line
         rows.append({name: (row.get(name) or "").strip() for name in identity})
     return identity, rows
+
+
+def is_worksheet(path) -> bool:
+    """Whether the roster at ``path`` is a Moodle assignment's grading worksheet."""
+    try:
+        header = _read_table(path, WORKSHEET)[0]
+    except RosterError:
+        return False
+    return all(name in header for name in WORKSHEET.required)
 
 
 def _matching_column(rows: list[dict], students: set, system: System, chosen: str | None
@@ -160,82 +236,88 @@ def _points(result: Result) -> tuple[float | None, list[str], float]:
 
 
 def _column_name(results: list[Result], assignment: str) -> str:
-    """The assignment's title as graded (English where there is an English submission)."""
-    titles = [r.title for r in results if r.title and r.lang == "en"] + [
-        r.title for r in results if r.title]
-    return titles[0] if titles else assignment
+    """The assignment's title as its instructor notebook writes it (the teacher's text);
+    for results stored before the grader kept it, the English title, else the
+    assignment's name. Never a translation a student's ``lang`` chose."""
+    headings = [r.heading for r in results if r.heading]
+    english = [r.title for r in results if r.title and r.lang == "en"]
+    return (headings or english or [assignment])[0]
 
 
-def export(out, to: str, roster, target=None, *, match: str | None = None,
-           names: dict | None = None) -> Export:
-    """Write the import file for ``to`` ("canvas" or "moodle"); see the module docstring."""
-    system = SYSTEMS[to]
+class _Places:
+    """The roster rows a result is matched to: by the platform's id (``platform_id``) in
+    the platform's column, for a student a platform's download named; else by the name
+    the grader gave them in ``column``."""
+
+    def __init__(self, rows: list[dict], column: str, system: System, ids: list[str]):
+        self.system, self.by_key, self.by_id, self.hinted = system, {}, {}, set()
+        for index, row in enumerate(rows):
+            for key in _keys(row.get(column, "")):
+                self.by_key.setdefault(key, []).append(index)
+        for index, value in enumerate(ids):
+            if value:
+                self.by_id.setdefault(value, []).append(index)
+
+    def __call__(self, result: Result) -> list[int]:
+        if not result.platform:
+            return self.by_key.get(_key(result.student), [])
+        platform, _colon, value = result.platform.partition(":")
+        if platform == self.system.platform:
+            return self.by_id.get(value, [])
+        if platform == "blackboard-head" and self.system.platform == "blackboard":
+            # (no receipt: ``<Assignment>_<username>``, either may hold "_": the one
+            # username the head ends with; two, "j_doe" and "doe", match nothing)
+            return sorted(index for name, rows in self.by_id.items()
+                          if value.endswith("_" + name) for index in rows)
+        self.hinted.add(platform.partition("-")[0])
+        return []
+
+
+def export(out, to: str, roster=None, target=None, *, match: str | None = None,
+           names: dict | None = None, assignment: str | None = None) -> Export:
+    """Write the import file for ``to`` ("canvas", "moodle" or "blackboard"); see the
+    module docstring. ``roster`` None: Canvas's ids alone (Canvas only); a Moodle grading
+    worksheet: that worksheet, for ``assignment`` (needed when several were graded)."""
     grades = read_grades(out)
-    identity, rows = read_roster(roster, system)
+    if to == "moodle" and roster is not None and is_worksheet(roster):
+        return _worksheet(grades, out, roster, target, match, names or {}, assignment)
+    system = SYSTEMS[to]
+    if roster is None:
+        if to != "canvas":
+            raise RosterError(f"--roster is needed for {system.name}: {system.export_hint}")
+        identity, rows, ids = _canvas_ids(grades)
+    else:
+        identity, rows = read_roster(roster, system)
+        ids = [row.get(system.platform_column, "") for row in rows]
     graded = [r for r in grades.results if r.assignment]
     assignments = sorted({r.assignment for r in graded})
     # (the column is chosen by the students whose own notebooks these are: in students' own
     # folders, zed's 1.ipynb, 2.ipynb, ... named after the roster's SIS User IDs, held as
     # notebooks beside another's, outnumbered the class's logins, and every student of the
-    # class matched no row: nothing exported but zed's files)
-    column = _matching_column(rows, {r.student for r in grades.results if not r.beside},
-                              system, match)
+    # class matched no row: nothing exported but zed's files; and by the students no
+    # platform named, whose rows the platform's ids find)
+    column = _matching_column(rows, {r.student for r in grades.results
+                                     if not r.beside and not r.platform}, system, match)
     columns = {a: (names or {}).get(a) or _column_name(grades.of(a), a) for a in assignments}
     maxima = {a: max((sum(q.max_points for q in r.questions) for r in grades.of(a)
                       if not r.error), default=0) for a in assignments}
     report = Export(Path(target) if target else Path(out) / f"{to}.csv", columns, maxima,
-                    column)
-    by_key: dict = {}
-    for index, row in enumerate(rows):
-        for key in _keys(row[column]):
-            by_key.setdefault(key, []).append(index)
-    cells: dict = {}
-    # one cell, one submission: two students of the grader that match one roster row (the
-    # names ``Bob`` and ``bob``, ``bob`` and ``bob@uni.edu``) would write one cell twice, the
-    # last silently replacing the first; both are left empty and said instead
-    whose: dict = {}
-    # (and a notebook named after a student in another's own folder, held as such, never
-    # takes a row from a notebook that is its student's own: zed's ``Bob.ipynb`` and bob's
-    # own notebook matched bob's row, and bob's 9 of 9 was left for the teacher to enter)
-    own = {(places[0], r.assignment) for r in grades.results if not r.beside
-           for places in [by_key.get(_key(r.student), [])] if len(places) == 1}
-    for result in grades.results:
-        places = by_key.get(_key(result.student), [])
-        if len(places) == 1 and result.assignment and not (
-                result.beside and (places[0], result.assignment) in own):
-            whose.setdefault((places[0], result.assignment), set()).add(result.student)
-    for result in grades.results:
-        places = by_key.get(_key(result.student), [])
-        points, held, pending = _points(result)
-        if len(places) != 1:
-            report.not_in_roster.append((result.student, result.assignment or "?",
-                                         len(places)))
-            continue
-        if result.beside and (places[0], result.assignment) in own:
-            report.set_aside.append((result.student, result.assignment, result.file,
-                                     result.beside))
-            continue
-        shared = sorted(whose.get((places[0], result.assignment), ()))
-        if len(shared) > 1:
-            report.not_graded.append((result.student, result.assignment,
-                                      f"{' and '.join(shared)} match the same roster row; "
-                                      "enter the grade by hand"))
-            cells[places[0], result.assignment] = None
-            continue
-        if result.error:
-            report.not_graded.append((result.student, result.assignment or "?", result.error))
-            if result.assignment:
-                cells[places[0], result.assignment] = None
-            continue
-        if held:
-            report.held.append((result.student, result.assignment, held))
-        if pending:
-            students, total = report.written_pending.get(result.assignment, (0, pending))
-            report.written_pending[result.assignment] = (students + 1, total)
-        cells[places[0], result.assignment] = points
+                    column, kind="" if roster is not None else "no roster")
+    places = _Places(rows, column, system, ids)
+    cells = _cells(grades, places, report)
+    _hints(places, system, report)
+    heads = {r.student for r in grades.results if r.platform.startswith("blackboard-head:")}
+    if to == "blackboard" and heads & {student for student, *_ in report.not_in_roster}:
+        report.notes.append("a Blackboard file's head, <Assignment>_<username>, ends with no "
+                            "roster username, or with two (j_doe, doe): its receipt, "
+                            "<head>_attempt_<date>.txt, names the username; keep the receipts "
+                            "beside the files as Blackboard's download made them")
+    headers = [columns[a] for a in assignments]
+    if to in ("blackboard", "canvas") and roster is not None:
+        headers = _existing_headers(roster, headers, to, report)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow([inert(value) for value in identity + [columns[a] for a in assignments]])
+    writer.writerow([inert(value) for value in identity + headers])
     if system.points_row:
         writer.writerow([POINTS_POSSIBLE] + [""] * (len(identity) - 1)
                         + [f"{maxima[a]:g}" for a in assignments])
@@ -243,7 +325,8 @@ def export(out, to: str, roster, target=None, *, match: str | None = None,
         line = [row[name] for name in identity]
         for assignment in assignments:
             if (index, assignment) not in cells:
-                report.no_submission.append((row[column] or row[identity[0]], assignment))
+                report.no_submission.append((row[column] or ids[index] or row[identity[0]],
+                                             assignment))
                 line.append("")
                 continue
             points = cells[index, assignment]
@@ -252,3 +335,203 @@ def export(out, to: str, roster, target=None, *, match: str | None = None,
         writer.writerow([inert(value) for value in line])
     write_atomic(report.path, buffer.getvalue())
     return report
+
+
+def _canvas_ids(grades) -> tuple[list[str], list[dict], list[str]]:
+    """Without a roster: one Canvas row per user id that Canvas's download named
+    (``Student`` and the SIS columns empty; Canvas's import finds a student by ``ID``)."""
+    ids = sorted({r.platform.partition(":")[2] for r in grades.results
+                  if r.platform.startswith("canvas:")}, key=lambda i: (len(i), i))
+    rows = [{"Student": "", "ID": i, "SIS User ID": "", "SIS Login ID": "", "Section": ""}
+            for i in ids]
+    return list(CANVAS_IDENTITY), rows, ids
+
+
+def _hints(places: _Places, system: System, report: Export) -> None:
+    if "moodle" in places.hinted:
+        report.notes.append(
+            "students named by Moodle's download are matched by their participant id, which "
+            "only the assignment's grading worksheet holds (Moodle's gradebook export does "
+            "not): download it from the assignment (View all submissions, Grading action, "
+            "Download grading worksheet; feedback type \"Offline grading worksheet\") and "
+            "give it as --roster")
+    for platform in sorted(places.hinted - {"moodle"}):
+        report.notes.append(
+            f"students named by {platform.title()}'s download are matched by the id "
+            f"{platform.title()} gave them, which a {system.name} roster does not hold: "
+            f"export to {platform} (--to {platform})")
+    if report.kind == "no roster" and report.not_in_roster:
+        report.notes.append("without --roster only students named by Canvas's download (by "
+                            "their user id) are exported: give the gradebook as --roster")
+
+
+def _cells(grades, places, report: Export, only: str | None = None) -> dict:
+    """(roster row, assignment) -> points (None: empty, said why), for the results of
+    ``grades`` (of ``only``, if given), each matched by ``places``."""
+    results = [r for r in grades.results if only is None or r.assignment in ("", only)]
+    cells: dict = {}
+    # one cell, one submission: two students of the grader that match one roster row (the
+    # names ``Bob`` and ``bob``, ``bob`` and ``bob@uni.edu``) would write one cell twice, the
+    # last silently replacing the first; both are left empty and said instead
+    whose: dict = {}
+    # (and a notebook named after a student in another's own folder, held as such, never
+    # takes a row from a notebook that is its student's own: zed's ``Bob.ipynb`` and bob's
+    # own notebook matched bob's row, and bob's 9 of 9 was left for the teacher to enter)
+    own = {(found[0], r.assignment) for r in results if not r.beside
+           for found in [places(r)] if len(found) == 1}
+    for result in results:
+        found = places(result)
+        if len(found) == 1 and result.assignment and not (
+                result.beside and (found[0], result.assignment) in own):
+            whose.setdefault((found[0], result.assignment), set()).add(result.student)
+    for result in results:
+        found = places(result)
+        points, held, pending = _points(result)
+        if len(found) != 1:
+            if only is not None and not result.assignment and not found:
+                continue  # (a file of no known assignment: perhaps another worksheet's)
+            report.not_in_roster.append((result.student, result.assignment or "?",
+                                         len(found)))
+            continue
+        if result.beside and (found[0], result.assignment) in own:
+            report.set_aside.append((result.student, result.assignment, result.file,
+                                     result.beside))
+            continue
+        shared = sorted(whose.get((found[0], result.assignment), ()))
+        if len(shared) > 1:
+            report.not_graded.append((result.student, result.assignment,
+                                      f"{' and '.join(shared)} match the same roster row; "
+                                      "enter the grade by hand"))
+            cells[found[0], result.assignment] = None
+            continue
+        if result.error:
+            report.not_graded.append((result.student, result.assignment or "?", result.error))
+            if result.assignment:
+                cells[found[0], result.assignment] = None
+            continue
+        if held:
+            report.held.append((result.student, result.assignment, held))
+        if pending:
+            students, total = report.written_pending.get(result.assignment, (0, pending))
+            report.written_pending[result.assignment] = (students + 1, total)
+        cells[found[0], result.assignment] = points
+    return cells
+
+
+def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | None) -> Export:
+    """Moodle's grading worksheet ``roster`` written back with the ``Grade`` of each student
+    graded in one assignment (see the module docstring)."""
+    header, table = _read_table(roster, WORKSHEET)
+    _missing(roster, header, WORKSHEET)
+    if MAXIMUM not in header:  # (its "Scale" column: grades are the scale's words)
+        raise RosterError(f"the grading worksheet {roster} is of an assignment graded on a "
+                          "scale (it has no 'Maximum Grade' column): points cannot be "
+                          "written there; set the assignment's grade type to Point")
+    at = {name: header.index(name) for name in header}
+    ids = [(PARTICIPANT.match(row[at["Identifier"]].strip()) or [None, ""])[1]
+           for row in table]
+    assignment = _worksheet_assignment(grades, set(ids) - {""}, chosen, roster)
+    rows = [dict(zip(header, (cell.strip() for cell in row))) for row in table]
+    column = _matching_column(rows, {r.student for r in grades.of(assignment)
+                                     if not r.beside and not r.platform},
+                              WORKSHEET, match) if "Email address" in header or match \
+        else "Identifier"
+    report = Export(Path(target) if target else Path(out) / "moodle.csv",
+                    {assignment: names.get(assignment) or "Grade"},
+                    {assignment: max((sum(q.max_points for q in r.questions)
+                                      for r in grades.of(assignment) if not r.error),
+                                     default=0)}, "Identifier", kind="worksheet")
+    places = _Places(rows if column != "Identifier" else [{} for _ in rows], column,
+                     WORKSHEET, ids)
+    cells = _cells(grades, places, report, assignment)
+    possible = report.maxima[assignment]
+    scaled, locked = set(), []
+    lines = []
+    for index, row in enumerate(table):
+        line = list(row)
+        if (index, assignment) not in cells:
+            report.no_submission.append((row[at["Identifier"]], assignment))
+        elif cells[index, assignment] is not None:
+            points = cells[index, assignment]
+            maximum = _number(row[at[MAXIMUM]])
+            if maximum is not None and possible and maximum != possible:
+                points = points * maximum / possible
+                scaled.add(f"{maximum:g}")
+            if CAN_CHANGE in at and row[at[CAN_CHANGE]].strip().lower() == "no":
+                locked.append(row[at["Identifier"]])
+            line[at["Grade"]] = f"{points:.2f}"
+            report.filled += 1
+        lines.append(line)
+    if scaled:
+        report.notes.append(f"the points (of {possible:g}) are written scaled to the "
+                            f"worksheet's Maximum Grade, {' and '.join(sorted(scaled))}, as "
+                            "Moodle grades the assignment")
+    if locked:
+        report.notes.append(f"Moodle will not change the locked grades of {', '.join(locked)} "
+                            "(\"Grade can be changed\": No)")
+    imported = {at["Identifier"], at["Grade"], at["Last modified (grade)"]}
+    feedback = set(range(at["Last modified (grade)"] + 1, len(header)))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(header)
+    for line in lines:
+        # (what Moodle's upload reads is written as Moodle wrote it; the rest, a student's
+        # online text among it, can never run as a spreadsheet formula)
+        writer.writerow([cell if i in imported or i in feedback else inert(cell)
+                         for i, cell in enumerate(line)])
+    write_atomic(report.path, buffer.getvalue())
+    return report
+
+
+def _worksheet_assignment(grades, ids: set, chosen: str | None, roster) -> str:
+    """The assignment a grading worksheet is of: ``chosen``, else the one whose students
+    Moodle named by the worksheet's participant ids (an id is one assignment's), else the
+    only one graded."""
+    graded = grades.assignments()
+    if chosen:
+        if chosen not in graded:
+            raise RosterError(f"--assignment {chosen!r} was not graded in this folder "
+                              f"(graded: {', '.join(graded) or 'none'})")
+        return chosen
+    named = {r.assignment for r in grades.results if r.assignment
+             and r.platform.startswith("moodle:") and r.platform[7:] in ids}
+    if len(named) == 1:
+        return named.pop()
+    if len(graded) == 1 and not named:
+        return graded[0]
+    raise RosterError(f"the grading worksheet {roster} is one assignment's; which of "
+                      f"{', '.join(sorted(named) or graded) or 'none'} is it? Give "
+                      "--assignment NAME")
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.strip().replace(",", "."))
+    except ValueError:
+        return None
+
+
+def _existing_headers(roster, headers: list[str], to: str, report: Export) -> list[str]:
+    """Each assignment's header as the roster names the LMS's own column of that name, with
+    its id (Canvas: ``Homework 2 (12345)``; Blackboard: ``HW 2 [Total Pts: 9 Score]
+    |1234``), so that the import fills that column; else the name alone (Canvas fills the
+    assignment of that title or makes one; Blackboard makes a text column of 0 points)."""
+    pattern = CANVAS_ASSIGNMENT if to == "canvas" else BLACKBOARD_ITEM
+    existing: dict = {}
+    for name in _read_table(roster, SYSTEMS[to])[0]:
+        match = pattern.match(name)
+        if match:
+            existing.setdefault(match["name"].strip(), []).append(name)
+    written = []
+    for name in headers:
+        found = existing.get(name, [])
+        written.append(found[0] if len(found) == 1 else name)
+        if len(found) > 1:
+            report.notes.append(f"{SYSTEMS[to].name} has {len(found)} columns named {name!r} "
+                                f"({', '.join(found)}): --name the one to fill")
+        elif not found and to == "blackboard":
+            report.notes.append(f"Blackboard has no column {name!r} yet: the upload makes it a "
+                                "text column of 0 points; create the column first (points "
+                                "possible as printed), download the Grade Center again and "
+                                "export with it, or --name the column as Blackboard names it")
+    return written

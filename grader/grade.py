@@ -28,7 +28,6 @@ Nothing is written here (``batch.py`` grades many files, ``report.py`` writes).
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import time
@@ -42,6 +41,7 @@ from .bounded import judge_bounded
 from .answers import written_answers
 from .data import Missing, Other, Raised, decode
 from .i18n import ASSIGNMENTS, _
+from .ipython_text import plain_python_tree
 from .languages import notebook_language, translated
 from .questions import CODE, DATA
 from .run import Plan, run_code
@@ -121,6 +121,9 @@ class Result:
     beside: str = ""
     graded: dict = field(default_factory=dict)  # grade_id -> an answer cell's text as graded
     named: str = ""  # the student's name as the path spells it (batch.named_as)
+    # the id the learning platform gave the student, "moodle:456" (batch.platform_id)
+    platform: str = ""
+    heading: str = ""  # the assignment's title as its instructor notebook writes it
 
     @property
     def points(self) -> float:
@@ -168,7 +171,7 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
     who = options.numbers_of or (student if options.variants == "per-student" else None)
     variant = assignment.variant_for(who)
     result = Result(student, assignment.name, file, title=ASSIGNMENTS.gettext(assignment.title),
-                    lang=lang, variant=variant)
+                    lang=lang, variant=variant, heading=assignment.title)
     sandbox = choose(options.sandbox)
     result.sandbox = sandbox.describe()
     instructor = render(source.notebook, assignment, who)
@@ -629,12 +632,9 @@ def _suspicions(cell: _Cell, source: Source, owners: dict, later: list, strict: 
 
 
 def _plain_python(text: str) -> bool:
-    """Whether ``text`` compiles as Python the way a code run compiles it."""
-    try:
-        compile(text, "<cell>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
+    """Whether ``text`` compiles as Python the way a code run compiles it (the parse the
+    scan and the answers given as data share: ``ipython_text.python_tree``)."""
+    return plain_python_tree(text) is not None
 
 
 def _scan_free(free: list, result: Result) -> None:

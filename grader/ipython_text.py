@@ -27,7 +27,8 @@ import ast
 import functools
 import re
 
-__all__ = ["as_python", "MAX_LINE", "MAX_ESCAPES"]
+__all__ = ["as_python", "python_tree", "plain_python_tree", "UNREADABLE", "MAX_LINE",
+           "MAX_ESCAPES"]
 
 MAX_LINE = 2_000  # characters of one line rewritten (an escape is a short command)
 MAX_ESCAPES = 200  # lines rewritten in one cell (about 0.1 ms each); past that, as written
@@ -65,9 +66,30 @@ def _line(manager, line: str) -> str:
     return "".join(indent + part for part in rewritten.splitlines(keepends=True))
 
 
-def _is_python(text: str) -> bool:
+# What Python's parser raises for text it cannot read: a syntax error, a null byte
+# (ValueError), nesting beyond its limits (RecursionError, MemoryError: "-" * 20_000 + "1").
+UNREADABLE = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
+
+
+@functools.lru_cache(maxsize=32)
+def python_tree(text: str) -> ast.Module | None:
+    """The syntax tree of ``text`` (None: Python cannot read it), parsed once for all who
+    read it: the tree is shared, so it is read and never changed (copy it first). Python
+    3.11's parser takes time quadratic in the fields of one f-string: 100,000 characters
+    of ``{x}`` cost a second a parse (measured), and a grading read each answer cell four
+    times (``as_python``, the answers given as data, the scan, the code run's check)."""
     try:
-        ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return False
-    return True
+        return ast.parse(text)
+    except UNREADABLE:
+        return None
+
+
+def plain_python_tree(code: str) -> ast.Module | None:
+    """The tree of ``code`` as Python reads it without IPython's rewriting (a code run
+    compiles it so): ``python_tree`` of it with the final newline ``as_python`` gives it,
+    which changes nothing Python reads, so that the two share one parse."""
+    return python_tree(code if code.endswith("\n") else code + "\n")
+
+
+def _is_python(text: str) -> bool:
+    return python_tree(text) is not None

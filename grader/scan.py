@@ -31,7 +31,7 @@ import tokenize
 from dataclasses import dataclass
 
 from .i18n import N_, _
-from .ipython_text import as_python
+from .ipython_text import UNREADABLE, as_python, plain_python_tree, python_tree
 
 __all__ = ["scan", "examine", "Suspicion", "defined_names", "defines_code", "GRADER",
            "strict_findings"]
@@ -170,6 +170,11 @@ def examine(code: str, *, protected: dict | None = None, rules: tuple = ()
     found: list[Suspicion] = []
     bare = _without_comments(code)
     tree = _tree(code)
+    if tree is not None and any(isinstance(node, ast.Call) and _callee(node.func) == "getattr"
+                                for node in ast.walk(tree)):
+        # (spelling out changes the tree, which is shared: a tree of its own, parsed again,
+        # only for a cell that calls getattr)
+        tree = _own_tree(code)
     plain = _attributes_spelled_out(tree) if tree is not None else ""
     for pattern, why, *questions in rules:
         if re.search(pattern, bare) or re.search(pattern, plain):
@@ -426,18 +431,19 @@ def _as_python(code: str) -> str:
     return as_python(code)  # (IPython's reading, in linear time: ipython_text.py)
 
 
-# What Python's parser raises for text it cannot read: a syntax error, a null byte
-# (ValueError), nesting beyond its limits (RecursionError, MemoryError: "-" * 20_000 + "1").
-UNREADABLE = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
-
-
-def _tree(code: str):
-    """The syntax tree of a cell as IPython reads it, or None when it cannot be read (for
-    whatever reason the parser gives: a cell's text can never stop the grading)."""
+def _own_tree(code: str):
+    """``_tree``'s tree, parsed again: the caller's own, to change."""
     try:
         return ast.parse(_as_python(code))
     except UNREADABLE:
         return None
+
+
+def _tree(code: str):
+    """The syntax tree of a cell as IPython reads it, or None when it cannot be read (for
+    whatever reason the parser gives: a cell's text can never stop the grading). Shared
+    (``python_tree``): read it, never change it."""
+    return python_tree(_as_python(code))
 
 
 def _without_comments(code: str) -> str:
@@ -539,9 +545,8 @@ def _through_grad(node) -> bool:
 def strict_findings(code: str, autograd: bool = False) -> list[str]:
     """What ``code`` uses beyond the --strict allowlist (empty: nothing); ``autograd``: it
     runs where autograd does (then ``AUTOGRAD_BYPASS`` and in-place methods are beyond)."""
-    try:
-        tree = compile(code, "<cell>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = plain_python_tree(code)
+    if tree is None:
         return ["is not plain Python"]
     allowed, found = _strict_attributes(), []
     builtin = set(dir(__import__("builtins")))

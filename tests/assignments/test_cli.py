@@ -28,7 +28,7 @@ def test_main_help(capsys):
                   "merge        merges the folders", "computed outside the student's kernel",
                   "lab          copies the lessons into a folder (once) and opens them",
                   "report       writes an item analysis per assignment for the teacher",
-                  "export       writes the CSV file that a Canvas or Moodle gradebook imports",
+                  "export       writes the CSV file that a Canvas, Moodle or Blackboard gradebook",
                   "gradescope   writes a Gradescope autograder (a zip)",
                   "prairielearn writes PrairieLearn questions graded by the kit",
                   "kernelspec   installs a Jupyter kernel that runs inside the kit's bubblewrap"):

@@ -178,12 +178,12 @@ def test_an_honest_class_in_each_layout(tmp_path, capsys, layout):
 def test_a_platforms_name_is_read_from_its_head():
     """A student can upload a file named as the platform names another's: the platform puts
     its own head before it, and that head, the first from the left, is read."""
-    from grader.batch import canvas_owner
+    from grader.batch import platform_owner
 
-    assert canvas_owner("mallory_123_9002_bobsmith_456_9001_x.ipynb") == "123"
-    assert canvas_owner("Mallory M_123_assignsubmission_file_Bob B_456_assignsubmission_file_"
+    assert platform_owner("mallory_123_9002_bobsmith_456_9001_x.ipynb") == "123"
+    assert platform_owner("Mallory M_123_assignsubmission_file_Bob B_456_assignsubmission_file_"
                         "x.ipynb") == "Mallory M_123"
-    assert canvas_owner("bob.ipynb") is None and canvas_owner("bob_smith.ipynb") is None
+    assert platform_owner("bob.ipynb") is None and platform_owner("bob_smith.ipynb") is None
 
 
 def test_a_students_own_nbgrader_folder_given_is_theirs(tmp_path):
