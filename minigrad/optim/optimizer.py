@@ -315,7 +315,7 @@ def addcmul_(state: Tensor, t1: Tensor, t2: Tensor, value) -> None:
 def _take_names(param_group: dict) -> None:
     """Named parameters (``optim.SGD(model.named_parameters())``, pairs of a name and a
     tensor): the tensors stay in ``params``, the names go to ``param_names``, which
-    ``state_dict()`` keeps (PyTorch's optim.md: load a state dict by names)."""
+    ``state_dict()`` keeps (PyTorch's torch.optim page: load a state dict by names)."""
     pairs = [p for p in param_group["params"] if isinstance(p, tuple)]
     param_group["params"] = [p[1] if isinstance(p, tuple) else p for p in param_group["params"]]
     if pairs:
