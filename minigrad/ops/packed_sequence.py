@@ -19,13 +19,14 @@ class PackPaddedSequenceBackward0(Node):
                       grad={"input": "each step's rows of G put back in place, 0 in the padding"})
 
     def forward(self, input, batch_sizes, batch_first):
-        self.save(batch_first=batch_first, _batch_sizes=tuple(batch_sizes),
-                  _shape=input.shape)
+        self.save(batch_first=batch_first, input_sym_sizes=input.shape,
+                  result1=np.asarray(batch_sizes, np.int64), _batch_sizes=tuple(batch_sizes))
         steps = input.swapaxes(0, 1) if batch_first else input
         return np.concatenate([steps[t, :size] for t, size in enumerate(batch_sizes)])
 
     def backward(self, saved, grad):
-        return fn.unpacked_steps(grad, saved._shape, saved._batch_sizes, saved.batch_first)
+        return fn.unpacked_steps(grad, saved.input_sym_sizes, saved._batch_sizes,
+                                 saved.batch_first)
 
 
 def pack_padded_sequence(input, batch_sizes: list, batch_first: bool):

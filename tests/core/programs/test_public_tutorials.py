@@ -23,6 +23,7 @@ draws PyTorch's random numbers, so nothing is patched.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import random
 import re
@@ -62,13 +63,29 @@ def _defaults_restored(library):
         library.set_default_dtype(dtype)
 
 
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cycle collector held off while a program runs: DLwPT's chapter 3 prints
+    ``id(points.storage()) == id(points_t.storage())``, True when the second temporary
+    storage takes the memory the first one freed, which a collection in between (run
+    whenever the allocations of whatever ran before reach its threshold) can take first:
+    the fresh-clone CI once printed False for minigrad where PyTorch printed True."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def run(program, library):
     """(printed text with warnings, the tensors the program ends with as arrays)."""
     library.manual_seed(0)
     random.seed(0)
     out = io.StringIO()
     with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught, \
-            _defaults_restored(library):
+            _defaults_restored(library), _collector_paused():
         warnings.simplefilter("always")
         finals = program(library)
     said = "".join(f"{w.category.__name__}: {TRIGGERED.sub('', str(w.message))}\n"
