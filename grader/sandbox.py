@@ -53,7 +53,8 @@ from . import confine
 
 __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv",
            "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
-           "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user", "hand_over",
+           "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user",
+           "withhold", "hand_over",
            "kernel_command", "KERNEL_TASKS"]
 
 MODES = ("auto", "required", "off")
@@ -177,9 +178,21 @@ def runs_as_own_user() -> bool:
 def _unsandboxed_rights() -> str:
     """How code run without the sandbox runs, for ``Sandbox.describe``."""
     if runs_as_own_user():
-        return ("as a user of its own (it could read what any user may, but start no "
-                "process and write none of the grader's files)")
+        return ("as a user of its own (it could read what any user may, but not a platform's "
+                "course folder, start no process and write none of the grader's files)")
     return "with the grader's rights"
+
+
+def withhold(folder) -> None:
+    """Make ``folder`` its owner's alone (no group, no other user may enter it) where a code
+    run without the sandbox becomes a user of its own (``runs_as_own_user``), which reads
+    what any user may: a platform's course folder, the instructor notebooks (reference
+    solutions, hidden tests) and the salt, extracted readable by every user, was read by
+    an answer cell and shown back in the student's feedback (red team 15). Elsewhere the
+    folder is left as it is (bubblewrap mounts none of it; an ordinary user's grader runs
+    the code as itself)."""
+    if runs_as_own_user():
+        os.chmod(folder, os.stat(folder).st_mode & 0o7700)
 
 
 @functools.lru_cache(maxsize=1)
