@@ -54,7 +54,7 @@ from . import confine
 __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv",
            "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
            "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user",
-           "withhold", "hand_over",
+           "withhold", "hand_over", "sweep",
            "kernel_command", "KERNEL_TASKS"]
 
 MODES = ("auto", "required", "off")
@@ -226,6 +226,36 @@ def hand_over(user: int | None, *paths: Path) -> None:
             os.chown(path, user, 0)
             if Path(path).is_dir():
                 os.chmod(path, 0o770)
+
+
+# The folders every user may write into (sticky, mode 1777): a code run without the sandbox,
+# a user of its own, can leave files there, which no folder of its own holds
+SHARED = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+def sweep(user: int, keep: Path) -> None:
+    """Remove what ``user``, a code run's own without the sandbox, left in ``SHARED`` (but
+    ``keep``, its working folder, which the run's own cleanup removes), once its process
+    has ended (it could start no other: ``confine``). A cell graded by root where
+    bubblewrap could not run wrote 100 MB into ``/dev/shm``, which is memory (up to half
+    the machine's, outside the run's ``--memory``), and left it there for the submissions
+    graded after it (red team 15, measured)."""
+    kept = {os.path.abspath(keep)}
+    for folder in SHARED:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != user or entry.path in kept:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path)  # (links in it are removed, never followed)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                continue
 
 
 # A notebook kernel's command inside the sandbox: confined first (confine.py, loaded alone:

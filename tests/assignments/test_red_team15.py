@@ -11,6 +11,19 @@ closed it:
   text, which the student's own feedback showed (measured); the next submission could
   then copy the solutions. (``upload.grade_upload``: where the code would run as a user of
   its own, the course folder is made root's alone first.)
+
+* **files left where every user may write**, by that user: 100 MB in ``/dev/shm`` (which
+  is memory, outside the run's ``--memory``), a folder in ``/tmp``, a file in
+  ``/var/tmp``, all still there for the submissions graded after it (measured).
+  (``sandbox.sweep``: once the run's process has ended, what its user owns there is
+  removed; it could start no other process.)
+
+* **a notebook of another assignment in a platform's download**: Canvas's download of
+  assignment 3, graded into a folder of its own, held bob's notebook of assignment 1,
+  answered again after its deadline; nothing was there to compare it with, and the export
+  wrote his 9 over his 0 in assignment 1's column of Canvas's gradebook, its id kept
+  (measured). (``collection.hold_collected_elsewhere``, rule 3: a platform's download is
+  one assignment's; a notebook of another one in it is held for review.)
 """
 
 import csv
@@ -20,6 +33,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import nbformat
@@ -29,6 +43,9 @@ from keys import WRONG, build, right
 from platform_tree import environment, gradescope_tree, run, submit
 
 from grader.cli import main
+from grader.run import Plan, run_code
+from grader.sandbox import Sandbox
+from grader.source import load_source
 from grader.questions import find_assignment
 from grader.stored import read_grades
 
@@ -83,6 +100,38 @@ def test_code_run_without_the_sandbox_cannot_read_the_instructor_notebook(tmp_pa
     assert "not the course folder" in notes["For the teacher · no sandbox"]
 
 
+LEAVER = """
+import os
+with open("/dev/shm/{tag}", "wb") as file:
+    for _ in range(100):
+        file.write(b"x" * (1 << 20))
+os.mkdir("/tmp/{tag}")
+open("/tmp/{tag}/f", "w").write("x")
+open("/var/tmp/{tag}", "w").write("x")
+"""
+
+
+@AS_ROOT
+def test_what_a_run_without_the_sandbox_leaves_where_every_user_writes_is_removed():
+    """Without the sandbox, as a root grader's user of its own: the files and folders the
+    cell left in /dev/shm, /tmp and /var/tmp are gone once ``run_code`` returns; the
+    cell ran (its step is ok)."""
+    tag = f"minigrad-kit-red-team-15-{os.getpid()}"
+    places = [Path("/dev/shm", tag), Path("/tmp", tag), Path("/var/tmp", tag)]
+    source = load_source(BY_ASSIGNMENT[T])
+    plan = Plan([{"kind": "cell", "source": LEAVER.format(tag=tag), "filename": "<cell 1>"}],
+                source.module_text, source.module.name, {})
+    try:
+        run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                       deadline=time.monotonic() + 60)
+        assert [step.status for step in run.steps] == ["ok"], run
+        assert [place.exists() for place in places] == [False, False, False]
+    finally:
+        for place in places:
+            shutil.rmtree(place, ignore_errors=True) if place.is_dir() else \
+                place.unlink(missing_ok=True)
+
+
 # --- a platform's download is one assignment's ---------------------------------------------
 
 D, I = "derive_it_by_hand", "implement_a_backward"
@@ -134,3 +183,4 @@ def test_a_notebook_of_another_assignment_in_a_platforms_download_fills_no_colum
     assert flags["7"] == flags["9"] == []
     assert [f"a learning platform's download of the submissions of one assignment, {I}"
             in flag for flag in flags["8"]] == [True]
+
