@@ -14,9 +14,10 @@ closed it:
 
 * **files left where every user may write**, by that user: 100 MB in ``/dev/shm`` (which
   is memory, outside the run's ``--memory``), a folder in ``/tmp``, a file in
-  ``/var/tmp``, all still there for the submissions graded after it (measured).
-  (``sandbox.sweep``: once the run's process has ended, what its user owns there is
-  removed; it could start no other process.)
+  ``/var/tmp``, and a System V shared memory segment of 100 MB (through ctypes), all
+  still there for the submissions graded after it (measured). (``sandbox.sweep``: once
+  the run's process has ended, what its user made there, and the IPC objects it created,
+  are removed; it could start no other process.)
 
 * **a notebook of another assignment in a platform's download**: Canvas's download of
   assignment 3, graded into a folder of its own, held bob's notebook of assignment 1,
@@ -44,7 +45,7 @@ from platform_tree import environment, gradescope_tree, run, submit
 
 from grader.cli import main
 from grader.run import Plan, run_code
-from grader.sandbox import Sandbox
+from grader.sandbox import FIRST_USER, Sandbox
 from grader.source import load_source
 from grader.questions import find_assignment
 from grader.stored import read_grades
@@ -108,14 +109,22 @@ with open("/dev/shm/{tag}", "wb") as file:
 os.mkdir("/tmp/{tag}")
 open("/tmp/{tag}/f", "w").write("x")
 open("/var/tmp/{tag}", "w").write("x")
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+segment = libc.shmget(0, 100 << 20, 0o1000 | 0o600)  # (IPC_PRIVATE, IPC_CREAT)
+address = libc.shmat(segment, None, 0)
+ctypes.memset(address, 1, 100 << 20)
+libc.shmdt(ctypes.c_void_p(address))
+print(segment, libc.msgget(0, 0o1000 | 0o600), libc.semget(0, 1, 0o1000 | 0o600))
 """
 
 
 @AS_ROOT
 def test_what_a_run_without_the_sandbox_leaves_where_every_user_writes_is_removed():
     """Without the sandbox, as a root grader's user of its own: the files and folders the
-    cell left in /dev/shm, /tmp and /var/tmp are gone once ``run_code`` returns; the
-    cell ran (its step is ok)."""
+    cell left in /dev/shm, /tmp and /var/tmp, and its System V segment, queue and
+    semaphores, are gone once ``run_code`` returns; the cell ran (its step is ok)."""
     tag = f"minigrad-kit-red-team-15-{os.getpid()}"
     places = [Path("/dev/shm", tag), Path("/tmp", tag), Path("/var/tmp", tag)]
     source = load_source(BY_ASSIGNMENT[T])
@@ -126,6 +135,10 @@ def test_what_a_run_without_the_sandbox_leaves_where_every_user_writes_is_remove
                        deadline=time.monotonic() + 60)
         assert [step.status for step in run.steps] == ["ok"], run
         assert [place.exists() for place in places] == [False, False, False]
+        for kind in ("shm", "msg", "sem"):  # (none of the cell's user's left: it is no other's)
+            lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+            creators = [dict(zip(lines[0].split(), line.split()))["cuid"] for line in lines[1:]]
+            assert not [c for c in creators if int(c) >= FIRST_USER], (kind, lines)
     finally:
         for place in places:
             shutil.rmtree(place, ignore_errors=True) if place.is_dir() else \
