@@ -19,6 +19,11 @@ closed it:
   the run's process has ended, what its user made there, and the IPC objects it created,
   are removed; it could start no other process.)
 
+* **a socket opened without the sandbox** (no network namespace of its own), through
+  ctypes, which NumPy has loaded: the hidden inputs a question's function is called with
+  could be sent to the student's server (a socket was opened, measured).
+  (``confine.no_sockets``: a seccomp filter makes ``socket()`` fail, in every run.)
+
 * **a notebook of another assignment in a platform's download**: Canvas's download of
   assignment 3, graded into a folder of its own, held bob's notebook of assignment 1,
   answered again after its deadline; nothing was there to compare it with, and the export
@@ -143,6 +148,29 @@ def test_what_a_run_without_the_sandbox_leaves_where_every_user_writes_is_remove
         for place in places:
             shutil.rmtree(place, ignore_errors=True) if place.is_dir() else \
                 place.unlink(missing_ok=True)
+
+
+SOCKET = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+descriptor = libc.socket(2, 1, 0)  # (AF_INET, SOCK_STREAM: socket.socket() through libc)
+raise RuntimeError(f"socket {descriptor} errno {ctypes.get_errno()}")
+"""
+
+
+def test_a_code_run_without_the_sandbox_opens_no_socket():
+    """Without the sandbox (no network namespace of its own), a cell opened a socket through
+    ctypes, with which it could send the hidden inputs it is called with to the student's
+    server: now socket() fails with EPERM (a seccomp filter, ``confine.no_sockets``), and
+    the run goes on."""
+    source = load_source(BY_ASSIGNMENT[T])
+    plan = Plan([{"kind": "cell", "source": SOCKET, "filename": "<cell 1>"},
+                 {"kind": "cell", "source": "import minigrad as torch\nx = torch.ones(2)",
+                  "filename": "<cell 2>"}], source.module_text, source.module.name, {})
+    run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                   deadline=time.monotonic() + 60)
+    assert [step.status for step in run.steps] == ["error", "ok"], run
+    assert "socket -1 errno 1" in run.steps[0].error, run
 
 
 # --- a platform's download is one assignment's ---------------------------------------------
