@@ -1,7 +1,7 @@
 """The first lines a sandbox runs, before any student code: a user of its own, and a
-bounded number of processes and threads (``confine``); a code run's, no socket either
-(``no_sockets``). Standard library only: a notebook
-kernel loads this file alone (``sandbox.kernel_command``), a code run imports it.
+bounded number of processes and threads (``confine``); in a code run, no socket either
+(``no_sockets``). Standard library only: a notebook kernel loads this file alone
+(``sandbox.kernel_command``), a code run imports it.
 """
 
 from __future__ import annotations

@@ -194,9 +194,9 @@ def _teacher_notes(result, lang: str) -> list[dict]:
                     "The student's code ran WITHOUT the sandbox ({why}). In this container it "
                     "could read what any user may (not the course folder, /autograder/source/"
                     "course: the instructor notebooks, the salt), but not write the grader's "
-                    "files nor start a process. Gradescope's container "
-                    "did not let bubblewrap run; to grade sandboxed, grade with minigrad-kit "
-                    "grade on a machine where it runs.")
+                    "files nor start a process. Gradescope's container did not let "
+                    "bubblewrap run; to grade sandboxed, grade with minigrad-kit grade on a "
+                    "machine where it runs.")
             else:
                 risk = _(
                     "The student's code ran WITHOUT the sandbox ({why}). In this container it "
