@@ -1,5 +1,6 @@
 """The fifteenth red team's submissions, graded as a teacher grades them (the real commands:
-the autograder as Gradescope runs it). What succeeded before, and the construction that
+the autograder as Gradescope runs it, ``minigrad-kit grade`` and ``export``; a question's
+code run, ``run_code``, as they call it). What succeeded before, and the construction that
 closed it:
 
 * **the instructor notebook read by the student's code** (Gradescope's container, where
