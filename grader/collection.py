@@ -21,7 +21,14 @@ is flagged, and every question that scored is held for review, when
    1 of ``ps1`` replaced by the one in ``ps3``; or
 2. another folder holds more notebooks of its assignment than its own folder, which holds
    more of another assignment: the class hands assignment 1 in ``ps1`` and assignment 3
-   in ``ps3``, and bob (or bob and two friends) assignment 1 in ``ps3``.
+   in ``ps3``, and bob (or bob and two friends) assignment 1 in ``ps3``; or
+3. a learning platform's download named it (``batch.platform_id``) and its folder holds
+   more notebooks of another assignment: Canvas, Moodle and Blackboard download the
+   submissions of one assignment, so the folder is that one's whatever else was graded.
+   Graded from a folder of its own, Canvas's download of assignment 3 with bob's notebook
+   of assignment 1 in it, answered again after its deadline, had nothing to compare with
+   (rules 1 and 2), and the export wrote his 9 over his 0 in assignment 1's column of
+   Canvas's gradebook, its id kept (red team 15).
 
 Folders are compared by name (``ps1``, wherever the course is). What these rules leave
 alone is the teacher's own order: sections in folders of their own, a folder of the whole
@@ -73,6 +80,9 @@ def hold_collected_elsewhere(current: list, stored: list) -> None:
         the_classes = own >= 2 and not elsewhere  # (where the class hands it in)
         if (replaced[id(result)] and not the_classes) or (elsewhere and crowded):
             _hold(result, sorted(elsewhere | replaced[id(result)]))
+        elif result.platform and crowded:  # (3. a platform's download: one assignment's)
+            _hold_downloaded(result, sorted(a for (folder, a), n in count.items()
+                                            if folder == here and a != assignment and n > own))
 
 
 def _hold(result, other: list) -> None:
@@ -82,6 +92,20 @@ def _hold(result, other: list) -> None:
                  "assignment, handed in late? It was graded as {assignment} and is held for "
                  "review").format(assignment=result.assignment, folder=result.collected,
                                   other=", ".join(other))
+    _flag(result, text)
+
+
+def _hold_downloaded(result, other: list) -> None:
+    with speaking(result.lang):
+        text = _("this notebook answers {assignment} but was handed in in {folder}, a learning "
+                 "platform's download of the submissions of one assignment, {other}: a "
+                 "notebook of another assignment, handed in late? It was graded as "
+                 "{assignment} and is held for review").format(
+            assignment=result.assignment, folder=result.collected, other=" or ".join(other))
+    _flag(result, text)
+
+
+def _flag(result, text: str) -> None:
     if text in result.flags:
         return  # (already held: a part of a sharded run, joined by ``merge``)
     result.flags.append(text)

@@ -1,14 +1,25 @@
 """The first lines a sandbox runs, before any student code: a user of its own, and a
-bounded number of processes and threads (``confine``). Standard library only: a notebook
-kernel loads this file alone (``sandbox.kernel_command``), a code run imports it.
+bounded number of processes and threads (``confine``); in a code run, no socket either
+(``no_sockets``). Standard library only: a notebook kernel loads this file alone
+(``sandbox.kernel_command``), a code run imports it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import platform
 import resource
+import struct
+import sys
 
-__all__ = ["confine"]
+__all__ = ["confine", "no_sockets"]
+
+# (audit arch, socket's number, seccomp's number) of the machines a grader runs on
+MACHINES = {"x86_64": (0xC000003E, 41, 317), "aarch64": (0xC00000B7, 198, 277)}
+PR_SET_NO_NEW_PRIVS, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 38, 1, 1
+DENY, ALLOW = 0x00050000 | 1, 0x7FFF0000  # SECCOMP_RET_ERRNO | EPERM; SECCOMP_RET_ALLOW
+IO_URING_SETUP = 425  # (the same number on both)
 
 
 def confine(user: int | None, tasks: int | None) -> None:
@@ -49,3 +60,35 @@ def _own_user_namespace() -> bool:
             return file.read().split() != ["0", "0", "4294967295"]
     except OSError:
         return False
+
+
+def no_sockets() -> bool:
+    """From here on, ``socket()`` fails (EPERM) in every thread of this process, and so do
+    ``io_uring_setup`` (whose rings open sockets too) and any system call of another ABI
+    (x32, i386: their own numbers for it); whether that holds. A code run without the
+    sandbox (no network namespace of its own) opened a socket through ctypes (measured),
+    with which it could send the hidden tests' inputs it is called with to a server of the
+    student's (red team 15); no answer needs one. A seccomp filter (no new privileges
+    first, as a user may install one); where the machine has none, or is of another kind,
+    nothing changes."""
+    machine = MACHINES.get(platform.machine())
+    if machine is None or not sys.platform.startswith("linux"):
+        return False
+    arch, socket, seccomp = machine
+    program = [(0x20, 0, 0, 4),  # load the ABI
+               (0x15, 0, 5, arch),  # another ABI: deny
+               (0x20, 0, 0, 0),  # load the call's number
+               (0x35, 3, 0, 0x40000000),  # x32's numbers: deny
+               (0x15, 2, 0, socket),  # socket(): deny
+               (0x15, 1, 0, IO_URING_SETUP),  # io_uring_setup(): deny
+               (0x06, 0, 0, ALLOW),
+               (0x06, 0, 0, DENY)]
+    code = b"".join(struct.pack("HBBI", *line) for line in program)
+    buffer = ctypes.create_string_buffer(code)
+    fprog = struct.pack("HxxxxxxP", len(program), ctypes.addressof(buffer))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return False
+    given = ctypes.create_string_buffer(fprog)
+    return libc.syscall(seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
+                        given) == 0

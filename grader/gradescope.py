@@ -192,10 +192,11 @@ def _teacher_notes(result, lang: str) -> list[dict]:
             if runs_as_own_user():
                 risk = _(
                     "The student's code ran WITHOUT the sandbox ({why}). In this container it "
-                    "could read /autograder/source (the instructor notebooks, the salt), but "
-                    "not write the grader's files nor start a process. Gradescope's container "
-                    "did not let bubblewrap run; to grade sandboxed, grade with minigrad-kit "
-                    "grade on a machine where it runs.")
+                    "could read what any user may (not the course folder, /autograder/source/"
+                    "course: the instructor notebooks, the salt), but not write the grader's "
+                    "files nor start a process. Gradescope's container did not let "
+                    "bubblewrap run; to grade sandboxed, grade with minigrad-kit grade on a "
+                    "machine where it runs.")
             else:
                 risk = _(
                     "The student's code ran WITHOUT the sandbox ({why}). In this container it "

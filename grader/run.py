@@ -40,7 +40,7 @@ from pathlib import Path
 
 from .runner import HEADER, MAC, sealed, sealing, signature
 from .sandbox import (Sandbox, hand_over, runner_argv, runner_packages, sandbox_environment,
-                      sandbox_user, unsandboxed_user)
+                      sandbox_user, sweep, unsandboxed_user)
 
 __all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
 
@@ -118,6 +118,8 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
             process.wait()
             process.stderr.close()
             process.stdin.close()
+            if user is not None and not sandbox.on:
+                sweep(user, scratch)  # (what it left where every user may write)
 
 
 def _kill(process) -> None:

@@ -182,12 +182,13 @@ def _cap_memory(megabytes: int) -> None:
 def _no_new_tasks(autograd: bool, user: int | None) -> None:
     """From here on, no process or thread can start (``sandbox.confine``, as ``user``);
     minigrad computes on this thread only (its big kernels would start threads)."""
-    from grader.confine import confine
+    from grader.confine import confine, no_sockets
 
     if autograd:
         import minigrad
         minigrad.set_num_threads(1)
     confine(user, None)
+    no_sockets()  # (without the sandbox, no network namespace of its own: red team 15)
 
 
 def _without_autograd() -> None:

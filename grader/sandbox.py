@@ -39,6 +39,7 @@ raises ``SandboxUnavailable`` instead; ``"off"`` is the teacher's choice.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import importlib.util
 import json
@@ -53,7 +54,8 @@ from . import confine
 
 __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv",
            "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
-           "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user", "hand_over",
+           "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user",
+           "withhold", "hand_over", "sweep",
            "kernel_command", "KERNEL_TASKS"]
 
 MODES = ("auto", "required", "off")
@@ -177,9 +179,21 @@ def runs_as_own_user() -> bool:
 def _unsandboxed_rights() -> str:
     """How code run without the sandbox runs, for ``Sandbox.describe``."""
     if runs_as_own_user():
-        return ("as a user of its own (it could read what any user may, but start no "
-                "process and write none of the grader's files)")
+        return ("as a user of its own (it could read what any user may, but not a platform's "
+                "course folder, start no process and write none of the grader's files)")
     return "with the grader's rights"
+
+
+def withhold(folder) -> None:
+    """Make ``folder`` its owner's alone (no group, no other user may enter it) where a code
+    run without the sandbox becomes a user of its own (``runs_as_own_user``), which reads
+    what any user may: a platform's course folder, the instructor notebooks (reference
+    solutions, hidden tests) and the salt, extracted readable by every user, was read by
+    an answer cell and shown back in the student's feedback (red team 15). Elsewhere the
+    folder is left as it is (bubblewrap mounts none of it; an ordinary user's grader runs
+    the code as itself)."""
+    if runs_as_own_user():
+        os.chmod(folder, os.stat(folder).st_mode & 0o7700)
 
 
 @functools.lru_cache(maxsize=1)
@@ -213,6 +227,63 @@ def hand_over(user: int | None, *paths: Path) -> None:
             os.chown(path, user, 0)
             if Path(path).is_dir():
                 os.chmod(path, 0o770)
+
+
+# The folders every user may write into (sticky, mode 1777): a code run without the sandbox,
+# a user of its own, can leave files there, which no folder of its own holds
+SHARED = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue")
+
+
+def sweep(user: int, keep: Path) -> None:
+    """Remove what ``user``, a code run's own without the sandbox, left in ``SHARED`` (but
+    ``keep``, its working folder, which the run's own cleanup removes), once its process
+    has ended (it could start no other: ``confine``). A cell graded by root where
+    bubblewrap could not run wrote 100 MB into ``/dev/shm``, which is memory (up to half
+    the machine's, outside the run's ``--memory``), and left it there for the submissions
+    graded after it (red team 15, measured)."""
+    kept = {os.path.abspath(keep)}
+    for folder in SHARED:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != user or entry.path in kept:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path)  # (links in it are removed, never followed)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                continue
+    _sweep_ipc(user)
+
+
+# System V IPC objects (/proc/sysvipc/<kind>: their id, in its second column, and their
+# creator, cuid, which no IPC_SET changes) and the call that removes each (IPC_RMID: 0)
+SYSTEM_V = {"shm": lambda libc, i: libc.shmctl(i, 0, None),
+            "msg": lambda libc, i: libc.msgctl(i, 0, None),
+            "sem": lambda libc, i: libc.semctl(i, 0, 0)}
+
+
+def _sweep_ipc(user: int) -> None:
+    """Remove the System V shared memory, message queues and semaphores ``user`` created:
+    without the sandbox's IPC namespace they outlive the process (a segment of 100 MB,
+    written through ctypes, was memory held for the rest of the grading, measured)."""
+    libc = None
+    for kind, remove in SYSTEM_V.items():
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as file:
+                lines = file.read().splitlines()
+        except OSError:
+            continue
+        header = lines[0].split() if lines else []
+        for line in lines[1:]:
+            fields = dict(zip(header, line.split()))
+            if int(fields.get("cuid", -1)) == user or int(fields.get("uid", -1)) == user:
+                libc = libc or ctypes.CDLL(None, use_errno=True)
+                remove(libc, int(line.split()[1]))
 
 
 # A notebook kernel's command inside the sandbox: confined first (confine.py, loaded alone:

@@ -36,6 +36,7 @@ from .grade import Result
 from .i18n import _
 from .intake import MAX_BYTES
 from .report import question_lines, summary, write_atomic
+from .sandbox import withhold
 from .source import load_source
 from .stored import read_grades
 
@@ -112,6 +113,7 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
     ``course``; ``work`` is an empty folder for the grader's files. A result per notebook,
     as the gradebook has it."""
     course, work = Path(course), Path(work)
+    withhold(course)  # (the instructor notebooks, the salt: never the student's code's to read)
     options = {**DEFAULTS, **json.loads((course / CONFIG).read_text(encoding="utf-8"))}
     sources = sorted(str(p) for p in course.glob("*.ipynb"))
     if len(sources) != 1:
