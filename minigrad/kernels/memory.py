@@ -1,4 +1,5 @@
-"""Memory for big arrays: what one op frees, the next one reuses.
+"""Memory: what one op frees, the next one reuses (big arrays); and Python's garbage
+collector walking only the objects made after the import.
 
 A new big array is not free when its memory is new to the process: the kernel hands
 it over page by page as it is first written, and zeroes each page first. On this
