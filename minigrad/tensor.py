@@ -328,9 +328,14 @@ class Tensor(TensorBase):
     def _replace_data(self, array: np.ndarray) -> None:
         """Hold another array, maybe of another shape (``.data = ``, a resized ``out=``,
         ``t_()``): the node that made this tensor goes on checking the gradients it
-        sends against the inputs it had (see Node.keep_input_meta)."""
-        if self._grad_fn is not None:
-            self._grad_fn.keep_input_meta(self._data)
+        sends against the inputs it had (see Node.keep_input_meta), and the nodes made
+        from this tensor afterwards send it gradients of the shape and dtype it had
+        (see Node.keep_output_meta)."""
+        grad_fn = self._grad_fn
+        if grad_fn is not None:
+            grad_fn.keep_input_meta(self._data)
+            if array.shape != self._data.shape or array.dtype != self._data.dtype:
+                grad_fn.keep_output_meta(self._output_nr, self._data)
         self._data = array
 
     # ---- shape and type --------------------------------------------------

@@ -147,6 +147,17 @@ def empty_gradient_cast(grad, meta):
     return grad
 
 
+def to_copy_gradient(grad, meta):
+    """ToCopyBackward0's gradient: converted back to the dtype its input had in forward
+    (``meta``: shape, dtype; ``Node.forward_input_meta``), as PyTorch's formula
+    converts it; ``Node._validate`` converts any other on to its input's recorded dtype
+    (another one only where the input's array was replaced before the op)."""
+    data = grad._data if isinstance(grad, TensorBase) else grad
+    if meta is None or data.dtype == meta[1] or not data.size:
+        return empty_gradient_cast(grad, meta)
+    return data.astype(meta[1]) if data is grad else grad.to(dtypes.DTYPE_OF[meta[1]])
+
+
 def check_row_major_grad_input(x) -> None:
     """torch's 2-d nll_loss backward writes into zeros laid out as ``x`` and refuses a
     layout that is not row-major (only a 4-dim input that is not contiguous reaches it)."""
