@@ -318,15 +318,21 @@ _CPP_NAMES = {dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "
 
 def masked_fill_(x, mask, value):
     """``x.masked_fill_(mask, value)``. Into an expanded ``x`` (elements sharing memory)
-    torch still writes, with a warning: each element where ``mask`` is True."""
-    if is_tensor(mask):  # (x and the mask in this order: torch's text names x as a)
+    torch still writes, with a warning: each element where ``mask`` is True. In PyTorch's
+    order: autograd's refusals, the value's and the mask's, the warning, the shapes."""
+    overlapping = has_internal_overlap(x._data)
+    if is_tensor(mask):
         check_inplace(x, value)
-        broadcast_shapes(x.shape, mask.shape)
-    if not has_internal_overlap(x._data):
+        pointwise.check_masked_fill(mask, value)
+        if not overlapping:  # (x and the mask in this order: torch's text names x as a)
+            broadcast_shapes(x.shape, mask.shape)
+    if not overlapping:
         return inplace(x, pointwise.masked_fill, mask, value)
     check_inplace(x, value)  # (autograd's refusals first, then the kernel's warning)
     errors.warn(errors.EXPANDED_WRITE_WARNING.format(op="masked_fill_", index="mask",
                                                      value="scalar"), UserWarning, stacklevel=3)
+    if is_tensor(mask):
+        broadcast_shapes(x.shape, mask.shape)
     written = np.broadcast_to(as_tensor(mask)._data, x.shape)
     return inplace(x, pointwise.masked_fill, mask, value, where=written)
 

@@ -499,22 +499,29 @@ def where(condition, a, b):
 def masked_fill(x, mask, value):
     """Write ``value`` (a number or a 0-dim tensor) where ``mask`` is True."""
     mask = as_tensor(mask)
-    if mask.dtype is not dtypes.bool:
-        raise RuntimeError(
-            "masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{C_TYPE_NAMES[mask.dtype]}"
-        )
-    if is_tensor(value) and value.ndim:
-        raise RuntimeError(
-            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-            f"{value.ndim} dimension(s)."
-        )
+    check_masked_fill(mask, value)
     broadcast_shapes(mask._data.shape, x._data.shape)
     if is_tensor(value):
         checked_fill_value(value.item(), x.dtype)  # (torch writes value.item(): the same check)
         return with_contiguous_layout(MaskedFillBackward1.apply(x, value, mask=mask._data))
     return with_contiguous_layout(MaskedFillBackward0.apply(x, mask=mask._data,
                                                             value=checked_fill_value(value, x.dtype)))
+
+
+def check_masked_fill(mask, value) -> None:
+    """masked_fill's refusals, in PyTorch's order: a value tensor with dimensions (its
+    masked_fill_), then a mask that is not bool (its kernel's), before anything else the
+    kernel checks or warns of (the shapes, an expanded tensor)."""
+    if is_tensor(value) and value.ndim:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s)."
+        )
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{C_TYPE_NAMES[mask.dtype]}"
+        )
 
 
 def tril(x, diagonal=0, position=None):

@@ -15,6 +15,8 @@ torch's."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -383,6 +385,37 @@ def test_masked_fill__names_self_first_in_its_broadcast_error(shape, mask_shape,
         x = x * 1 if grad else x
         return x.masked_fill_(lib.ones(mask_shape) > 0, 1.5), x.masked_fill(lib.ones(mask_shape) > 0, 2)
     assert outcome(call, mg) == outcome(call, torch)
+
+
+MASKED_FILL_REFUSALS = {
+    "int mask, value of 1 dim": lambda lib, x: x.masked_fill(lib.tensor([1, 0, 1]), lib.ones(2)),
+    "int mask, value of 1 dim, in place": lambda lib, x: x.masked_fill_(lib.tensor([1, 0, 1]),
+                                                                       lib.ones(2)),
+    "expanded, int mask, value of 1 dim": lambda lib, x: x.expand(3).masked_fill_(
+        lib.tensor([1, 0, 1]), lib.ones(2)),
+    "expanded, value of 1 dim": lambda lib, x: x.expand(3).masked_fill_(
+        lib.tensor([True, False, True]), lib.ones(2)),
+    "expanded, int mask": lambda lib, x: x.expand(3).masked_fill_(lib.tensor([1, 0, 1]), 2.0),
+    "expanded, a mask of another shape": lambda lib, x: x.expand(3).masked_fill_(
+        lib.tensor([True, False]), 1.0),
+    "expanded uint8, 300": lambda lib, x: x.byte().expand(3).masked_fill_(
+        lib.tensor([True, False, True]), lib.tensor(300)),
+    "int mask of another shape, in place": lambda lib, x: lib.zeros(3).masked_fill_(
+        lib.tensor([1, 0]), 1.0),
+}
+
+
+@pytest.mark.parametrize("case", list(MASKED_FILL_REFUSALS))
+def test_masked_fill_refuses_in_torchs_order(case):
+    """The value's dims, then the mask's dtype, then (into an expanded tensor) the
+    warning, then the shapes: minigrad checked the mask first, and warned of an
+    expanded tensor before refusing its value (meet seed 30249)."""
+    def call(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            seen = outcome(lambda lib: MASKED_FILL_REFUSALS[case](lib, lib.zeros(1)), lib)
+        return seen, [str(w.message).split(" (Triggered")[0] for w in caught]
+    assert call(mg) == call(torch)
 
 
 @pytest.mark.parametrize("case", ["hypot_ uint8", "hypot_ long", "hypot_ int32", "atan2_",
