@@ -455,7 +455,8 @@ def clamp(x, min=None, max=None):
         bounds = [t for t in (x, low, high) if t is not None]
         dtype = dtypes.result_type(*bounds)
         broadcast_shapes(*(t._data.shape for t in bounds))
-        return ClampBackward0.apply(x, low, high, cast_to=dtype)
+        return with_iterator_layout(ClampBackward0.apply(x, low, high, cast_to=dtype),
+                                    *(t._data for t in bounds), cast_to=dtype.numpy)
     dtype = dtypes.result_type(x, *(b for b in (min, max) if b is not None))
     if dtype is dtypes.bool:
         kernel = "clamp" if min is not None and max is not None else \
@@ -468,15 +469,15 @@ def clamp(x, min=None, max=None):
 def maximum(a, b):
     a, b = as_tensor(a), as_tensor(b)
     broadcast_shapes(a._data.shape, b._data.shape)
-    return with_iterator_layout(MaximumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b)),
-                                a._data, b._data)
+    result = MaximumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
+    return with_iterator_layout(result, a._data, b._data, cast_to=result._data.dtype)
 
 
 def minimum(a, b):
     a, b = as_tensor(a), as_tensor(b)
     broadcast_shapes(a._data.shape, b._data.shape)
-    return with_iterator_layout(MinimumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b)),
-                                a._data, b._data)
+    result = MinimumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
+    return with_iterator_layout(result, a._data, b._data, cast_to=result._data.dtype)
 
 
 def where(condition, a, b):
@@ -580,8 +581,8 @@ def _picked_grads(node, grad, to_self):
 def _binary_fmax(node_cls, a, b):
     a, b = as_tensor(a), as_tensor(b)
     broadcast_shapes(a._data.shape, b._data.shape)
-    return with_iterator_layout(node_cls.apply(a, b, cast_to=dtypes.result_type(a, b)),
-                                a._data, b._data)
+    result = node_cls.apply(a, b, cast_to=dtypes.result_type(a, b))
+    return with_iterator_layout(result, a._data, b._data, cast_to=result._data.dtype)
 
 
 def fmax(a, b):

@@ -16,16 +16,30 @@ from ..kernels.layout import (contiguous_strides, empty_strided, geometry, in_it
                               with_strides)
 
 
-def with_iterator_layout(result, *operands):
+def with_iterator_layout(result, *operands, cast_to=None):
     """``result`` (a Tensor) laid out as torch lays out an elementwise op's result
     on ``operands`` (arrays, in torch's operand order): only operands of
-    different layouts, or an empty result, can change it."""
+    different layouts, or an empty result, can change it. ``cast_to``: the NumPy dtype
+    the iterator converts its inputs to (its common dtype; None: the operands are not
+    converted, or are of it already), see ``as_iterator_sees``."""
     data = result._data
     if not data.size:
         return with_empty_layout(result, *operands)
     if data.ndim > 1 and not all(array.flags.c_contiguous for array in operands):
+        if cast_to is not None:
+            operands = as_iterator_sees(operands, cast_to)
         _relay(result, in_iterator_layout(data, operands))
     return result
+
+
+def as_iterator_sees(operands, cast_to) -> tuple:
+    """The operands as PyTorch's TensorIterator orders the dims by them: on the CPU it
+    first converts each input of another dtype than ``cast_to`` (``.to()``, keeping the
+    strides of a dense one, dense strides in the same order for any other: an expanded
+    float16 beside a float32 is seen row-major)."""
+    return tuple([array if array.dtype == cast_to or array.ndim < 2 or array.flags.c_contiguous
+                  else empty_strided(array.shape, preserved_strides(array), cast_to)
+                  for array in operands])
 
 
 def with_empty_layout(result, *operands):

@@ -56,7 +56,7 @@ def binary_keeping_bool_other(node_cls, a, b):
     result = apply_to_arrays(node_cls, (a, b), (a_data, b_data), NO_PARAMS)
     if (result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous)
             or not result._data.size):
-        with_iterator_layout(result, a_data, b_data)
+        with_iterator_layout(result, a_data, b_data, cast_to=result._data.dtype)
     return result
 
 
@@ -93,7 +93,7 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
         # Operands of different layouts, an empty result: torch's layout (see with_iterator_layout).
         if (result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous)
                 or not result._data.size):  # (NumPy's strides for an empty result are 0)
-            with_iterator_layout(result, a_data, b_data)
+            with_iterator_layout(result, a_data, b_data, cast_to=result._data.dtype)
         return result
     tensor, number = (a, b) if a_is_tensor else (b, a)
     quick = type(number) in (float, int) and tensor.dtype.is_floating_point
