@@ -11,7 +11,7 @@ import math
 from .. import dtypes
 from ..autograd import grad_mode, inference
 from ..autograd.broadcast import broadcast_shapes
-from ..autograd.record import apply_to_arrays
+from ..autograd.record import apply_to_arrays, converted
 from ..autograd.tensor_base import TensorBase, make
 from .layout import with_iterator_layout, with_number_layout, with_unary_layout
 
@@ -147,7 +147,9 @@ def _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params,
 
 
 def _as_half(array: np.ndarray) -> np.ndarray:
-    return array if array.dtype == np.float16 else array.astype(np.float16)
+    """The tensor operand of a float16 op with a scalar, as float16 (a number past its
+    range is inf, without NumPy's overflow warning: record.converted)."""
+    return array if array.dtype == np.float16 else converted(array, np.float16)
 
 
 def _opmath(scalar: np.ndarray) -> np.ndarray:
