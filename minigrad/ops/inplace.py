@@ -396,7 +396,9 @@ def inplace(x, op, *args, where=None):
             raise refused_operand(op.__name__ + "_", args)
     except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape
         module = getattr(op, "__module__", None)  # and, for the bitwise ops, which promote,
-        if module in _ELEMENTWISE:  # the cast back into x)
+        if module in _ELEMENTWISE:  # the cast back into x; x's memory before all)
+            if not overlap_ok and has_internal_overlap(x._data):
+                raise RuntimeError(errors.INTERNAL_OVERLAP) from None
             _check_broadcast_fits(x, args)
         if module == "minigrad.ops.compare":
             _check_result_casts(x, dtypes.result_type(x, *_operands(args)))
