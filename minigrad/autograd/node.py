@@ -38,7 +38,7 @@ import numpy as np
 
 from .. import errors
 from ..dtypes import DTYPE_OF
-from . import anomaly, grad_mode
+from . import anomaly, grad_mode, replaced
 from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
 from .hooks import NodeHooks
@@ -164,42 +164,20 @@ class Node(NodeHooks):
                 meta += None,
         self.next_functions = edges
         self.needs_input_grad = _NEEDS.get(needs, needs)  # (one shared tuple per pattern)
-        self._input_meta = None if same else meta
-        if _outputs_replaced:  # (a non-leaf's array was replaced once: see keep_output_meta)
-            self._input_meta = recorded_meta(self, inputs, edges, self._input_meta)
+        self._input_meta = replaced.recorded_meta(self, inputs, edges, None if same else meta) \
+            if replaced.seen else None if same else meta  # (seen: a non-leaf's array replaced)
         if self._result_saved:
             self._saved[self._result_saved] = keep(output, output._data, True) if DEFAULT_HOOKS \
                 else saved_tensor(output, output._data, is_output=True)
 
     def keep_input_meta(self, like) -> tuple:
-        """``_input_meta``, made now for a node that ``_link`` gave none (``same``),
-        from ``like``, an array of its output's shape and dtype (its inputs'), before
-        that output changes shape (``y.data = ...``, a resized ``out=``, ``y.t_()``
-        under no_grad) or another node takes over the meta (``ops.inplace.copy_slices``)."""
+        """``_input_meta``, made now for a node that ``_link`` gave none (``same``), from ``like``
+        (an array of its output's shape and dtype, its inputs'), before that output changes
+        shape (``y.data = ...``, ``out=``, ``y.t_()``) or ``ops.inplace.copy_slices`` takes it."""
         if self._input_meta is None:
             meta = (like.shape, like.dtype)
             self._input_meta = tuple([meta if needs else None for needs in self.needs_input_grad])
         return self._input_meta
-
-    def keep_output_meta(self, output_nr: int, like) -> None:
-        """Keep the shape and dtype this node's output ``output_nr`` had when it was
-        made (``like``: its array then), before that tensor's array is replaced by one of
-        another shape or dtype (``b.data = b.data.half()``, ``b.t_()`` under no_grad). As
-        in PyTorch, whose nodes record their outputs' metadata once, the nodes made
-        afterwards from that tensor still cast the gradients they send it to the
-        recorded dtype and shape (torch's validate_outputs): see ``recorded_meta``."""
-        global _outputs_replaced
-        _outputs_replaced = True
-        self.__dict__.setdefault("_kept_output_meta", {}).setdefault(output_nr,
-                                                                (like.shape, like.dtype))
-
-    def forward_input_meta(self, index: int):
-        """The shape and dtype input ``index`` had when forward ran: its
-        ``_input_meta``, unless that input's array had been replaced by one of another
-        dtype or shape before (see ``recorded_meta``), where the gradient goes on to
-        be cast to what the input was when made."""
-        seen = self.__dict__.get("_forward_input_meta")
-        return self._input_meta[index] if seen is None else seen[index]
 
     # (The first argument is ``node``, not ``self``: ``self`` is a saved name.)
     def save(node, **values) -> None:  # noqa: N805
@@ -384,23 +362,6 @@ class Node(NodeHooks):
             if type(value) is SavedTensor or type(value) is PackedTensor:
                 saved[name] = FREED
 
-
-def recorded_meta(node, inputs, edges: tuple, meta):
-    """``node``'s ``_input_meta`` (``meta``, None for an elementwise op's same shapes
-    and dtypes) once some non-leaf's array was replaced: for an input whose node kept
-    its output's first shape and dtype (``Node.keep_output_meta``), that one, as
-    PyTorch's engine checks a gradient against the metadata of the node it goes to.
-    What forward saw is kept beside it (``Node.forward_input_meta``)."""
-    kept = [None if edge is None else edge.__dict__.get("_kept_output_meta", {}).get(output_nr)
-            for edge, output_nr in edges]
-    if not any(kept):
-        return meta
-    seen = tuple([None if edge is None else (x._data.shape, x._data.dtype)
-                  for x, (edge, _) in zip(inputs, edges)])
-    node.__dict__["_forward_input_meta"] = seen
-    return tuple([kept_meta or seen_meta for seen_meta, kept_meta in zip(seen, kept)])
-
-
 def counted_gradients(node, grads, expected: int) -> tuple:
     """A backward's result as a tuple of ``expected`` gradients, else torch's error
     naming ``node`` (built-in nodes and custom Functions alike)."""
@@ -434,7 +395,6 @@ class AccumulateGrad(Node):
         return ()
 
 
-_outputs_replaced = False  # True once a non-leaf's array was replaced (keep_output_meta)
 _DATA_OF = operator.attrgetter("_data")  # a Tensor's array
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 _NEEDS = {needs: needs for needs in [(True,), (True, True), (True, False), (False, True)]}

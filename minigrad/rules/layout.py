@@ -163,7 +163,7 @@ def empty_gradient_cast(grad, meta):
 
 def to_copy_gradient(grad, meta):
     """ToCopyBackward0's gradient: converted back to the dtype its input had in forward
-    (``meta``: shape, dtype; ``Node.forward_input_meta``), as PyTorch's formula
+    (``meta``: shape, dtype; ``replaced.forward_input_meta``), as PyTorch's formula
     converts it; ``Node._validate`` converts any other on to its input's recorded dtype
     (another one only where the input's array was replaced before the op)."""
     data = grad._data if isinstance(grad, TensorBase) else grad
