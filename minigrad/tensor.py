@@ -26,7 +26,7 @@ from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .rules.indexing import check_put_arguments
 from .size import Size
-from .autograd import fast, inference
+from .autograd import fast, inference, replaced
 from .autograd.grad_mode import is_grad_enabled
 from .autograd.hooks import add_hook, add_post_accumulate_hook
 from .autograd.node import AccumulateGrad
@@ -328,9 +328,14 @@ class Tensor(TensorBase):
     def _replace_data(self, array: np.ndarray) -> None:
         """Hold another array, maybe of another shape (``.data = ``, a resized ``out=``,
         ``t_()``): the node that made this tensor goes on checking the gradients it
-        sends against the inputs it had (see Node.keep_input_meta)."""
-        if self._grad_fn is not None:
-            self._grad_fn.keep_input_meta(self._data)
+        sends against the inputs it had (see Node.keep_input_meta), and the nodes made
+        from this tensor afterwards send it gradients of the shape and dtype it had
+        (see autograd/replaced.py)."""
+        grad_fn = self._grad_fn
+        if grad_fn is not None:
+            grad_fn.keep_input_meta(self._data)
+            if array.shape != self._data.shape or array.dtype != self._data.dtype:
+                replaced.keep_output_meta(grad_fn, self._output_nr, self._data)
         self._data = array
 
     # ---- shape and type --------------------------------------------------

@@ -38,7 +38,7 @@ import numpy as np
 
 from .. import errors
 from ..dtypes import DTYPE_OF
-from . import anomaly, grad_mode
+from . import anomaly, grad_mode, replaced
 from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
 from .hooks import NodeHooks
@@ -164,16 +164,16 @@ class Node(NodeHooks):
                 meta += None,
         self.next_functions = edges
         self.needs_input_grad = _NEEDS.get(needs, needs)  # (one shared tuple per pattern)
-        self._input_meta = None if same else meta
+        self._input_meta = replaced.recorded_meta(self, inputs, edges, None if same else meta) \
+            if replaced.seen else None if same else meta  # (seen: a non-leaf's array replaced)
         if self._result_saved:
             self._saved[self._result_saved] = keep(output, output._data, True) if DEFAULT_HOOKS \
                 else saved_tensor(output, output._data, is_output=True)
 
     def keep_input_meta(self, like) -> tuple:
-        """``_input_meta``, made now for a node that ``_link`` gave none (``same``),
-        from ``like``, an array of its output's shape and dtype (its inputs'), before
-        that output changes shape (``y.data = ...``, a resized ``out=``, ``y.t_()``
-        under no_grad) or another node takes over the meta (``ops.inplace.copy_slices``)."""
+        """``_input_meta``, made now for a node that ``_link`` gave none (``same``), from ``like``
+        (an array of its output's shape and dtype, its inputs'), before that output changes
+        shape (``y.data = ...``, ``out=``, ``y.t_()``) or ``ops.inplace.copy_slices`` takes it."""
         if self._input_meta is None:
             meta = (like.shape, like.dtype)
             self._input_meta = tuple([meta if needs else None for needs in self.needs_input_grad])

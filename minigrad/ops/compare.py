@@ -37,7 +37,7 @@ def _compare(ufunc, a, b):
         return with_iterator_layout(
             make(np.asarray(ufunc(converted(a._data, dtype.numpy),
                                   converted(b._data, dtype.numpy)))),
-            a._data, b._data)
+            a._data, b._data, cast_to=dtype.numpy)
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
         check_python_int(b)  # (a C++ Scalar: an int past 64 bits refused)
         if a.dtype.is_integer and isinstance(b, (int, np.integer)) and not isinstance(b, bool):
@@ -207,8 +207,8 @@ def _bitwise(ufunc, name, a, b, bools=True):
     other = converted(b._data, dtype.numpy) if is_tensor(b) \
         else np.asarray(b).astype(dtype.numpy)
     result = make(np.asarray(ufunc(converted(a._data, dtype.numpy), other), dtype=dtype.numpy))
-    # (laid out as torch's iterator lays out the operands, not their casts)
-    return with_iterator_layout(result, a._data, b._data) if is_tensor(b) \
+    # (laid out as torch's iterator lays out the operands, converted: as_iterator_sees)
+    return with_iterator_layout(result, a._data, b._data, cast_to=dtype.numpy) if is_tensor(b) \
         else with_number_layout(result, a._data)
 
 
@@ -267,7 +267,8 @@ def _logical(ufunc, name, a, b):
     """and/or/xor of "is nonzero", elementwise: a bool tensor (either may be any dtype)."""
     check_tensor_operands(name, a, b)
     broadcast_shapes(a._data.shape, b._data.shape)
-    return with_iterator_layout(make(np.asarray(ufunc(a._data, b._data))), a._data, b._data)
+    return with_iterator_layout(make(np.asarray(ufunc(a._data, b._data))), a._data, b._data,
+                                cast_to=dtypes.result_type(a, b).numpy)
 
 
 def logical_and(a, b):
@@ -309,7 +310,8 @@ def _integers(ufunc, name, a, b):
             f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
     broadcast_shapes(a._data.shape, b._data.shape)
     result = ufunc(converted(a._data, dtype.numpy), converted(b._data, dtype.numpy))
-    return with_iterator_layout(make(np.asarray(result, dtype.numpy)), a._data, b._data)
+    return with_iterator_layout(make(np.asarray(result, dtype.numpy)), a._data, b._data,
+                                cast_to=dtype.numpy)
 
 
 def gcd(a, b):

@@ -318,15 +318,21 @@ _CPP_NAMES = {dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "
 
 def masked_fill_(x, mask, value):
     """``x.masked_fill_(mask, value)``. Into an expanded ``x`` (elements sharing memory)
-    torch still writes, with a warning: each element where ``mask`` is True."""
-    if is_tensor(mask):  # (x and the mask in this order: torch's text names x as a)
+    torch still writes, with a warning: each element where ``mask`` is True. In PyTorch's
+    order: autograd's refusals, the value's and the mask's, the warning, the shapes."""
+    overlapping = has_internal_overlap(x._data)
+    if is_tensor(mask):
         check_inplace(x, value)
-        broadcast_shapes(x.shape, mask.shape)
-    if not has_internal_overlap(x._data):
+        pointwise.check_masked_fill(mask, value)
+        if not overlapping:  # (x and the mask in this order: torch's text names x as a)
+            broadcast_shapes(x.shape, mask.shape)
+    if not overlapping:
         return inplace(x, pointwise.masked_fill, mask, value)
     check_inplace(x, value)  # (autograd's refusals first, then the kernel's warning)
     errors.warn(errors.EXPANDED_WRITE_WARNING.format(op="masked_fill_", index="mask",
                                                      value="scalar"), UserWarning, stacklevel=3)
+    if is_tensor(mask):
+        broadcast_shapes(x.shape, mask.shape)
     written = np.broadcast_to(as_tensor(mask)._data, x.shape)
     return inplace(x, pointwise.masked_fill, mask, value, where=written)
 
@@ -390,7 +396,9 @@ def inplace(x, op, *args, where=None):
             raise refused_operand(op.__name__ + "_", args)
     except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape
         module = getattr(op, "__module__", None)  # and, for the bitwise ops, which promote,
-        if module in _ELEMENTWISE:  # the cast back into x)
+        if module in _ELEMENTWISE:  # the cast back into x; x's memory before all)
+            if not overlap_ok and has_internal_overlap(x._data):
+                raise RuntimeError(errors.INTERNAL_OVERLAP) from None
             _check_broadcast_fits(x, args)
         if module == "minigrad.ops.compare":
             _check_result_casts(x, dtypes.result_type(x, *_operands(args)))

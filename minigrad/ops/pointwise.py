@@ -455,7 +455,8 @@ def clamp(x, min=None, max=None):
         bounds = [t for t in (x, low, high) if t is not None]
         dtype = dtypes.result_type(*bounds)
         broadcast_shapes(*(t._data.shape for t in bounds))
-        return ClampBackward0.apply(x, low, high, cast_to=dtype)
+        return with_iterator_layout(ClampBackward0.apply(x, low, high, cast_to=dtype),
+                                    *(t._data for t in bounds), cast_to=dtype.numpy)
     dtype = dtypes.result_type(x, *(b for b in (min, max) if b is not None))
     if dtype is dtypes.bool:
         kernel = "clamp" if min is not None and max is not None else \
@@ -468,15 +469,15 @@ def clamp(x, min=None, max=None):
 def maximum(a, b):
     a, b = as_tensor(a), as_tensor(b)
     broadcast_shapes(a._data.shape, b._data.shape)
-    return with_iterator_layout(MaximumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b)),
-                                a._data, b._data)
+    result = MaximumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
+    return with_iterator_layout(result, a._data, b._data, cast_to=result._data.dtype)
 
 
 def minimum(a, b):
     a, b = as_tensor(a), as_tensor(b)
     broadcast_shapes(a._data.shape, b._data.shape)
-    return with_iterator_layout(MinimumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b)),
-                                a._data, b._data)
+    result = MinimumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
+    return with_iterator_layout(result, a._data, b._data, cast_to=result._data.dtype)
 
 
 def where(condition, a, b):
@@ -499,22 +500,29 @@ def where(condition, a, b):
 def masked_fill(x, mask, value):
     """Write ``value`` (a number or a 0-dim tensor) where ``mask`` is True."""
     mask = as_tensor(mask)
-    if mask.dtype is not dtypes.bool:
-        raise RuntimeError(
-            "masked_fill_ only supports boolean masks, but got mask with dtype "
-            f"{C_TYPE_NAMES[mask.dtype]}"
-        )
-    if is_tensor(value) and value.ndim:
-        raise RuntimeError(
-            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-            f"{value.ndim} dimension(s)."
-        )
+    check_masked_fill(mask, value)
     broadcast_shapes(mask._data.shape, x._data.shape)
     if is_tensor(value):
         checked_fill_value(value.item(), x.dtype)  # (torch writes value.item(): the same check)
         return with_contiguous_layout(MaskedFillBackward1.apply(x, value, mask=mask._data))
     return with_contiguous_layout(MaskedFillBackward0.apply(x, mask=mask._data,
                                                             value=checked_fill_value(value, x.dtype)))
+
+
+def check_masked_fill(mask, value) -> None:
+    """masked_fill's refusals, in PyTorch's order: a value tensor with dimensions (its
+    masked_fill_), then a mask that is not bool (its kernel's), before anything else the
+    kernel checks or warns of (the shapes, an expanded tensor)."""
+    if is_tensor(value) and value.ndim:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s)."
+        )
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{C_TYPE_NAMES[mask.dtype]}"
+        )
 
 
 def tril(x, diagonal=0, position=None):
@@ -573,8 +581,8 @@ def _picked_grads(node, grad, to_self):
 def _binary_fmax(node_cls, a, b):
     a, b = as_tensor(a), as_tensor(b)
     broadcast_shapes(a._data.shape, b._data.shape)
-    return with_iterator_layout(node_cls.apply(a, b, cast_to=dtypes.result_type(a, b)),
-                                a._data, b._data)
+    result = node_cls.apply(a, b, cast_to=dtypes.result_type(a, b))
+    return with_iterator_layout(result, a._data, b._data, cast_to=result._data.dtype)
 
 
 def fmax(a, b):

@@ -20,8 +20,9 @@ from . import fn
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
 from ..kernels import layout
+from ..autograd.replaced import forward_input_meta
 from ..autograd.tensor_base import make
-from ..rules.layout import (check_view_dtype, empty_gradient_cast, with_empty_like_layout,
+from ..rules.layout import (check_view_dtype, to_copy_gradient, with_empty_like_layout,
                              with_reduction_layout)
 from . import indexing, inplace
 
@@ -151,7 +152,7 @@ class ToCopyBackward0(Node):
         return layout.with_strides(converted, layout.preserved_strides(x))
 
     def backward(self, saved, grad):
-        return empty_gradient_cast(grad, self._input_meta[0])  # (the others: Node._validate)
+        return to_copy_gradient(grad, forward_input_meta(self, 0))
 
 
 class TransposeBackward0(Node):

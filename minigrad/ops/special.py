@@ -568,7 +568,7 @@ def _addc(node_cls, name, x, tensor1, tensor2, value):
     broadcast_shapes(*(a.shape for a in arrays))
     rules.check_addc_kernel(name, dtype)
     return with_iterator_layout(node_cls.apply(x, tensor1, tensor2, cast_to=dtype, value=value),
-                                *arrays)
+                                *arrays, cast_to=dtype.numpy)
 
 
 def logaddexp(a, b):

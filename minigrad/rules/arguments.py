@@ -228,8 +228,9 @@ def _operand_fits(value, kind: str) -> bool:
 
 def check_logsumexp_dims(x, dim, keepdim: bool) -> None:
     """``x.logsumexp(())``: no dims means all of them to PyTorch's amax, whose kept dims
-    (size 1) it then adds into a result of none, and refuses."""
-    if isinstance(dim, (tuple, list)) and not dim and x.ndim and not keepdim:
+    (size 1) it then adds into a result of none, and refuses. An empty x takes
+    PyTorch's other path (the log of a sum of exps: -inf, no refusal)."""
+    if isinstance(dim, (tuple, list)) and not dim and x.ndim and not keepdim and x.numel():
         raise RuntimeError("output with shape [] doesn't match the broadcast shape "
                            f"[{', '.join(['1'] * x.ndim)}]")
 

@@ -16,16 +16,30 @@ from ..kernels.layout import (contiguous_strides, empty_strided, geometry, in_it
                               with_strides)
 
 
-def with_iterator_layout(result, *operands):
+def with_iterator_layout(result, *operands, cast_to=None):
     """``result`` (a Tensor) laid out as torch lays out an elementwise op's result
     on ``operands`` (arrays, in torch's operand order): only operands of
-    different layouts, or an empty result, can change it."""
+    different layouts, or an empty result, can change it. ``cast_to``: the NumPy dtype
+    the iterator converts its inputs to (its common dtype; None: the operands are not
+    converted, or are of it already), see ``as_iterator_sees``."""
     data = result._data
     if not data.size:
         return with_empty_layout(result, *operands)
     if data.ndim > 1 and not all(array.flags.c_contiguous for array in operands):
+        if cast_to is not None:
+            operands = as_iterator_sees(operands, cast_to)
         _relay(result, in_iterator_layout(data, operands))
     return result
+
+
+def as_iterator_sees(operands, cast_to) -> tuple:
+    """The operands as PyTorch's TensorIterator orders the dims by them: on the CPU it
+    first converts each input of another dtype than ``cast_to`` (``.to()``, keeping the
+    strides of a dense one, dense strides in the same order for any other: an expanded
+    float16 beside a float32 is seen row-major)."""
+    return tuple([array if array.dtype == cast_to or array.ndim < 2 or array.flags.c_contiguous
+                  else empty_strided(array.shape, preserved_strides(array), cast_to)
+                  for array in operands])
 
 
 def with_empty_layout(result, *operands):
@@ -145,6 +159,17 @@ def empty_gradient_cast(grad, meta):
     if type(grad) is np.ndarray and not grad.size and meta is not None and grad.dtype != meta[1]:
         return empty_strided(grad.shape, preserved_strides(grad), meta[1])
     return grad
+
+
+def to_copy_gradient(grad, meta):
+    """ToCopyBackward0's gradient: converted back to the dtype its input had in forward
+    (``meta``: shape, dtype; ``replaced.forward_input_meta``), as PyTorch's formula
+    converts it; ``Node._validate`` converts any other on to its input's recorded dtype
+    (another one only where the input's array was replaced before the op)."""
+    data = grad._data if isinstance(grad, TensorBase) else grad
+    if meta is None or data.dtype == meta[1] or not data.size:
+        return empty_gradient_cast(grad, meta)
+    return data.astype(meta[1]) if data is grad else grad.to(dtypes.DTYPE_OF[meta[1]])
 
 
 def check_row_major_grad_input(x) -> None:

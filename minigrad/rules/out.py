@@ -17,7 +17,7 @@ import numpy as np
 from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.tensor_base import TensorBase
-from ..kernels.layout import check_no_partial_overlap
+from ..kernels.layout import check_no_partial_overlap, contiguous_strides, empty_strided
 from ..dtypes import C_TYPE_NAMES
 
 __all__ = ["write", "check_bool_out", "check_kept_dtype_out", "check_signbit_out",
@@ -61,7 +61,9 @@ def _write_into(function: str, result: TensorBase, out, inputs, exact_dtype: boo
                 resize_warning.format(
                     old=_size_text(out.shape), new=_size_text(result.shape),
                     numel=out.numel(), count=result.numel(), shape=tuple(result.shape)))
-        out._replace_data(np.empty(result.shape, dtype=out.dtype.numpy))
+        out._replace_data(np.empty(result.shape, dtype=out.dtype.numpy) if result.numel() else
+                          empty_strided(result.shape, contiguous_strides(result.shape),
+                                        out.dtype.numpy))  # (torch's resize_: row-major)
     np.copyto(out._data, result._data, casting="unsafe")
     out._bump_version()
 

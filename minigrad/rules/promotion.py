@@ -11,7 +11,7 @@ import math
 from .. import dtypes
 from ..autograd import grad_mode, inference
 from ..autograd.broadcast import broadcast_shapes
-from ..autograd.record import apply_to_arrays
+from ..autograd.record import apply_to_arrays, converted
 from ..autograd.tensor_base import TensorBase, make
 from .layout import with_iterator_layout, with_number_layout, with_unary_layout
 
@@ -56,7 +56,7 @@ def binary_keeping_bool_other(node_cls, a, b):
     result = apply_to_arrays(node_cls, (a, b), (a_data, b_data), NO_PARAMS)
     if (result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous)
             or not result._data.size):
-        with_iterator_layout(result, a_data, b_data)
+        with_iterator_layout(result, a_data, b_data, cast_to=result._data.dtype)
     return result
 
 
@@ -93,7 +93,7 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
         # Operands of different layouts, an empty result: torch's layout (see with_iterator_layout).
         if (result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous)
                 or not result._data.size):  # (NumPy's strides for an empty result are 0)
-            with_iterator_layout(result, a_data, b_data)
+            with_iterator_layout(result, a_data, b_data, cast_to=result._data.dtype)
         return result
     tensor, number = (a, b) if a_is_tensor else (b, a)
     quick = type(number) in (float, int) and tensor.dtype.is_floating_point
@@ -147,7 +147,9 @@ def _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params,
 
 
 def _as_half(array: np.ndarray) -> np.ndarray:
-    return array if array.dtype == np.float16 else array.astype(np.float16)
+    """The tensor operand of a float16 op with a scalar, as float16 (a number past its
+    range is inf, without NumPy's overflow warning: record.converted)."""
+    return array if array.dtype == np.float16 else converted(array, np.float16)
 
 
 def _opmath(scalar: np.ndarray) -> np.ndarray:

@@ -247,3 +247,25 @@ def test_a_view_given_as_out_writes_into_its_base():
     torch.add(torch.ones(2), 1, out=expected[0])
     assert repr(base) == repr(expected)
     assert base._version == expected._version
+
+
+EMPTY_RESIZES = {  # (an out resized to an empty shape: torch's resize_ gives it row-major strides)
+    "add of (0, 3) ints": lambda L: L.add(L.zeros((0, 3), dtype=L.int64), 1,
+                                          out=L.empty(0, dtype=L.int64)),
+    "mul of (0, 3)": lambda L: L.mul(L.zeros(0, 3), L.zeros(0, 3), out=L.empty(0)),
+    "exp of (2, 0, 3)": lambda L: L.exp(L.zeros(2, 0, 3), out=L.empty(0)),
+    "neg of a transposed (3, 0)": lambda L: L.neg(L.zeros(0, 3).t(), out=L.empty(0)),
+    "sum over dim 0 of (2, 0, 3)": lambda L: L.sum(L.zeros(2, 0, 3), 0, out=L.empty(0)),
+    "cumsum of (0, 3)": lambda L: L.cumsum(L.zeros(0, 3), 0, out=L.empty(0)),
+}
+
+
+@pytest.mark.parametrize("name", list(EMPTY_RESIZES))
+def test_an_out_resized_to_an_empty_shape_has_torchs_strides(name):
+    """(meet seeds 30724, 31484: minigrad's strides were all 0, NumPy's for an empty array)"""
+    def strides(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = EMPTY_RESIZES[name](lib)
+        return tuple(result.shape), result.stride(), result.is_contiguous()
+    assert strides(minigrad) == strides(torch)

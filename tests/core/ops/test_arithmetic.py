@@ -5,6 +5,8 @@ and the errors for bad input.
 Each case is written once as ``fn(lib, *tensors)`` and runs on both libraries (see
 ``torch_compare.py``; the shared arrays are in ``op_cases.py``)."""
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -286,3 +288,26 @@ def test_float64_multiply_adds_are_fused_as_torchs(fn, size):
     ours = fn(mg, *(mg.tensor(a) for a in arrays)).numpy()
     theirs = fn(torch, *(torch.tensor(a) for a in arrays)).numpy()
     np.testing.assert_array_equal(ours.view(np.int64), theirs.view(np.int64))
+
+
+HALF_WITH_A_HALF_SCALAR = {
+    "/": lambda lib, b, h: b / h, "*": lambda lib, b, h: b * h, "+": lambda lib, b, h: b + h,
+    "-": lambda lib, b, h: b - h, "div floor": lambda lib, b, h: lib.div(b, h, rounding_mode="floor"),
+    "div trunc": lambda lib, b, h: lib.div(b, h, rounding_mode="trunc"),
+    "div_ into long": lambda lib, b, h: b.t().clone().div_(h),
+}
+
+
+@pytest.mark.parametrize("op", list(HALF_WITH_A_HALF_SCALAR))
+def test_a_long_past_halfs_range_with_a_half_scalar_is_inf_without_a_warning(op):
+    """int64 -2**63 with a 0-dim float16: the long becomes -inf as torch converts it,
+    without NumPy's 'overflow encountered in cast' (meet seed 31961: the warning came
+    before div_'s refusal)."""
+    def run(lib):
+        b = lib.tensor([[2, 0, -9223372036854775808]])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            half = lib.tensor(2.0, dtype=lib.float16)
+            seen = outcome(lambda lib: HALF_WITH_A_HALF_SCALAR[op](lib, b, half), lib)
+        return seen, [str(w.message) for w in caught]
+    assert run(mg) == run(torch)

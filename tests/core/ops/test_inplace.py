@@ -15,6 +15,8 @@ torch's."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -385,6 +387,37 @@ def test_masked_fill__names_self_first_in_its_broadcast_error(shape, mask_shape,
     assert outcome(call, mg) == outcome(call, torch)
 
 
+MASKED_FILL_REFUSALS = {
+    "int mask, value of 1 dim": lambda lib, x: x.masked_fill(lib.tensor([1, 0, 1]), lib.ones(2)),
+    "int mask, value of 1 dim, in place": lambda lib, x: x.masked_fill_(lib.tensor([1, 0, 1]),
+                                                                       lib.ones(2)),
+    "expanded, int mask, value of 1 dim": lambda lib, x: x.expand(3).masked_fill_(
+        lib.tensor([1, 0, 1]), lib.ones(2)),
+    "expanded, value of 1 dim": lambda lib, x: x.expand(3).masked_fill_(
+        lib.tensor([True, False, True]), lib.ones(2)),
+    "expanded, int mask": lambda lib, x: x.expand(3).masked_fill_(lib.tensor([1, 0, 1]), 2.0),
+    "expanded, a mask of another shape": lambda lib, x: x.expand(3).masked_fill_(
+        lib.tensor([True, False]), 1.0),
+    "expanded uint8, 300": lambda lib, x: x.byte().expand(3).masked_fill_(
+        lib.tensor([True, False, True]), lib.tensor(300)),
+    "int mask of another shape, in place": lambda lib, x: lib.zeros(3).masked_fill_(
+        lib.tensor([1, 0]), 1.0),
+}
+
+
+@pytest.mark.parametrize("case", list(MASKED_FILL_REFUSALS))
+def test_masked_fill_refuses_in_torchs_order(case):
+    """The value's dims, then the mask's dtype, then (into an expanded tensor) the
+    warning, then the shapes: minigrad checked the mask first, and warned of an
+    expanded tensor before refusing its value (meet seed 30249)."""
+    def call(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            seen = outcome(lambda lib: MASKED_FILL_REFUSALS[case](lib, lib.zeros(1)), lib)
+        return seen, [str(w.message).split(" (Triggered")[0] for w in caught]
+    assert call(mg) == call(torch)
+
+
 @pytest.mark.parametrize("case", ["hypot_ uint8", "hypot_ long", "hypot_ int32", "atan2_",
                                   "copysign_", "logaddexp_ bool"])
 def test_an_in_place_kernels_dtype_refusal_comes_after_the_broadcast_shape(case):
@@ -445,3 +478,23 @@ def test_a_clamp_into_an_expanded_integer_tensor_checks_the_cast_first(call):
     def run(lib):
         return eval("x." + call, {"x": lib.tensor([-3], dtype=lib.int16).expand(3)})
     assert outcome(run, mg) == outcome(run, torch)
+
+
+EXPANDED_BOOL_WRITES = {
+    "remainder_": lambda lib, b: b.remainder_(b), "fmod_": lambda lib, b: b.fmod_(b),
+    "floor_divide_": lambda lib, b: b.floor_divide_(b),
+    "bitwise_left_shift_": lambda lib, b: b.bitwise_left_shift_(b),
+    "atan2_": lambda lib, b: b.atan2_(b), "sub_": lambda lib, b: b.sub_(b),
+    "div_": lambda lib, b: b.div_(b), "lt_": lambda lib, b: b.lt_(b), "exp_": lambda lib, b: b.exp_(),
+    "gcd_": lambda lib, b: b.gcd_(b), "hypot_": lambda lib, b: b.hypot_(b),
+    "remainder_ of another shape": lambda lib, b: b.remainder_(lib.tensor([True, False])),
+}
+
+
+@pytest.mark.parametrize("case", list(EXPANDED_BOOL_WRITES))
+def test_an_expanded_bool_written_in_place_is_refused_for_its_memory_first(case):
+    """torch's iterator refuses x's shared memory before the kernel refuses the dtype
+    (meet seed 34369: minigrad said '"remainder_cpu" not implemented for 'Bool'')."""
+    def call(lib):
+        return EXPANDED_BOOL_WRITES[case](lib, lib.tensor([True]).expand(3))
+    assert outcome(call, mg) == outcome(call, torch)

@@ -758,6 +758,17 @@ def test_logsumexp_over_no_dims_is_torchs(shape, keepdim):
     assert outcome(call, mg) == outcome(call, torch)
 
 
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3)], ids=str)
+@pytest.mark.parametrize("dims", [(), []], ids=["()", "[]"])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_logsumexp_of_an_empty_tensor_over_no_dims_is_minus_infinity(shape, dims, keepdim):
+    """An empty tensor takes PyTorch's other path: -inf, no refusal (meet seed 34976;
+    minigrad refused as for a tensor with elements)."""
+    def call(lib):
+        return lib.zeros(shape, dtype=lib.float64).logsumexp(dims, keepdim)
+    assert outcome(call, mg) == outcome(call, torch)
+
+
 @pytest.mark.parametrize("name", ["var_mean", "std_mean", "var", "std"])
 def test_a_half_spread_past_its_range_is_inf_without_numpys_warning(name):
     """float16 var_mean of values spread past 65504: inf, as PyTorch's cast, and no NumPy

@@ -187,6 +187,35 @@ OPEN = {
         "show(torch.ones(2, 2).max(0).dtype)"),
 }
 
+# session 17 (fuzz12): a non-leaf's array replaced by one of another dtype or shape
+# (``b.data = ...``): the nodes made from it afterwards send it gradients of what it was
+# when made (PyTorch's engine casts to the metadata its node recorded), and
+# ToCopyBackward0 first converts back to the dtype its input had in forward. minigrad
+# gave b.grad in float16, refused a hook returning float64, kept a (2, 3) gradient for
+# a (3,) tensor (7 of these 9 failed before the fix; the other two guard its edges: the
+# float16 rounding of b.double()'s gradient, a node made before the change).
+_DATA_CHANGED = "a = torch.tensor([1.1, 2.3, 3.7], dtype=torch.float64, requires_grad=True)\nb = a * 1\n"
+FOUND.update({
+    "b.data = half, retain_grad": _DATA_CHANGED + "b.data = b.data.half()\nb.retain_grad()\n"
+        "b.float().sum().backward()\nshow(b.grad, a.grad)",
+    "b.data = half, a hook returning float64": _DATA_CHANGED + "b.data = b.data.half()\n"
+        "b.register_hook(lambda g: show(g) or g.double())\nb.float().sum().backward()\nshow(a.grad)",
+    "b.data = half, b * float32": _DATA_CHANGED + "b.data = b.data.half()\nb.retain_grad()\n"
+        "(b * torch.tensor([0.1, 0.2, 0.3])).sum().backward()\nshow(b.grad, a.grad)",
+    "b.data = half, autograd.grad": _DATA_CHANGED + "b.data = b.data.half()\n"
+        "show(torch.autograd.grad((b * b).sum(), [b, a]))",
+    "b.data = half, create_graph": _DATA_CHANGED + "b.data = b.data.half()\nb.retain_grad()\n"
+        "(b * b).sum().backward(create_graph=True)\nshow(b.grad, a.grad)\ngfn(a.grad)",
+    "b.data = half, b.double().tanh()": _DATA_CHANGED + "b.data = b.data.half()\n"
+        "(b.double().tanh()).sum().backward()\nshow(a.grad)",
+    "b.data = another shape, broadcast back": _DATA_CHANGED + "b.data = torch.zeros(2, 3, dtype=torch.float64)\n"
+        "b.retain_grad()\n(b * 2).sum().backward()\nshow(b.grad, a.grad)",
+    "b[:2].data = float32": _DATA_CHANGED + "v = b[:2]\nv.data = v.data.float()\nv.retain_grad()\n"
+        "(v * 2).sum().backward()\nshow(v.grad, a.grad)",
+    "b.data = half, a node made before": _DATA_CHANGED + "c = b * 3\nb.data = b.data.half()\n"
+        "b.retain_grad()\n(c.sum() + (b * 2).sum()).backward()\nshow(b.grad, a.grad)",
+})
+
 
 @pytest.mark.parametrize("name", list(FOUND))
 def test_found_programs(name):
@@ -203,6 +232,7 @@ def test_open_programs(name):
     (fuzz_programs.prog_grad_mode, range(40)),
     (fuzz_programs.prog_views, range(20)),
     (fuzz_programs.prog_chain, range(3, 23)),
+    (fuzz_programs.prog_data_change, range(60)),
 ])
 def test_generated_programs(family, seeds):
     for seed in seeds:

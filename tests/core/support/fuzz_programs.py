@@ -297,4 +297,32 @@ def prog_views(r):
     return L
 
 
-FAMS = [prog_chain, prog_setitem, prog_hooks, prog_grad_mode, prog_dtype, prog_loss, prog_optim, prog_print, prog_err, prog_views]
+def prog_data_change(r):
+    """A non-leaf's array replaced under the graph (``b.data = ...`` of another dtype or
+    shape, ``t_()`` under no_grad), then ops on it, retain_grad and hooks that return
+    other dtypes, and a backward: PyTorch's nodes cast the gradients they send to what
+    the tensor was when made (fuzz12)."""
+    d = r.choice(FDT + ["torch.float16"])
+    L = [leaf(r, "a", (2, 3), d), "b = a %s" % r.choice(["* 1", "+ 0.5", "[:]", ".exp()", ".t().t()"])]
+    if r.random() < 0.3:
+        L.append("c = b * 3")  # (a node made before the change)
+    L.append(r.choice(["b.data = b.data.half()", "b.data = b.data.float()", "b.data = b.data.double()",
+                       "b.data = torch.ones(3, 2, dtype=b.dtype)", "b.data = torch.ones(1, 3, dtype=b.dtype)",
+                       "b.data = torch.ones(2, 3, dtype=torch.float64)", "b.data = b.data[:1].half()",
+                       "with torch.no_grad():\n    b.t_()"]))
+    for _ in range(r.randint(0, 2)):
+        L.append(r.choice(["b.retain_grad()", "b.register_hook(lambda g: g.double())",
+                           "b.register_hook(lambda g: g.float())", "b.register_hook(lambda g: show(g))",
+                           "b.register_hook(lambda g: g * 2)"]))
+    e = r.choice(["b.float()", "b * b", "b * 2", "b.sum()", "b.exp()", "b * torch.ones(3, dtype=torch.float32)",
+                  "b + torch.ones(2, 3, dtype=torch.float64)", "b.double().tanh()", "b.half() * 2", "b[0]",
+                  "b.t()", "b.mean(0)", "torch.cat([b, b])", "b.view(-1)", "b @ torch.ones(3, 2, dtype=b.dtype)"])
+    L.append("e = (%s).sum()%s" % (e, " + c.sum()" if "c = b * 3" in L else ""))
+    L.append(r.choice(["e.backward()", "show(torch.autograd.grad(e, [b, a]))", "e.backward(inputs=[b])",
+                       "e.backward(create_graph=True)"]))
+    L.append("show(a.grad, b.grad, b.dtype, b.shape)")
+    return L
+
+
+FAMS = [prog_chain, prog_setitem, prog_hooks, prog_grad_mode, prog_dtype, prog_loss, prog_optim, prog_print, prog_err, prog_views,
+        prog_data_change]
