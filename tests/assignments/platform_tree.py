@@ -121,6 +121,18 @@ def with_test_packages(venv: Path) -> None:
     (Path(packages) / "test-environment.pth").write_text("\n".join(site.getsitepackages()))
 
 
+def failing_bwrap(stubs: Path) -> str:
+    """A PATH whose ``bwrap`` (a stub in ``stubs``) fails as bubblewrap fails in a container
+    that refuses unprivileged user namespaces (Docker's default seccomp profile)."""
+    stubs.mkdir(exist_ok=True)
+    bwrap = stubs / "bwrap"
+    bwrap.write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely "
+                     "because the kernel does not allow non-privileged user namespaces.' >&2\n"
+                     "exit 1\n")
+    bwrap.chmod(0o755)
+    return f"{stubs}{os.pathsep}{os.environ['PATH']}"
+
+
 def environment(**extra) -> dict:
     """The environment a platform runs its scripts in (nothing of the test runner's own
     Python set up: no PYTHONPATH, no virtual environment)."""

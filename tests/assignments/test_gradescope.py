@@ -17,7 +17,7 @@ import pytest
 from assignment_files import BY_ASSIGNMENT
 from keys import WRONG, numbers, right
 from keys import published as keys_published
-from platform_tree import (GRADESCOPE, environment, gradescope_tree, run, submit,
+from platform_tree import (GRADESCOPE, environment, failing_bwrap, gradescope_tree, run, submit,
                            with_test_packages)
 from samples import HARD_CODED, PATCH_NUMPY, Sample, build
 
@@ -129,14 +129,10 @@ def test_setup_installs_the_kit_from_its_wheel_and_grades_without_a_sandbox(arch
     bubblewrap cannot make its namespaces (as Docker's default seccomp profile refuses)."""
     root = gradescope_tree(tmp_path, archive)
     stubs = tmp_path / "stubs"
-    stubs.mkdir()
-    (stubs / "apt-get").write_text(f"#!/bin/sh\necho \"$@\" >> {tmp_path / 'apt.log'}\n")
-    (stubs / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new "
-                                 "namespace, likely because the kernel does not allow "
-                                 "non-privileged user namespaces.' >&2\nexit 1\n")
-    for stub in stubs.iterdir():
-        stub.chmod(0o755)
-    path = f"{stubs}{os.pathsep}{os.environ['PATH']}"
+    path = failing_bwrap(stubs)
+    apt = stubs / "apt-get"
+    apt.write_text(f"#!/bin/sh\necho \"$@\" >> {tmp_path / 'apt.log'}\n")
+    apt.chmod(0o755)
     # the kit's dependencies (numpy, ipykernel, ...) are not to be downloaded here: the
     # environment setup.sh makes (python3 -m venv keeps what is there) sees the test's
     assert run(["python3", "-m", "venv",

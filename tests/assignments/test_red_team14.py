@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 from assignment_files import BY_ASSIGNMENT
 from keys import WRONG, build, right
-from platform_tree import environment, gradescope_tree, run, submit
+from platform_tree import environment, failing_bwrap, gradescope_tree, run, submit
 from shared_fixture import points_and_review
 
 import grader.run
@@ -96,15 +96,11 @@ def test_code_run_without_the_sandbox_cannot_rewrite_gradescopes_results(tmp_pat
                  "--timeout", "20", "--numbers-of", "ada"]) == 0
     root = gradescope_tree(tmp_path, zipped)
     (root / "minigrad-kit").symlink_to(Path(sys.prefix))
-    stubs = tmp_path / "stubs"
-    stubs.mkdir()
-    (stubs / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new "
-                                 "namespace' >&2\nexit 1\n")
-    (stubs / "bwrap").chmod(0o755)
+    path = failing_bwrap(tmp_path / "stubs")
     forged = {**WRONG[T], "q1_answer": FORGER + "\n" + WRONG[T]["q1_answer"]}
     submit(root, {"hw.ipynb": build(T, "ada", forged)})
     done = run([root / "run_autograder"], cwd=root,
-               env=environment(PATH=f"{stubs}{os.pathsep}{os.environ['PATH']}"))
+               env=environment(PATH=path))
     assert done.returncode == 0, done.stdout + done.stderr
     time.sleep(1)  # (what the forger would have needed to write its own)
     results = json.loads((root / "results" / "results.json").read_text())

@@ -47,7 +47,7 @@ import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
 from keys import WRONG, build, right
-from platform_tree import environment, gradescope_tree, run, submit
+from platform_tree import environment, failing_bwrap, gradescope_tree, run, submit
 
 from grader.cli import main
 from grader.run import Plan, run_code
@@ -89,15 +89,11 @@ def test_code_run_without_the_sandbox_cannot_read_the_instructor_notebook(tmp_pa
                  "--timeout", "20", "--numbers-of", "ada"]) == 0
     root = gradescope_tree(open_folder, zipped)
     (root / "minigrad-kit").symlink_to(Path(sys.prefix))
-    stubs = tmp_path / "stubs"
-    stubs.mkdir()
-    (stubs / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to creating new "
-                                 "namespace' >&2\nexit 1\n")
-    (stubs / "bwrap").chmod(0o755)
+    path = failing_bwrap(tmp_path / "stubs")
     reader = READER.format(root=str(root))
     submit(root, {"hw.ipynb": build(T, "ada", {**WRONG[T], "q1_answer": reader})})
     done = run([root / "run_autograder"], cwd=root,
-               env=environment(PATH=f"{stubs}{os.pathsep}{os.environ['PATH']}"))
+               env=environment(PATH=path))
     assert done.returncode == 0, done.stdout + done.stderr
     results = json.loads((root / "results" / "results.json").read_text())
     everything = json.dumps(results)
