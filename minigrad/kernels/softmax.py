@@ -78,8 +78,9 @@ def _exp_rows(shifted: np.ndarray) -> np.ndarray:
 
 
 def _log_rows(sums: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore"):
-        return np.log(sums.astype(np.float64)).astype(sums.dtype)
+    # (no np.errstate around the row kernels: their callers, an op's forward and the
+    # backward walks, have NumPy's float warnings off already: kernels/float_errors.py)
+    return np.log(sums.astype(np.float64)).astype(sums.dtype)
 
 
 def _float_rows(x: np.ndarray, dim: int) -> bool:
@@ -271,9 +272,8 @@ def _softmax_backward_float_rows(grad, y):
         grad = np.broadcast_to(grad, y.shape)
     grads = grad.reshape(-1, y.shape[-1])
     rows = y.reshape(grads.shape)
-    with np.errstate(invalid="ignore", over="ignore"):
-        total = _lane_sums(grads * rows)[:, None]
-        return np.asarray((grads - total) * rows, y.dtype, order="C").reshape(y.shape)
+    total = _lane_sums(grads * rows)[:, None]
+    return np.asarray((grads - total) * rows, y.dtype, order="C").reshape(y.shape)
 
 
 def _plain(*arrays) -> bool:
@@ -380,8 +380,7 @@ def _log_softmax_backward_float_rows(grad, y):
     exps = _exp_rows(y.reshape(grads.shape))
     total = _lane_sums(grads)[:, None]  # (fma32 broadcasts it along each row)
     fused = fma32 if y.dtype == np.float32 else fma64
-    with np.errstate(invalid="ignore", over="ignore"):
-        return np.asarray(fused(-exps, total, grads), y.dtype, order="C").reshape(y.shape)
+    return np.asarray(fused(-exps, total, grads), y.dtype, order="C").reshape(y.shape)
 
 
 def _log_softmax_backward_rows(out, grad, y):
