@@ -289,7 +289,8 @@ class Tensor(TensorBase):
 
         ``gradient`` is d(loss)/d(self); it may be omitted only for a
         one-element tensor (it is then 1). Saved buffers are freed unless
-        ``retain_graph=True``.
+        ``retain_graph=True``. The walk is ``autograd/engine.py``'s ``walk``, in
+        its fast copy (``autograd/fast.py``: the same order and bits).
         """
         fast.run_backward((self,), None if gradient is None else (gradient,),
                             retain_graph, create_graph, inputs)

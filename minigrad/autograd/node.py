@@ -1,7 +1,7 @@
 """Graph nodes: what ``tensor.grad_fn`` points to.
 
 Every differentiable operation is a subclass of ``Node`` named as PyTorch names it,
-with its math side by side::
+with its math side by side (in short: ``ops/arithmetic.py`` holds the real one)::
 
     class MulBackward0(Node):
         formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
@@ -374,9 +374,9 @@ def counted_gradients(node, grads, expected: int) -> tuple:
 
 
 class AccumulateGrad(Node):
-    """The end of every path: adds the arriving gradient into ``variable.grad``.
-
-    One per leaf tensor that requires grad; ``variable`` is that leaf.
+    """The end of every path, one per leaf that requires grad (``variable``): the walk adds
+    the gradient arriving here into ``variable.grad`` (``fast._store_array``; the steps
+    show what it becomes, ``engine._accumulated``); its own backward sends nothing on.
     """
 
     __slots__ = ("variable",)

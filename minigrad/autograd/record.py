@@ -27,14 +27,15 @@ __all__ = ["apply_to_arrays", "as_arrays"]
 def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
                     profiled: bool = False, dual: bool = False, devices_checked: bool = False):
     """``cls.apply(*inputs, **params)`` once the NumPy values ``forward``
-    receives are known (``arrays``, one per input; see ``_as_arrays``). The
-    elementwise ops' usual case comes here directly (``ops.arithmetic._binary``,
-    ``ops.pointwise._unary``), saying whether the operands that may need a
-    gradient have the result's shape and dtype, with at least one dimension
-    (``same``; see ``Node.elementwise``). While a profile runs, it is timed as one
-    event (``profiler.run_op``); inside a forward AD level, the result gets its
-    tangent (``forward_ad.run_op``); once meta tensors exist, an op on one gives
-    meta tensors (``meta.run_op``)."""
+    receives are known (``arrays``, one per input; see ``as_arrays``). The
+    elementwise ops' usual case comes here directly from ``rules.promotion.binary``
+    and ``rules.promotion.unary`` (``x * y``, ``x.tanh()``), saying whether the operands
+    that may need a gradient have the result's shape and dtype, with at least one
+    dimension (``same``; see ``Node._link``). The first three ``if``s hand the call to
+    what wraps it, each of which calls back here: while a profile runs, it is timed as
+    one event (``profiler.run_op``); inside a forward AD level, the result gets its
+    tangent (``forward_ad.run_op``); once meta tensors exist, an op on one gives meta
+    tensors (``meta.run_op``)."""
     if profiler.enabled and not profiled:
         return profiler.run_op(apply_to_arrays, cls, inputs, arrays, params, same)
     if forward_ad.active and not dual:
@@ -102,8 +103,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
         version = base._version_counter
         if base._base is not None:
             base = base._base
-        output = make(result, grad_fn=node if record else None,
-                                      version=version, base=base)
+        output = make(result, grad_fn=node if record else None, version=version, base=base)
         output._view_version = version.value
         # How it was made, as torch's creation_meta: a view made under no_grad (or
         # from a view made so, or by a custom Function) may not be changed in place

@@ -1,8 +1,13 @@
 """+ - * / ** and negation.
 
 Each node's ``backward`` returns the gradient for each input at the
-*broadcast* shape; ``Node._validate`` sums it back to the input's shape
-(see ``autograd/broadcast.py``), so no formula here deals with broadcasting.
+*broadcast* shape; the node's check of each gradient (``Node._validate``, on arrays
+``_validate_array``) sums it back to the input's shape (``sum_to`` in
+``autograd/broadcast.py``), so no formula here deals with broadcasting.
+
+The classes come first, then the entry functions (``add``, ``mul``, ...): each hands
+its operands to ``rules.promotion`` (PyTorch's dtype promotion and number wrapping),
+which applies the class.
 """
 
 from __future__ import annotations
@@ -269,8 +274,6 @@ class PowBackward2(Node):
         return grad * (saved.result * log_base)
 
 
-
-
 def scalar_op(a, op: str, number):
     """``a op number`` as C++'s Scalar overload records it (AddBackward1, SubBackward1,
     MulBackward1, DivBackward1): what PyTorch's ops written in C++ put in the graph
@@ -315,7 +318,7 @@ def rsub(a, other, alpha=1):
         return promotion.binary(RsubBackward0, a, other, "-", params=_alpha(alpha, a, other),
                                 elementwise=True)
     other = python_number(other)
-    if other is None:  # (see _other_operand)
+    if other is None:  # (None, a list, ...: see promotion._other_operand)
         return NotImplemented
     arguments.check_sub(a, other)
     dtype = dtypes.result_type(a, other)
@@ -374,7 +377,7 @@ def pow(a, exponent):
         finally:
             restore_float_errors(token)
     exponent = python_number(exponent)
-    if exponent is None:  # (see _other_operand)
+    if exponent is None:  # (None, a list, ...: see promotion._other_operand)
         return NotImplemented
     dtype = dtypes.result_type(a, exponent)
     if dtype is not dtypes.bool:
@@ -385,7 +388,7 @@ def pow(a, exponent):
 def rpow(a, base):
     """base ** a for a Python number ``base`` (``2 ** x``)."""
     base = python_number(base)
-    if base is None:  # (see _other_operand)
+    if base is None:  # (None, a list, ...: see promotion._other_operand)
         return NotImplemented
     dtype = dtypes.result_type(a, base)
     arguments.check_pow(dtype)
