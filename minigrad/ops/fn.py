@@ -35,7 +35,7 @@ from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
 from ..kernels.matrix_exp import matrix_exp as matrix_exp_kernel
-from ..kernels.summation import mean_all, mean_axes, sum_axes
+from ..kernels.summation import mean_all, mean_axes, sum_all, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
 from . import arithmetic, compare, conv, cumulative, indexing, layers, linalg, loss, pointwise
 from . import reduction, rounding, special, strided, trig
@@ -300,7 +300,7 @@ def sum(x, dim=None, keepdim=False):
         return reduction.sum(x) if dim is None else reduction.sum(x, dim, keepdim)
     dtype = x.dtype if x.dtype.kind == "f" else np.int64  # (torch sums bools to int64)
     if dim is None:  # (as SumBackward0 computes it: torch's order where it applies)
-        return np.asarray(reduction.sum_all(x) if x.dtype.kind == "f" else np.sum(x, dtype=dtype))
+        return np.asarray(sum_all(x) if x.dtype.kind == "f" else np.sum(x, dtype=dtype))
     if x.dtype.kind == "f":  # (as SumBackward1 computes it: torch's order where it applies)
         return sum_axes(x, dim, keepdim)
     return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=dtype))
