@@ -28,6 +28,7 @@ from ..rules.layout import (with_contiguous_layout, with_iterator_layout, with_n
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.promotion import float_dtype_for, python_number
 from ..rules import arguments, promotion
+from ..rules.arguments import alpha_params
 from ..autograd.tensor_base import TensorBase, is_tensor, make
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power",
@@ -288,24 +289,15 @@ def scalar_op(a, op: str, number):
 _SCALAR_OVERLOADS = {"+": AddBackward1, "-": SubBackward1, "*": MulBackward1, "/": DivBackward1}
 
 
-def _alpha(alpha, a, b) -> dict:
-    if type(alpha) is int and alpha == 1:
-        return promotion.NO_PARAMS
-    if is_tensor(a) and is_tensor(b):  # (torch checks the shapes before alpha)
-        broadcast_shapes(a.shape, b.shape)
-    alpha = arguments.checked_alpha(alpha, a, b)
-    return promotion.NO_PARAMS if alpha == 1 else {"alpha": alpha}
-
-
 def add(a, b, alpha=1):
     """a + alpha * b (either may be a Python number); broadcasting applies."""
-    return promotion.binary(AddBackward0, a, b, "+", params=_alpha(alpha, a, b),
+    return promotion.binary(AddBackward0, a, b, "+", params=alpha_params(alpha, a, b),
                             scalar_overload=AddBackward1, elementwise=True)
 
 
 def sub(a, b, alpha=1):
     arguments.check_sub(a, b)
-    return promotion.binary(SubBackward0, a, b, "-", params=_alpha(alpha, a, b),
+    return promotion.binary(SubBackward0, a, b, "-", params=alpha_params(alpha, a, b),
                             scalar_overload=SubBackward1, elementwise=True)
 
 
@@ -315,7 +307,7 @@ def rsub(a, other, alpha=1):
     if is_tensor(other):
         arguments.check_sub(a, other)
         broadcast_shapes(other.shape, a.shape)  # (PyTorch's text names other a, as other - a)
-        return promotion.binary(RsubBackward0, a, other, "-", params=_alpha(alpha, a, other),
+        return promotion.binary(RsubBackward0, a, other, "-", params=alpha_params(alpha, a, other),
                                 elementwise=True)
     other = python_number(other)
     if other is None:  # (None, a list, ...: see promotion._other_operand)
@@ -323,7 +315,7 @@ def rsub(a, other, alpha=1):
     arguments.check_sub(a, other)
     dtype = dtypes.result_type(a, other)
     node = RsubBackward1.apply(a, cast_to=dtype, other=promotion.wrapped_to(other, dtype),
-                               **_alpha(alpha, a, other))
+                               **alpha_params(alpha, a, other))
     return with_number_layout(node, a._data)
 
 
