@@ -34,6 +34,9 @@ from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
 __all__ = ["Tensor", "Size"]  # (Size: see size.py)
 
+# ---- helpers of a few methods below: PyTorch's behaviour for in-place comparisons,
+# ``uniform_``'s bounds, inference mode and the meta device. ``class Tensor`` follows.
+
 # (x.lt_(y) and the like: what they write into x, recorded as torch records it)
 _COMPARED_IN_PLACE = {name: ops.compared_in_place(name)
                       for name in ("eq", "ne", "lt", "le", "gt", "ge")}

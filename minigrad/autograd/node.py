@@ -43,7 +43,7 @@ from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
 from .hooks import NodeHooks
 from .record import apply_to_arrays, as_arrays
-from .packing import DEFAULT_HOOKS, PackedTensor, keep, saved_names
+from .packing import SAVED_TENSORS_HOOKS, PackedTensor, keep, saved_names
 from .saved import (FREED, RESULT, Input, Param, Saved, SavedTensor, check_savable, reads_saved,
                     saved_tensor, show_saved)
 from .tensor_base import TensorBase, make
@@ -167,8 +167,8 @@ class Node(NodeHooks):
         self._input_meta = replaced.recorded_meta(self, inputs, edges, None if same else meta) \
             if replaced.seen else None if same else meta  # (seen: a non-leaf's array replaced)
         if self._result_saved:
-            self._saved[self._result_saved] = keep(output, output._data, True) if DEFAULT_HOOKS \
-                else saved_tensor(output, output._data, is_output=True)
+            self._saved[self._result_saved] = keep(output, output._data, True) \
+                if SAVED_TENSORS_HOOKS else saved_tensor(output, output._data, is_output=True)
 
     def keep_input_meta(self, like) -> tuple:
         """``_input_meta``, made now for a node that ``_link`` gave none (``same``), from ``like``

@@ -17,7 +17,7 @@ from ..kernels.float_errors import restore as restore_float_errors, silence as s
 from ..kernels import meta as meta_arrays
 from ..kernels.meta import MetaArray
 from . import forward_ad, grad_mode, meta, profiler, tensor_base
-from .packing import DEFAULT_HOOKS, keep
+from .packing import SAVED_TENSORS_HOOKS, keep
 from .saved import saved_tensor
 from .tensor_base import TensorBase, make
 
@@ -56,7 +56,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
                 record = True
                 break
     if record:
-        if DEFAULT_HOOKS:  # (torch makes the edges, where a changed view may be refused, first)
+        if SAVED_TENSORS_HOOKS:  # (torch makes the edges first: a changed view may be refused)
             for x in inputs:
                 if isinstance(x, TensorBase) and x._view_version is not None:
                     x.grad_fn  # noqa: B018
@@ -72,7 +72,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
             elif isinstance(x, TensorBase):
                 # (the array forward computes with: the input in the result dtype)
                 # (inside saved_tensors_hooks: what pack() returns)
-                saved[name] = keep(x, arrays[position]) if DEFAULT_HOOKS \
+                saved[name] = keep(x, arrays[position]) if SAVED_TENSORS_HOOKS \
                     else saved_tensor(x, arrays[position])
             else:
                 saved[name] = x
