@@ -65,8 +65,8 @@ class Node(NodeHooks):
     # runs on arrays as well as on Tensors (False: a custom Function's, for Tensors).
     formula_on_arrays = True
 
-    # False: ``forward``'s NumPy calls raise no floating-point error for any input
-    # (``np.tanh``), so it runs without silencing them (see kernels/float_errors.py).
+    # Speed, beside the math. False: ``forward``'s NumPy calls raise no floating-point error
+    # for any input (``np.tanh``), so it runs without silencing them (kernels/float_errors.py).
     float_errors = True
 
     # Speed, beside the math: a kernel that computes ``backward``'s gradients of big

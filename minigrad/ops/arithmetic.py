@@ -99,7 +99,7 @@ class MulBackward0(Node):
     formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
     # (each input is kept for the other's gradient only)
     saves = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
-    fused_backward = staticmethod(mul_backward)  # (speed, big arrays: both in one pass)
+    fused_backward = staticmethod(mul_backward)  # (speed only: big arrays, both in one pass)
 
     def forward(self, a, b):
         return multiply(a, b)
