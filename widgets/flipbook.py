@@ -40,6 +40,8 @@ WAITING, CARRIED = "#bbbbbb", "#cc0000"
 CURRENT_FILL, CURRENT_STROKE, DONE_FILL, LEAF_DONE = "#ffd966", "#b45f06", "#d9d2e9", "#9fc5e8"
 DONE_DASH = "5,2"  # boxes that ran: a dashed border as well as their colour
 FILLED = ("op", "accumulate", "more")  # kinds of box whose fill shows that they ran
+# The box of the frame is gold whatever its kind (frame 0's is the output, where backward
+# starts): the legend says "gold, thick border", so the picture draws both.
 
 
 class FlipBook(Sequence):
@@ -110,8 +112,7 @@ class FlipBook(Sequence):
             shape.set("stroke", CURRENT_STROKE)
             shape.set("stroke-width", "3")
             shape.attrib.pop("stroke-dasharray", None)
-            if self.model.boxes[current].kind in FILLED:
-                shape.set("fill", CURRENT_FILL)
+            shape.set("fill", CURRENT_FILL)
             groups[current].set("class", groups[current].get("class", "") + " current")
         root.set("aria-label", self.plan[k].text)
         return ET.tostring(root, encoding="unicode")
@@ -154,11 +155,9 @@ class FlipBook(Sequence):
         yield (".minigrad-stepper.jupyter-widgets-disconnected::before,.minigrad-stepper "
                ".jupyter-widgets-disconnected:not(.jupyter-button)::before{display:none}")
         for k, frame in enumerate(self.plan):
-            kind = self.model.boxes[frame.box].kind
-            fill = f";fill:{CURRENT_FILL}" if kind in FILLED else ""
-            yield (f"{at(k)} #{frame.box} polygon"
-                   f"{{stroke:{CURRENT_STROKE};stroke-width:3px;stroke-dasharray:none{fill}}}")
-            if kind in FILLED:
+            yield (f"{at(k)} #{frame.box} polygon{{stroke:{CURRENT_STROKE};stroke-width:3px;"
+                   f"stroke-dasharray:none;fill:{CURRENT_FILL}}}")
+            if self.model.boxes[frame.box].kind in FILLED:
                 yield (f"{since(k + 1)} #{frame.box} polygon"
                        f"{{fill:{DONE_FILL};stroke-dasharray:{DONE_DASH.replace(',', ' ')}}}")
             if frame.arrows:
