@@ -303,6 +303,32 @@ def test_a2_unbroadcast_runs_on_tensors_without_autograd():
     assert failure.endswith("unbroadcast is graded on tensors without autograd: sum by hand")
 
 
+@pytest.mark.parametrize("line", ["grad.requires_grad = True", "grad.grad = grad",
+                                  "print(grad.grad)", "grad.requires_grad_()"])
+def test_a2_each_spelling_of_autograd_is_refused_with_the_reason(line):
+    """The attribute spellings too (they were kept silently: ``grad.requires_grad = True``
+    passed, and the answer was graded as if nothing had been asked)."""
+    body = ("    while grad.dim() > len(shape):\n        grad = grad.sum(dim=0)\n"
+            "    for i, n in enumerate(shape):\n        if n == 1:\n"
+            "            grad = grad.sum(dim=i, keepdim=True)\n    return grad")
+    right_answer = _a2({"q4_answer": f"def unbroadcast(grad, shape):\n{body}"})
+    assert _failures("broadcasting_and_reductions", "q4", right_answer) == []
+    namespace = _a2({"q4_answer": f"def unbroadcast(grad, shape):\n    {line}\n{body}"})
+    failures = _failures("broadcasting_and_reductions", "q4", namespace)
+    assert failures and all("autograd is not available here" in f and f.endswith(
+        "unbroadcast is graded on tensors without autograd: sum by hand") for f in failures)
+
+
+def test_a2_requires_grad_false_and_reading_it_are_fine_without_autograd():
+    from grader import forward_only
+
+    grad = forward_only.tensor([[1.0, 2.0]])
+    grad.requires_grad = False
+    assert grad.requires_grad is False and not hasattr(grad, "grad")
+    with pytest.raises(AttributeError):
+        grad.mine = 1  # a tensor keeps no attribute of an answer's own
+
+
 def test_hidden_inputs_are_stable_per_student_and_differ_between_students():
     source = load_source(BY_ASSIGNMENT["derive_it_by_hand"])
     question = source.assignment.question("q1")
