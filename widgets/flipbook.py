@@ -100,7 +100,8 @@ class FlipBook(Sequence):
                 self._paint_arrow(root, arrow_id, CARRIED, "2.5" if j == k else "1", groups)
             for box_id, lines in frame.labels.items():
                 _set_text(self._elements(root, box_id, "text", groups), lines)
-                self._fill(root, box_id, LEAF_DONE, groups)
+                if self.model.boxes[box_id].kind == "leaf":  # (a retained grad keeps its colour)
+                    self._fill(root, box_id, LEAF_DONE, groups)
             if j < k and self.model.boxes[frame.box].kind in FILLED:
                 self._fill(root, frame.box, DONE_FILL, groups)
                 shape = self._shape(root, frame.box, groups)
@@ -165,8 +166,9 @@ class FlipBook(Sequence):
                 yield (f"{since(k)} {arrows} :is(path,polygon){{stroke:{CARRIED}}}"
                        f"{since(k)} {arrows} :is(polygon,text){{fill:{CARRIED}}}"
                        f"{at(k)} {arrows} :is(path,polygon){{stroke-width:2.5px}}")
-            if frame.labels:
-                yield f"{since(k)} {ids(frame.labels)} polygon{{fill:{LEAF_DONE}}}"
+            leaves = [b for b in frame.labels if self.model.boxes[b].kind == "leaf"]
+            if leaves:  # the legend's blue is a leaf's: a retained grad keeps its box's colour
+                yield f"{since(k)} {ids(leaves)} polygon{{fill:{LEAF_DONE}}}"
             for group_id, labels in self.texts.items():
                 for i, (start, _) in enumerate(labels):
                     if start == k and i > 0:

@@ -18,6 +18,7 @@ import pytest
 
 from widgets import BackwardCheck, BackwardStepper
 from widgets.backward_check import LOOK
+from widgets.draw import FILL
 from widgets.flipbook import FILLED
 from widgets.legend import legend_items
 
@@ -84,6 +85,11 @@ def steppers():
     y = x + 2
     out = (y * y * 3).mean()
     yield "lesson 4", BackwardStepper(out, names={"x": x, "y": y, "out": out})
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x + 2
+    y.retain_grad()
+    out = (y * y * 3).mean()
+    yield "retained y", BackwardStepper(out, names={"x": x, "y": y, "out": out})
 
 
 @pytest.mark.parametrize("name, stepper", list(steppers()), ids=lambda v: v
@@ -104,8 +110,11 @@ def test_every_frame_draws_the_colours_the_legend_names(name, stepper):
             done = _polygon(boxes[box_id])
             assert done.get("fill") == legend["lilac"] and done.get("stroke-dasharray"), (k, box_id)
         for box_id in [b for j in range(1, k + 1) for b in stepper.plan[j].labels]:
-            if box_id != frame.box:
+            kind = stepper.model.boxes[box_id].kind
+            if box_id != frame.box and kind == "leaf":
                 assert _polygon(boxes[box_id]).get("fill") == legend["blue"], (k, box_id)
+            elif box_id != frame.box:  # a retained grad: written in, its box not called a leaf
+                assert _polygon(boxes[box_id]).get("fill") == FILL[kind], (k, box_id, kind)
         arrows = groups(book.svg(k), "edge")
         for arrow_id in stepper.model.arrows:
             label = "".join(t.text or "" for t in arrows[arrow_id].iter(f"{SVG}text")).strip()
@@ -115,16 +124,20 @@ def test_every_frame_draws_the_colours_the_legend_names(name, stepper):
             ran.add(frame.box)
 
 
-def test_the_browsers_style_sheet_paints_every_current_box_gold():
+@pytest.mark.parametrize("name, stepper", list(steppers()), ids=lambda v: v
+                         if isinstance(v, str) else "")
+def test_the_browsers_style_sheet_paints_the_colours_the_legend_names(name, stepper):
     """In JupyterLab the frames are one SVG and a style sheet: frame k's rule must fill
-    its box with the legend's gold, frame 0 (the output) included."""
-    _, stepper = next(steppers())
+    its box with the legend's gold, frame 0 (the output) included, and only leaves blue."""
     css = stepper._picture.value
-    gold = _legend()["gold"]
+    legend = _legend()
+    token = stepper.frames.token
     for k, frame in enumerate(stepper.plan):
-        rule = re.search(rf"\.{stepper.frames.token}\.f{k}\) #{frame.box} polygon\{{([^}}]*)\}}",
-                         css)
-        assert rule and f"fill:{gold}" in rule.group(1), (k, frame.box)
+        rule = re.search(rf"\.{token}\.f{k}\) #{frame.box} polygon\{{([^}}]*)\}}", css)
+        assert rule and f"fill:{legend['gold']}" in rule.group(1), (k, frame.box)
+        blue = re.search(rf"\.{token}\.g{k}\) :is\(([^)]*)\) polygon\{{fill:{legend['blue']}", css)
+        painted = set(re.findall(r"#([\w-]+)", blue.group(1))) if blue else set()
+        assert painted == {b for b in frame.labels if stepper.model.boxes[b].kind == "leaf"}
 
 
 # ---- the lessons' sentences about the colours of draw_graph and BackwardCheck ----------
