@@ -83,6 +83,8 @@ _Values = namedtuple("_Values", ["values", "indices"])
 
 
 def _array(value) -> np.ndarray:
+    if isinstance(value, (builtins.bool, builtins.int, builtins.float)):
+        return value  # a Python number stays one: NumPy keeps the tensor's dtype, as PyTorch
     if isinstance(value, Tensor):
         return value._data
     if hasattr(value, "detach") and hasattr(value, "numpy"):  # a minigrad or torch tensor

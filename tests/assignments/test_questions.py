@@ -329,6 +329,22 @@ def test_a2_requires_grad_false_and_reading_it_are_fine_without_autograd():
         grad.mine = 1  # a tensor keeps no attribute of an answer's own
 
 
+@pytest.mark.parametrize("expression", ["x * 2", "x / 3", "2.5 - x", "x + True", "x ** 2",
+                                        "n * 2"])
+def test_tensors_without_autograd_keep_pytorchs_dtype_with_python_numbers(expression):
+    """(A float32 tensor times 2 was float64: NumPy 2 takes a 0-d array's dtype, where
+    PyTorch and NumPy keep the tensor's for a Python number.)"""
+    import torch
+
+    from grader import forward_only
+
+    ours = eval(expression, {"x": forward_only.tensor([1.0, 2.0]),
+                             "n": forward_only.tensor([1, 2])})
+    theirs = eval(expression, {"x": torch.tensor([1.0, 2.0]), "n": torch.tensor([1, 2])})
+    assert repr(ours.dtype) == repr(theirs.dtype)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
 def test_hidden_inputs_are_stable_per_student_and_differ_between_students():
     source = load_source(BY_ASSIGNMENT["derive_it_by_hand"])
     question = source.assignment.question("q1")
