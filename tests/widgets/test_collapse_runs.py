@@ -2,7 +2,7 @@
 
 import minigrad as torch
 
-from widgets import draw_graph, render_svg
+from widgets import BackwardStepper, draw_graph, render_svg
 from widgets.graph import GraphModel
 
 from widget_svg import groups, texts
@@ -95,8 +95,6 @@ def test_box_ids_follow_the_topological_order():
 def test_a_run_of_thousands_is_counted_as_its_sentence_counts():
     """Lesson 4's loop of 1,000: the box said "MulBackward0 × 1000" beside the
     sentence's "MulBackward0 × 1,000: steps 2–1,001 of 1,002"."""
-    from widgets import BackwardStepper
-
     x, out = chain(1000)
     run = [g for g in groups(render_svg(draw_graph(out)), "node").values()
            if "collapsed" in g.get("class").split()]
