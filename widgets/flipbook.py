@@ -3,10 +3,12 @@
 The graph is laid out once, with every label at its widest (each arrow
 already holds the longest gradient it will show, each leaf the longest grad),
 so nothing moves from frame to frame. A frame is that picture with colours
-and texts changed: the box that runs is gold with a thick border, boxes
-already run are lilac with a dashed border, arrows that carried a gradient
-are red and say it (bold in the frame that carried it), leaves show their
-grad so far (``widgets.legend`` says so beside the picture).
+and texts changed: the box that runs is gold with a thick border (in frame 0,
+the output's, where backward starts), boxes already run are lilac with a
+dashed border, arrows that carried a gradient are red and say it (thick in
+the frame that carried it), leaves turn blue and show their grad so far (a
+retained grad is written into its box, which keeps its colour), as
+``widgets.legend`` says beside the picture.
 
 The picture goes to the browser once, as an SVG with a style sheet. A frame
 on the page is only its sentence and a marker (``mgXXXX f7 g1 g2 … g7``:
