@@ -7,7 +7,9 @@ gives this module. Its tensors compute forward only, with NumPy: arithmetic and
 broadcasting, reductions (``sum``, ``mean``, ``max``, ``min``) with ``dim`` and
 ``keepdim``, shapes (``view``, ``reshape``, ``squeeze``, ``unsqueeze``, ``expand``,
 ``permute``, ``T``), indexing and the usual factories. There is no ``backward``, no
-``.grad``, no graph: ``requires_grad=True`` is refused, saying why.
+``.grad``, no graph: ``requires_grad=True`` is refused, saying why, as an argument, by
+``requires_grad_()`` and by ``t.requires_grad = True``; ``t.grad`` (read or set) says the
+same, and a tensor takes no attribute of an answer's own (``t.anything = ...``).
 
 In a notebook, ``check()`` hands such a question's code these tensors too, so that an
 answer leaning on autograd fails there already, with the same message.
@@ -19,6 +21,10 @@ answer leaning on autograd fails there already, with the same message.
     Traceback (most recent call last):
     ...
     AttributeError: 'Tensor' object has no attribute 'backward'
+    >>> grad.requires_grad = True
+    Traceback (most recent call last):
+    ...
+    RuntimeError: autograd is not available here: this answer is graded on tensors without autograd (no backward, no .grad, no requires_grad), so that it shows the work by hand
 """
 
 from __future__ import annotations
@@ -77,6 +83,8 @@ _Values = namedtuple("_Values", ["values", "indices"])
 
 
 def _array(value) -> np.ndarray:
+    if isinstance(value, (builtins.bool, builtins.int, builtins.float)):
+        return value  # a Python number stays one: NumPy keeps the tensor's dtype, as PyTorch
     if isinstance(value, Tensor):
         return value._data
     if hasattr(value, "detach") and hasattr(value, "numpy"):  # a minigrad or torch tensor
@@ -99,6 +107,7 @@ class Tensor:
     """A NumPy array with PyTorch's forward-only tensor methods."""
 
     __array_priority__ = 1000  # NumPy defers to the tensor's operators
+    __slots__ = ("_data",)  # t.grad = ..., t.anything = ...: refused, not kept silently
 
     def __init__(self, data) -> None:
         self._data = np.asarray(data)
@@ -123,7 +132,22 @@ class Tensor:
     def dtype(self) -> _DType:
         return _dtype_of(self._data)
 
-    requires_grad = False  # (no autograd here: always)
+    @property
+    def requires_grad(self) -> bool:
+        return False  # (no autograd here: always)
+
+    @requires_grad.setter
+    def requires_grad(self, requires_grad) -> None:
+        _refuse_grad(requires_grad)
+
+    @property
+    def grad(self):
+        raise AttributeError(NO_AUTOGRAD)
+
+    @grad.setter
+    def grad(self, grad) -> None:
+        raise AttributeError(NO_AUTOGRAD)
+
     is_leaf = True
     grad_fn = None
 

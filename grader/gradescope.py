@@ -131,7 +131,7 @@ def write_handouts(sources: list[str], folder: Path, numbers: str) -> list[Path]
         source = load_source(path)
         handout = render(source.notebook, source.assignment, numbers)
         written.append(folder / source.path.name)
-        write_atomic(written[-1], nbformat.writes(nbg.student_version(handout)) + "\n")
+        write_atomic(written[-1], nbformat.writes(nbg.handout(handout)) + "\n")
         written.append(folder / source.module.name)
         write_atomic(written[-1], source.module_text)
     return written
