@@ -208,36 +208,36 @@ class Tensor:
         _refuse_grad(requires_grad)
         return self
 
-    # arithmetic (NumPy's broadcasting is PyTorch's)
+    # arithmetic (NumPy's broadcasting is PyTorch's; its dtypes: _binary)
     def __add__(self, other):
-        return Tensor(self._data + _array(other))
+        return _binary(np.add, self, other)
 
     def __radd__(self, other):
-        return Tensor(_array(other) + self._data)
+        return _binary(np.add, other, self)
 
     def __sub__(self, other):
-        return Tensor(self._data - _array(other))
+        return _binary(np.subtract, self, other)
 
     def __rsub__(self, other):
-        return Tensor(_array(other) - self._data)
+        return _binary(np.subtract, other, self)
 
     def __mul__(self, other):
-        return Tensor(self._data * _array(other))
+        return _binary(np.multiply, self, other)
 
     def __rmul__(self, other):
-        return Tensor(_array(other) * self._data)
+        return _binary(np.multiply, other, self)
 
     def __truediv__(self, other):
-        return Tensor(self._data / _array(other))
+        return _binary(_divide, self, other)
 
     def __rtruediv__(self, other):
-        return Tensor(_array(other) / self._data)
+        return _binary(_divide, other, self)
 
     def __pow__(self, other):
-        return Tensor(self._data ** _array(other))
+        return _binary(np.power, self, other)
 
     def __rpow__(self, other):
-        return Tensor(_array(other) ** self._data)
+        return _binary(np.power, other, self)
 
     def __matmul__(self, other):
         return Tensor(self._data @ _array(other))
@@ -252,22 +252,22 @@ class Tensor:
         return Tensor(np.abs(self._data))
 
     def __eq__(self, other):
-        return Tensor(self._data == _array(other))
+        return _binary(np.equal, self, other)
 
     def __ne__(self, other):
-        return Tensor(self._data != _array(other))
+        return _binary(np.not_equal, self, other)
 
     def __lt__(self, other):
-        return Tensor(self._data < _array(other))
+        return _binary(np.less, self, other)
 
     def __le__(self, other):
-        return Tensor(self._data <= _array(other))
+        return _binary(np.less_equal, self, other)
 
     def __gt__(self, other):
-        return Tensor(self._data > _array(other))
+        return _binary(np.greater, self, other)
 
     def __ge__(self, other):
-        return Tensor(self._data >= _array(other))
+        return _binary(np.greater_equal, self, other)
 
     __hash__ = object.__hash__
 
@@ -293,16 +293,16 @@ class Tensor:
         return self @ other
 
     def exp(self):
-        return Tensor(np.exp(self._data))
+        return Tensor(np.exp(_floating(self._data)))
 
     def log(self):
-        return Tensor(np.log(self._data))
+        return Tensor(np.log(_floating(self._data)))
 
     def sqrt(self):
-        return Tensor(np.sqrt(self._data))
+        return Tensor(np.sqrt(_floating(self._data)))
 
     def tanh(self):
-        return Tensor(np.tanh(self._data))
+        return Tensor(np.tanh(_floating(self._data)))
 
     def abs(self):
         return Tensor(np.abs(self._data))
@@ -312,6 +312,10 @@ class Tensor:
         return Tensor(np.sum(self._data, axis=_axis(dim), keepdims=keepdim))
 
     def mean(self, dim=None, keepdim=False, *, dtype=None):
+        if self._data.dtype.kind not in "fc":
+            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be "
+                               "either a floating point or complex dtype. Got: "
+                               f"{_TYPE_NAMES.get(self._data.dtype.name, self._data.dtype.name)}")
         return Tensor(np.mean(self._data, axis=_axis(dim), keepdims=keepdim))
 
     def max(self, dim=None, keepdim=False):
@@ -375,6 +379,52 @@ class Tensor:
     def __setitem__(self, key, value) -> None:
         self._data = self._data.copy() if not self._data.flags.writeable else self._data
         self._data[_key(key)] = _array(value)
+
+
+# PyTorch's type promotion, which NumPy's differs from (a float32 tensor plus an int64
+# tensor is float32 in PyTorch, float64 in NumPy; an int64 tensor times 2.5 is float32)
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32),
+            3: np.dtype(np.complex64)}
+_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+               "uint8": "Byte", "bool": "Bool"}
+
+
+def _result_dtype(a, b) -> np.dtype:
+    """The dtype PyTorch gives ``a op b`` (arrays, or Python numbers): the highest
+    category (bool < integer < float < complex) decides; in it, tensors with dimensions
+    come first, then 0-dim tensors, then Python numbers (the default dtype: float32)."""
+    groups: tuple = ([], [], [])
+    for x in (a, b):
+        if isinstance(x, np.ndarray):
+            groups[0 if x.ndim else 1].append(x.dtype)
+        else:
+            groups[2].append(_DEFAULT[_CATEGORY[np.asarray(x).dtype.kind]])
+    top = builtins.max(_CATEGORY[d.kind] for group in groups for d in group)
+    for group in groups:
+        highest = [d for d in group if _CATEGORY[d.kind] == top]
+        if highest:
+            return np.result_type(*highest)
+    raise AssertionError("unreachable")
+
+
+def _binary(function, a, b) -> "Tensor":
+    a, b = _array(a), _array(b)
+    dtype = _result_dtype(a, b)
+    return Tensor(function(np.asarray(a, dtype), np.asarray(b, dtype)))
+
+
+def _divide(a, b):
+    """True division: integers and bools give the default float dtype, as in PyTorch."""
+    if a.dtype.kind in "biu":
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    return np.true_divide(a, b)
+
+
+def _floating(array):
+    """exp, log, sqrt, tanh, sin, cos of integers or bools: in the default float dtype."""
+    array = np.asarray(array)
+    return array.astype(np.float32) if array.dtype.kind in "biu" else array
 
 
 def _axis(dim):
@@ -457,27 +507,27 @@ def eye(n: int, m: int | None = None, dtype=None, **_options) -> Tensor:
 
 
 def exp(input) -> Tensor:
-    return Tensor(np.exp(_array(input)))
+    return Tensor(np.exp(_floating(_array(input))))
 
 
 def log(input) -> Tensor:
-    return Tensor(np.log(_array(input)))
+    return Tensor(np.log(_floating(_array(input))))
 
 
 def sqrt(input) -> Tensor:
-    return Tensor(np.sqrt(_array(input)))
+    return Tensor(np.sqrt(_floating(_array(input))))
 
 
 def tanh(input) -> Tensor:
-    return Tensor(np.tanh(_array(input)))
+    return Tensor(np.tanh(_floating(_array(input))))
 
 
 def sin(input) -> Tensor:
-    return Tensor(np.sin(_array(input)))
+    return Tensor(np.sin(_floating(_array(input))))
 
 
 def cos(input) -> Tensor:
-    return Tensor(np.cos(_array(input)))
+    return Tensor(np.cos(_floating(_array(input))))
 
 
 def abs(input) -> Tensor:  # noqa: A001 (PyTorch's name)

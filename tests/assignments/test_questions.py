@@ -8,11 +8,13 @@ grading; the judges get the student's numbers as the grader gives them.
 import contextlib
 import io
 import json
+import re
 import warnings
 
 import minigrad
 import nbformat
 import numpy as np
+
 import pytest
 from assignment_files import BY_ASSIGNMENT
 from keys import numbers, right
@@ -343,6 +345,39 @@ def test_tensors_without_autograd_keep_pytorchs_dtype_with_python_numbers(expres
     theirs = eval(expression, {"x": torch.tensor([1.0, 2.0]), "n": torch.tensor([1, 2])})
     assert repr(ours.dtype) == repr(theirs.dtype)
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("expression", [
+    "x * 0.1 + n", "n * 2.5", "n / n", "n / 2", "3 / n", "x + d0", "n + d0", "d * n",
+    "b0 + n", "b + 1", "b + True", "b * 2.5", "n == 2.5", "2.5 - n", "n.exp()",
+    "torch.sqrt(b)", "n.sum()", "b.sum()", "x.tanh()", "torch.cos(n)"])
+def test_tensors_without_autograd_promote_dtypes_as_pytorch(expression):
+    """PyTorch's type promotion, not NumPy's: a float32 tensor plus an int64 one is
+    float32 (NumPy: float64), integers divided or given to exp are float32, a 0-dim
+    tensor of a higher category gives its own dtype."""
+    import torch
+
+    from grader import forward_only
+
+    def names(m):
+        return {"x": m.tensor([1.0, 2.0]), "n": m.tensor([1, 2]), "b": m.tensor([True, False]),
+                "d": m.tensor([1.0, 2.0], dtype=m.float64), "b0": m.tensor(True),
+                "d0": m.tensor(2.5, dtype=m.float64), "torch": m}
+
+    ours, theirs = eval(expression, names(forward_only)), eval(expression, names(torch))
+    assert repr(ours.dtype) == repr(theirs.dtype)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+def test_the_mean_of_integers_is_refused_as_pytorch_refuses_it():
+    import torch
+
+    from grader import forward_only
+
+    with pytest.raises(RuntimeError) as theirs:
+        torch.tensor([1, 2]).mean()
+    with pytest.raises(RuntimeError, match=re.escape(str(theirs.value))):
+        forward_only.tensor([1, 2]).mean()
 
 
 def test_hidden_inputs_are_stable_per_student_and_differ_between_students():
