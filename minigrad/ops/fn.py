@@ -70,7 +70,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "type_as"
            "ctc_loss_backward", "lu_solve",
            "embedding_backward_by_frequency",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_group_norm_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -1027,29 +1027,6 @@ def flash_attention_backward(grad, q, k, v, out, logsumexp, mask, scale):
         grad, q, k, v, operation="_scaled_dot_product_flash_attention_for_cpu_backward",
         value=g) for g in grads)
 
-
-def native_layer_norm_backward(grad, x, x_mean, rstd, weight, kept: int, eps: float,
-                               needs: tuple):
-    """layer_norm's three gradients (None where not needed), with xhat = (x - mean) * rstd
-    and g = G * weight: input rstd * (g - mean(g) - xhat * mean(g * xhat)) (means over
-    the last ``kept`` dims), weight sum(G * xhat), bias sum(G) (sums over the others)."""
-    if not (is_tensor(grad) or is_tensor(x)):
-        return kernels_layers.layer_norm_backward(grad, x, x_mean, rstd, weight, kept, needs)
-    rows = tuple(range(x.ndim - kept, x.ndim))
-    leading = tuple(range(x.ndim - kept))
-    # (recorded: mean and rstd again, from x, so that a second derivative sees them move)
-    centred = x - mean(x, rows, True)
-    rstd = (mean(centred * centred, rows, True) + eps) ** -0.5
-    xhat = centred * rstd
-    g = grad if weight is None else grad * weight
-    grad_x = grad_w = grad_b = None
-    if needs[0]:
-        grad_x = (g - mean(g, rows, True) - xhat * mean(g * xhat, rows, True)) * rstd
-    if needs[1]:
-        grad_w = sum(grad * xhat, leading) if leading else grad * xhat
-    if needs[2]:
-        grad_b = sum(grad, leading) if leading else grad
-    return grad_x, grad_w, grad_b
 
 def native_group_norm_backward(grad, x, x_mean, rstd, weight, groups: int, eps: float,
                                needs: tuple):

@@ -19,13 +19,14 @@ from ..autograd.saved import SavedTensor
 from ..kernels import embedding_bag as bag_kernels
 from ..kernels import layers as kernels
 from ..kernels import normalization as norm_kernels
-from . import fn
+from . import fn, norm_backward
 from ._saved import as_shown
+from .linalg_module import several_outputs
 
 __all__ = ["embedding", "embedding_bag", "layer_norm", "group_norm", "gelu", "flash_attention", "weight_norm",
            "EmbeddingBackward0", "EmbeddingDenseBackwardBackward0", "EmbeddingBagBackward0", "EmbeddingBagBackwardBackward0",
            "WeightNormInterfaceBackward0",
-           "NativeLayerNormBackward0", "NativeGroupNormBackward0", "GeluBackward0",
+           "NativeLayerNormBackward0", "NativeLayerNormBackwardBackward0", "NativeGroupNormBackward0", "GeluBackward0",
            "ScaledDotProductFlashAttentionForCpuBackward0"]
 
 
@@ -143,9 +144,49 @@ class NativeLayerNormBackward0(Node):
         return y
 
     def backward(self, saved, grad):
-        return fn.native_layer_norm_backward(grad, saved.input, saved.result1, saved.result2,
-                                             saved.weight, len(saved.normalized_shape),
-                                             saved._eps, self.needs_input_grad)
+        return layer_norm_backward(grad, saved.input, saved.normalized_shape, saved.result1,
+                                   saved.result2, saved.weight, saved.bias, self.needs_input_grad)
+
+
+def layer_norm_backward(grad, x, normalized_shape, x_mean, rstd, weight, bias, needs):
+    """layer_norm's three gradients (None where not needed), as torch's kernel computes
+    them; on tensors (create_graph=True) the outputs of one NativeLayerNormBackwardBackward0
+    node."""
+    if not fn.is_tensor(grad):
+        return kernels.layer_norm_backward(grad, x, x_mean, rstd, weight, len(normalized_shape),
+                                           needs)
+    grads = several_outputs(NativeLayerNormBackwardBackward0,
+                            (grad, x, x_mean, rstd, weight, bias),
+                            {"normalized_shape": normalized_shape})
+    return tuple(g if need else None for g, need in zip(grads, needs))
+
+
+class NativeLayerNormBackwardBackward0(Node):
+    formula = Formula("(gx, gw, gb)", "native_layer_norm_backward(grad, x, mean, rstd, weight): "
+                                      "layer_norm's three gradients",
+                      grad={"grad_out": "gx's formula applied to G_gx, + G_gw xhat + G_gb",
+                            "input": "d gx / d x applied to G_gx (mean and rstd moving with "
+                                     "x), + G_gw's term", "weight": "sum of G * (gx of G_gx "
+                                                                   "without the weight)"},
+                      note="layer_norm's derivative as an operation, recorded by a backward "
+                           "with create_graph=True; its backward is PyTorch's "
+                           "layer_norm_double_backward (ops/norm_backward.py), which holds the "
+                           "saved mean and rstd constant, as PyTorch's does.")
+    saves = {"grad_out": Input(0), "input": Input(1), "mean": Input(2), "rstd": Input(3),
+             "weight": Input(4)}
+
+    def forward(self, grad, x, mean, rstd, weight, bias, normalized_shape):
+        self.save(normalized_shape=normalized_shape)
+        return list(kernels.layer_norm_backward(grad, x, mean, rstd, weight,
+                                                len(normalized_shape), (True,) * 3))
+
+    def backward(self, saved, ggI=None, ggG=None, ggB=None):
+        gI, gG, ggO = norm_backward.layer_norm_double_backward(
+            saved.input, saved.weight, ggI, ggG, ggB, saved.grad_out, saved.mean, saved.rstd,
+            saved.normalized_shape)
+        needs = self.needs_input_grad
+        return ggO if needs[0] else None, gI if needs[1] else None, None, None, \
+            gG if needs[4] else None, None
 
 
 class NativeGroupNormBackward0(Node):

@@ -148,14 +148,17 @@ class _Factorization(Node):
 
 def several_outputs(cls, inputs, params) -> tuple:
     """Run ``cls``'s forward on ``inputs``; its arrays become output 0, 1, ... of one node
-    (recorded when an input requires grad), which keeps what ``saves`` names."""
-    record = grad_mode.is_grad_enabled() and any(x.requires_grad for x in inputs)
+    (recorded when an input requires grad), which keeps what ``saves`` names. An input
+    may be None (an optional tensor not given: no edge)."""
+    given = [x for x in inputs if x is not None]
+    record = grad_mode.is_grad_enabled() and any(x.requires_grad for x in given)
     node = object.__new__(cls)
     node._saved, node._forward_args = ({}, inputs) if record else ({}, False)
     for name, position, _ in cls._input_saves if record else ():
-        node._saved[name] = keep(inputs[position], inputs[position]._data)
+        x = inputs[position]
+        node._saved[name] = None if x is None else keep(x, x._data)
     with silenced():
-        arrays = node.forward(*[x._data for x in inputs], **params)
+        arrays = node.forward(*[None if x is None else x._data for x in inputs], **params)
     outputs = tuple(make(array, grad_fn=node if record else None,
                          output_nr=number if record else 0)
                     for number, array in enumerate(arrays))

@@ -1,0 +1,103 @@
+"""The derivatives of the normalisations' derivatives: what a backward through
+layer_norm's, batch_norm's or group_norm's recorded first derivative computes
+(create_graph=True, then backward again), op for op as PyTorch's FunctionsManual.cpp
+writes them, so the nodes they record are PyTorch's, in its order.
+
+With xhat = (x - mean) * rstd and the first derivative
+dx = rstd / N * (N g - sum(g) - xhat * sum(g * xhat)), g = G * weight (sums over a
+row), these are its derivatives with respect to G, x and the weight, the row's mean and
+rstd moving with x. The saved mean and rstd enter as constants: PyTorch's formulas
+differentiate them analytically once, but what they record holds mean and rstd fixed,
+so a backward through them (a third derivative) misses the terms where they move. That
+third derivative fails PyTorch's own gradgradcheck; minigrad computes PyTorch's, since
+a learner's program is checked against PyTorch (tests/core/engine/
+test_formula_node_order.py compares it, test_recorded_derivative_nodes.py shows the
+difference from finite differences).
+
+C++ evaluates the right operand of ``a * b`` before the left one, so where both
+operands are expressions the right one is written first here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import fn
+
+__all__ = ["layer_norm_double_backward"]
+
+
+def _row_sum(x):
+    return fn.sum(x, 1, True)
+
+
+def layer_norm_double_backward(x_in, gamma, ggI, ggG, ggB, gO_in, mean, rstd,
+                               normalized_shape) -> tuple:
+    """(gI, gG, ggO): the gradients of layer_norm's first derivative (its three
+    outputs received ggI, ggG, ggB) with respect to x, the weight and G."""
+    axis = x_in.ndim - len(normalized_shape)
+    M = int(np.prod(x_in.shape[:axis], dtype=np.int64))
+    N = int(np.prod(x_in.shape[axis:], dtype=np.int64))
+    x, gO = fn.reshape(x_in, (M, N)), fn.reshape(gO_in, (M, N))
+    mean, rstd = fn.reshape(mean, (M, 1)), fn.reshape(rstd, (M, 1))
+    if gamma is not None:
+        gamma_e = fn.reshape(gamma, (1, N))
+        ggG = None if ggG is None else fn.reshape(ggG, (1, N))
+        ggB = None if ggB is None else fn.reshape(ggB, (1, N))
+    else:
+        gamma_e = fn.ones((1,), x)
+    ggI = None if ggI is None else fn.reshape(ggI, (M, N))
+    x_mu = x - mean
+    rstd2, rstd3 = fn.pow(rstd, 2), fn.pow(rstd, 3)
+    x_mu_rstd3 = x_mu * rstd3
+    gI = None
+    if ggI is not None:
+        gxhat = gO * gamma_e
+        gxhat_mu_sum, gxhat_sum = _row_sum(gxhat * x_mu), _row_sum(gxhat)
+        ggI_sum, ggI_mu_sum = _row_sum(ggI), _row_sum(ggI * x_mu)
+        all_sub = (ggI_sum * gxhat_sum) / N - _row_sum(ggI * gxhat)
+        all_sub = all_sub + (rstd2 * gxhat_mu_sum * ggI_mu_sum) * (3.0 / N)
+        gI_0t = (x_mu_rstd3 * all_sub) / N
+        right = gxhat_sum / N - gxhat
+        gI_1t = (ggI_mu_sum * rstd3) / N * right
+        right = ggI_sum / N - ggI
+        gI_2t = (gxhat_mu_sum * rstd3) / N * right
+        gI = gI_0t + gI_1t + gI_2t
+    if gamma is not None and ggG is not None:
+        t0 = gO * ggG * rstd
+        t1 = (rstd * _row_sum(gO * ggG)) / -N
+        t2 = (x_mu_rstd3 * _row_sum(gO * ggG * x_mu)) / -N
+        term = t0 + t1 + t2
+        gI = term if gI is None else gI + term
+    if gI is not None:
+        gI = fn.reshape(gI, x_in.shape)
+
+    def first_grad_input(gO_local, gamma_local):  # (the first backward's grad_input)
+        h0 = (gamma_local * rstd) / N
+        h1 = N * gO_local - _row_sum(gO_local)
+        right = _row_sum(gO_local * x_mu)
+        return h0 * (h1 - x_mu * rstd2 * right)
+
+    gG = None
+    if gamma is not None and ggI is not None:
+        gG = first_grad_input(ggI, fn.ones((), rstd))
+        gG = fn.reshape(fn.sum(gO * gG, 0), gamma.shape)
+    ggO = None if ggI is None else first_grad_input(ggI, gamma_e)
+    if ggG is not None:
+        term = ggG * x_mu * rstd
+        ggO = term if ggO is None else ggO + term
+    ggO = _plus_bias_term(ggO, ggB, gamma)
+    if ggO is not None:
+        ggO = fn.reshape(fn.expand(ggO, (M, N)), x_in.shape)
+    return gI, gG, ggO
+
+
+def _plus_bias_term(ggO, ggB, gamma):
+    """ggO + ggB. Without a weight PyTorch's formula reshapes no ggB (it stays undefined),
+    and adding it to a ggO raises, as here (layer_norm(x, shape, None, bias))."""
+    if ggB is None or (gamma is None and ggO is None):
+        return ggO
+    if gamma is None:
+        raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in "
+                           "C++) for argument #1 'other'")
+    return ggB if ggO is None else ggO + ggB
