@@ -24,7 +24,7 @@ import numpy as np
 
 from . import fn
 
-__all__ = ["layer_norm_double_backward"]
+__all__ = ["layer_norm_double_backward", "batch_norm_double_backward"]
 
 
 def _row_sum(x):
@@ -101,3 +101,87 @@ def _plus_bias_term(ggO, ggB, gamma):
         raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in "
                            "C++) for argument #1 'other'")
     return ggB if ggO is None else ggO + ggB
+
+
+def _sum_but_channels(x, keepdim: bool = True):
+    """A sum over every dim but dim 1, one dim at a time (torch's sum_exclude_dim1)."""
+    r = fn.sum(x, 0, keepdim)
+    for dim in range(r.ndim - 1, 1 if keepdim else 0, -1):
+        r = fn.sum(r, dim, keepdim)
+    return r
+
+
+def _as_channels(values, x):
+    """A (C,) vector shaped (1, C, 1, ...) against x (torch's unsqueeze_dim1)."""
+    while values.ndim < x.ndim - 1:
+        values = fn.unsqueeze(values, 1)
+    return fn.unsqueeze(values, 0) if values.ndim == x.ndim - 1 else values
+
+
+def _expanded_channels(values, x):
+    """A (C,) vector expanded along dim 1 of x (torch's expand_as_dim1)."""
+    while values.ndim < x.ndim - 1:
+        values = fn.unsqueeze(values, 1)
+    return fn.expand(values, x.shape)
+
+
+def batch_norm_double_backward(x, gamma, ggI, ggG, ggB, gO, running_mean, running_var,
+                               training: bool, eps: float, save_mean, save_invstd) -> tuple:
+    """(gI, gG, ggO): the gradients of batch_norm's first derivative (its three outputs
+    received ggI, ggG, ggB) with respect to x, the weight and G; in eval mode the
+    running statistics are the constants."""
+    if gamma is not None:
+        gamma_e = _expanded_channels(gamma, x)
+        ggG = None if ggG is None else _expanded_channels(ggG, x)
+        ggB = None if ggB is None else _expanded_channels(ggB, x)
+    else:
+        gamma_e = fn.ones((), x)
+    M = int(np.prod(x.shape, dtype=np.int64)) // x.shape[1]
+    if not training:  # (the running statistics, as constants of x's kind)
+        save_mean = fn.as_constant(fn.as_array(running_mean), x)
+        save_invstd = fn.pow(fn.as_constant(fn.as_array(running_var), x) + eps, -0.5)
+    x_mu = x - _as_channels(save_mean, x)
+    rstd = _as_channels(save_invstd, x)
+    rstd2, rstd3 = fn.pow(rstd, 2), fn.pow(rstd, 3)
+    x_mu_rstd3 = x_mu * rstd3
+    gO_mu_sum, gO_sum = _sum_but_channels(gO * x_mu), _sum_but_channels(gO)
+    gI = None
+    if ggI is not None and training:
+        ggI_sum, ggI_mu_sum = _sum_but_channels(ggI), _sum_but_channels(ggI * x_mu)
+        all_sub = (ggI_sum * gO_sum) / M - _sum_but_channels(gO * ggI)
+        all_sub = all_sub + (rstd2 * gO_mu_sum * ggI_mu_sum) * (3.0 / M)
+        gI_0t = (x_mu_rstd3 * all_sub) / M
+        right = gO_sum / M - gO
+        gI_1t = (ggI_mu_sum * rstd3) / M * right
+        right = ggI_sum / M - ggI
+        gI_2t = (gO_mu_sum * rstd3) / M * right
+        gI = gamma_e * (gI_0t + gI_1t + gI_2t)
+    if gamma is not None and ggG is not None:
+        if training:
+            t0 = gO * rstd
+            t1 = (rstd * gO_sum) / -M
+            t2 = (x_mu_rstd3 * _sum_but_channels(gO * x_mu)) / -M
+            term = ggG * (t0 + t1 + t2)
+        else:
+            term = ggG * rstd * gO
+        gI = term if gI is None else gI + term
+
+    def first_grad_input(gO_local, gamma_local):  # (the first backward's grad_input)
+        h0 = (gamma_local * rstd) / M
+        h1 = M * gO_local - _sum_but_channels(gO_local)
+        right = _sum_but_channels(gO_local * x_mu)
+        return h0 * (h1 - x_mu * rstd2 * right)
+
+    gG = None
+    if gamma is not None and ggI is not None:
+        if training:
+            gG = _sum_but_channels(ggI * first_grad_input(gO, fn.ones((), rstd)), False)
+        else:
+            gG = _sum_but_channels(ggI * gO * rstd, False)
+    ggO = None
+    if ggI is not None:
+        ggO = first_grad_input(ggI, gamma_e) if training else ggI * rstd * gamma_e
+    if ggG is not None:
+        term = ggG * x_mu * rstd
+        ggO = term if ggO is None else ggO + term
+    return gI, gG, _plus_bias_term(ggO, ggB, gamma)

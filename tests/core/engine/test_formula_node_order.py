@@ -512,8 +512,6 @@ _OPS = "the ops of the formula"
 BACKWARD_RECORDED_OTHERWISE = {
     "ConvolutionBackward0": Otherwise("ConvolutionBackwardBackward0",
                                       "unfold, matrix products and fold (the same values)"),
-    # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
-    "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
     "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
 }
 
