@@ -70,7 +70,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "type_as"
            "ctc_loss_backward", "lu_solve",
            "embedding_backward_by_frequency",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_group_norm_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -1027,33 +1027,6 @@ def flash_attention_backward(grad, q, k, v, out, logsumexp, mask, scale):
         grad, q, k, v, operation="_scaled_dot_product_flash_attention_for_cpu_backward",
         value=g) for g in grads)
 
-
-def native_group_norm_backward(grad, x, x_mean, rstd, weight, groups: int, eps: float,
-                               needs: tuple):
-    """group_norm's three gradients (None where not needed): layer_norm's formula within
-    each (sample, group), g = G * weight[c]; weight's sum(G * xhat), bias's sum(G) over
-    every dim but the channels."""
-    if not (is_tensor(grad) or is_tensor(x)):
-        return kernels_normalization.group_norm_backward(grad, x, x_mean, rstd, weight, groups,
-                                                         needs)
-    n, channels = x.shape[:2]
-    rows = (n, groups, -1)
-    # (recorded: mean and rstd again, from x, so that a second derivative sees them move)
-    centred = reshape(x, rows) - mean(reshape(x, rows), 2, True)
-    rstd = (mean(centred * centred, 2, True) + eps) ** -0.5
-    xhat = centred * rstd
-    g = grad if weight is None else grad * reshape(weight, (channels,) + (1,) * (x.ndim - 2))
-    g = reshape(g, rows)
-    others = (0, *range(2, x.ndim))
-    grad_x = grad_w = grad_b = None
-    if needs[0]:
-        grad_x = reshape((g - mean(g, 2, True) - xhat * mean(g * xhat, 2, True)) * rstd,
-                         x.shape)
-    if needs[1]:
-        grad_w = sum(grad * reshape(xhat, x.shape), others)
-    if needs[2]:
-        grad_b = sum(grad, others)
-    return grad_x, grad_w, grad_b
 
 def pixel_shuffle(x, factor: int):
     if is_tensor(x):

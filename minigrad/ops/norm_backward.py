@@ -23,8 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import fn
+from . import shape as shape_ops
 
-__all__ = ["layer_norm_double_backward", "batch_norm_double_backward"]
+__all__ = ["layer_norm_double_backward", "batch_norm_double_backward", "group_norm_backward"]
 
 
 def _row_sum(x):
@@ -185,3 +186,62 @@ def batch_norm_double_backward(x, gamma, ggI, ggG, ggB, gO, running_mean, runnin
         term = ggG * x_mu * rstd
         ggO = term if ggO is None else ggO + term
     return gI, gG, _plus_bias_term(ggO, ggB, gamma)
+
+
+def _unsqueezed(x, dim: int):
+    """``x.unsqueeze_(dim)`` (recorded as UnsqueezeBackward1, as C++'s in-place call)."""
+    return shape_ops.unsqueeze_(x, dim) if fn.is_tensor(x) else np.expand_dims(x, dim)
+
+
+def group_norm_backward(dY, dmean, drstd, X, mean, rstd, gamma, groups: int, needs) -> tuple:
+    """group_norm's (dX, dgamma, dbeta) from the gradients of its three outputs (y, mean,
+    rstd), as PyTorch's infinitely_differentiable_native_group_norm_backward: mean and
+    rstd are the forward's outputs, so what is recorded sends their gradients back into
+    the forward node, and a further derivative sees them move."""
+    N, C = X.shape[:2]
+    HxW = int(np.prod(X.shape[2:], dtype=np.int64))
+    G, D = groups, C // groups
+    s = 1.0 / (D * HxW)
+    X_t = fn.reshape(X, (N, G, D, HxW))
+    mean_t, rstd_t = fn.reshape(mean, (N, G, 1, 1)), fn.reshape(rstd, (N, G, 1, 1))
+    dX = dgamma = dbeta = None
+    if dY is not None:
+        dY_t = fn.reshape(dY, (N, G, D, HxW))
+        ds, db = _unsqueezed(fn.sum(dY_t * X_t, 3), -1), _unsqueezed(fn.sum(dY_t, 3), -1)
+    if needs[0]:
+        gamma_t = None if gamma is None else fn.reshape(gamma, (1, G, D, 1))
+        rstd_cube = rstd_t * rstd_t * rstd_t
+        dvar = None
+        if drstd is not None:
+            right = fn.reshape(drstd, (N, G, 1, 1))
+            dvar = -0.5 * rstd_cube * right
+        moments = dmean is not None and drstd is not None
+        if dY is not None:
+            a = rstd_t if gamma is None else rstd_t * gamma_t
+            b = _unsqueezed(fn.sum(ds if gamma is None else ds * gamma_t, 2), -2)
+            c = _unsqueezed(fn.sum(db if gamma is None else db * gamma_t, 2), -2)
+            b = (c * mean_t - b) * rstd_cube * s
+            right = c * rstd_t * s
+            c = -b * mean_t - right
+            right = b * X_t
+            dX = a * dY_t + right + c
+            if moments:
+                dX = dX + _var_mean_backward(dvar, fn.reshape(dmean, (N, G, 1, 1)), X_t)
+            dX = fn.reshape(dX, X.shape)
+        elif moments:
+            dX = fn.reshape(_var_mean_backward(dvar, fn.reshape(dmean, (N, G, 1, 1)), X_t),
+                            X.shape)
+    gamma_shape = (0,) if gamma is None else gamma.shape  # (torch reshapes to no weight's)
+    if needs[1] and dY is not None:
+        dgamma = fn.reshape(fn.sum((ds - db * mean_t) * rstd_t, 0), gamma_shape)
+    if needs[2] and dY is not None:
+        dbeta = fn.reshape(fn.sum(db, 0), gamma_shape)
+    return dX, dgamma, dbeta
+
+
+def _var_mean_backward(gvar, gmean, x):
+    """The gradient of (var, mean) of x over dims 2 and 3 (kept, no correction)."""
+    n = x.shape[2] * x.shape[3]
+    right = x - fn.mean(x, (2, 3), True)
+    gself = (2.0 / n) * gvar * right
+    return gself + fn.expand(gmean, x.shape) / n

@@ -457,6 +457,8 @@ RECORDED_BY_A_BACKWARD = {
     "SliceBackwardBackward0": "SliceBackward0",
     "SoftmaxBackwardDataBackward0": "SoftmaxBackward0",
     "TanhBackwardBackward0": "TanhBackward0",
+    "NativeLayerNormBackwardBackward0": "NativeLayerNormBackward0",
+    "NativeBatchNormBackwardBackward0": "NativeBatchNormBackward0",
     "GeluBackwardBackward0": "GeluBackward0",
     "ThresholdBackwardBackward0": "ReluBackward0",
     "LeakyReluBackwardBackward0": "LeakyReluBackward0",
@@ -512,7 +514,6 @@ _OPS = "the ops of the formula"
 BACKWARD_RECORDED_OTHERWISE = {
     "ConvolutionBackward0": Otherwise("ConvolutionBackwardBackward0",
                                       "unfold, matrix products and fold (the same values)"),
-    "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
 }
 
 
