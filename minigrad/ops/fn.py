@@ -71,7 +71,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "type_as"
            "embedding_backward_by_frequency",
            "value_selecting_backward",
            "tril", "triu", "gelu_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
-           "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
+           "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
            "col2im"]
@@ -1072,59 +1072,6 @@ def col2im(cols, size, kernel, dilation, padding, stride):
         return conv.Col2ImBackward0.apply(cols, output_size=tuple(size), kernel_size=kernel,
                                           dilation=dilation, padding=padding, stride=stride)
     return kernels_conv.col2im(cols, size, kernel, dilation, padding, stride)
-
-
-def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups,
-                           transposed=False):
-    """G convolved back with the weight (a transposed convolution): dL/dinput. Of a
-    transposed convolution: G convolved with the weight (a convolution)."""
-    if transposed:
-        if is_tensor(grad) or is_tensor(weight):
-            return conv.convolution(grad, weight, None, stride, padding, dilation, groups)
-        return kernels_conv.convolution(grad, weight, None, stride, padding, dilation, groups)
-    if is_tensor(grad) or is_tensor(weight):
-        return _recorded_convolution_grad(grad, None, weight, input_shape, stride, padding,
-                                          dilation, groups)
-    return kernels_conv.convolution_input_grad(grad, weight, input_shape, stride, padding,
-                                               dilation, groups)
-
-
-def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups,
-                            transposed=False):
-    """The input correlated with G: dL/dweight. Of a transposed convolution: G correlated
-    with the input (the roles swap)."""
-    if transposed:
-        x, grad = grad, x
-    if is_tensor(grad) or is_tensor(x):
-        return _recorded_convolution_grad(grad, x, None, weight_shape, stride, padding, dilation,
-                                          groups)
-    return kernels_conv.convolution_weight_grad(x, grad, weight_shape, stride, padding,
-                                                dilation, groups)
-
-
-def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation, groups):
-    """dL/dx (``x`` None, ``shape`` the input's) or dL/dweight (``weight`` None, ``shape``
-    the weight's) of a 1-D or 2-D convolution on Tensors, from recorded ops: with the
-    windows of x as columns (unfold), y = weight @ columns per group, so dL/dweight =
-    G @ columns^T and dL/dcolumns = weight^T @ G, folded back into the image."""
-    flat = len(shape) == 3  # (1-D: a row of a 2-D image)
-    if flat:
-        grad, stride, padding, dilation = unsqueeze(grad, 2), (1, *stride), (0, *padding), \
-            (1, *dilation)
-        x, weight = (None if t is None else unsqueeze(t, 2) for t in (x, weight))
-        shape = shape[:2] + (1,) + shape[2:]
-    n, channels = grad.shape[:2]
-    g = reshape(grad, (n, groups, channels // groups, -1))  # (N, G, O/G, L)
-    if x is None:
-        kernel = tuple(weight.shape[2:])
-        w = reshape(weight, (groups, weight.shape[0] // groups, -1))
-        cols = reshape(linalg.matmul(transpose(w, 1, 2), g), (n, -1, g.shape[-1]))
-        result = col2im(cols, shape[2:], kernel, dilation, padding, stride)
-    else:
-        cols = im2col(x, tuple(shape[2:]), dilation, padding, stride)
-        cols = reshape(cols, (n, groups, -1, cols.shape[-1]))
-        result = reshape(sum(linalg.matmul(g, transpose(cols, 2, 3)), 0), shape)
-    return squeeze(result, 2) if flat else result
 
 
 def max_pool_backward(grad, x, indices, spatial=2, node=None):
