@@ -21,7 +21,7 @@ from ..kernels import layers as kernels
 from ..kernels import normalization as norm_kernels
 from . import fn, norm_backward
 from ._saved import as_shown
-from .linalg_module import Output, several_outputs
+from .linalg_module import Output, several_outputs, several_outputs_op
 
 __all__ = ["embedding", "embedding_bag", "layer_norm", "group_norm", "gelu", "flash_attention", "weight_norm",
            "EmbeddingBackward0", "EmbeddingDenseBackwardBackward0", "EmbeddingBagBackward0", "EmbeddingBagBackwardBackward0",
@@ -205,7 +205,7 @@ class NativeGroupNormBackward0(Node):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        return several_outputs(cls, inputs, params)
+        return several_outputs_op(cls, inputs, params)
 
     def forward(self, x, weight, bias, group, eps):
         self.save(N=x.shape[0], C=x.shape[1], HxW=int(np.prod(x.shape[2:], dtype=np.int64)),
