@@ -6,13 +6,18 @@ writes them, so the nodes they record are PyTorch's, in its order.
 With xhat = (x - mean) * rstd and the first derivative
 dx = rstd / N * (N g - sum(g) - xhat * sum(g * xhat)), g = G * weight (sums over a
 row), these are its derivatives with respect to G, x and the weight, the row's mean and
-rstd moving with x. The saved mean and rstd enter as constants: PyTorch's formulas
-differentiate them analytically once, but what they record holds mean and rstd fixed,
-so a backward through them (a third derivative) misses the terms where they move. That
-third derivative fails PyTorch's own gradgradcheck; minigrad computes PyTorch's, since
-a learner's program is checked against PyTorch (tests/core/engine/
-test_formula_node_order.py compares it, test_recorded_derivative_nodes.py shows the
-difference from finite differences).
+rstd moving with x.
+
+A decision, layer_norm's and batch_norm's: their saved mean and rstd enter these
+formulas as constants. PyTorch's formulas differentiate them analytically once, but
+what they record holds mean and rstd fixed, so a backward through them (a third
+derivative) misses the terms where they move, and fails PyTorch's own gradgradcheck.
+minigrad records the same ops and so computes PyTorch's third derivative, not the true
+one: the kit is checked against PyTorch, and a learner comparing the two libraries
+must see the same numbers (tests/core/engine/test_formula_node_order.py compares them;
+test_recorded_derivative_nodes.py shows both fail the finite-difference check).
+group_norm's formula is PyTorch's differentiable one instead: mean and rstd are the
+forward node's outputs 1 and 2, so its third derivative is the true one.
 
 C++ evaluates the right operand of ``a * b`` before the left one, so where both
 operands are expressions the right one is written first here.

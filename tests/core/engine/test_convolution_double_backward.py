@@ -49,11 +49,10 @@ CONVOLUTIONS = {
 }
 
 
-def _program(name):
-    """The convolution of seeded leaves (squared, so the second derivative has terms in
-    every input), then three derivatives, the first two with create_graph=True."""
-    call, shapes = CONVOLUTIONS[name]
-
+def derivatives_program(call, shapes):
+    """``call(F, *leaves)`` of seeded float64 leaves of ``shapes`` (None: passed as None),
+    squared so that the second derivative has terms in every input, then three
+    derivatives, the first two with create_graph=True."""
     def program(lib, rec):
         rng = np.random.default_rng(0)
         leaves = [None if s is None else rec.leaf(rng.normal(size=s), dtype="float64")
@@ -93,7 +92,7 @@ def _creation_order(tensors) -> tuple:
 
 @pytest.mark.parametrize("name", sorted(CONVOLUTIONS))
 def test_derivatives_are_torchs(name):
-    theirs = assert_same_run(_program(name))
+    theirs = assert_same_run(derivatives_program(*CONVOLUTIONS[name]))
     first_nodes = dict(theirs)["first, nodes in creation order"]
     assert "ConvolutionBackwardBackward0" in first_nodes  # (PyTorch's node, in both)
 
