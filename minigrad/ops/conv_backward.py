@@ -42,12 +42,18 @@ def convolution_backward(grad, x, w, given, geometry, transposed, output_padding
 
 
 def _kernel_grads(grad, x, w, geometry, transposed, needs) -> tuple:
-    grad_x = kernels.convolution(grad, w, None, *geometry) if transposed and needs[0] else \
-        kernels.convolution_input_grad(grad, w, x.shape, *geometry) if needs[0] else None
-    grad_w = None if not needs[1] else \
-        kernels.convolution_weight_grad(grad, x, w.shape, *geometry) if transposed else \
-        kernels.convolution_weight_grad(x, grad, w.shape, *geometry)
-    grad_b = fn.sum(grad, (0, *range(2, grad.ndim))) if needs[2] else None
+    """(dx, dw, db) on arrays, None where not needed (transposed: dx is a convolution of
+    grad with w, and dw correlates grad with x: the roles swap)."""
+    grad_x = grad_w = grad_b = None
+    if needs[0] and transposed:
+        grad_x = kernels.convolution(grad, w, None, *geometry)
+    elif needs[0]:
+        grad_x = kernels.convolution_input_grad(grad, w, x.shape, *geometry)
+    if needs[1]:
+        pair = (grad, x) if transposed else (x, grad)
+        grad_w = kernels.convolution_weight_grad(*pair, w.shape, *geometry)
+    if needs[2]:
+        grad_b = fn.sum(grad, (0, *range(2, grad.ndim)))
     return grad_x, grad_w, grad_b
 
 
