@@ -131,6 +131,9 @@ def _weight_term(ggI, gO, weight, geometry, transposed, output_padding):
     """ggI correlated with G: per group, a convolution of the batch-transposed tensors
     with stride and dilation swapped, then transposed back and cut to the weight."""
     stride, padding, dilation, groups = geometry
+    if not fn.is_tensor(gO):  # (nothing recorded: the same sums as the weight's gradient
+        pair = (gO, ggI) if transposed else (ggI, gO)  # kernel, not a convolution by G)
+        return kernels.convolution_weight_grad(*pair, weight.shape, *geometry)
     gOt, ggIt = fn.transpose(gO, 0, 1), fn.transpose(ggI, 0, 1)
 
     def correlated(ggIt, gOt):
@@ -152,6 +155,8 @@ def _input_term(ggW, gO, weight, x, geometry, transposed, output_padding):
     if transposed:
         gI = _convolution(gO, ggW, stride, padding, dilation, False, output_padding, groups)
         return _narrowed(gI, x.shape)
+    if not fn.is_tensor(gO):  # (nothing recorded: the input's gradient kernel, the same sums)
+        return kernels.convolution_input_grad(gO, ggW, x.shape, *geometry)
     extra = list(output_padding)
     for i, (k, size, out) in enumerate(zip(weight.shape[2:], x.shape[2:], gO.shape[2:])):
         expected = (out - 1) * stride[i] - 2 * padding[i] + dilation[i] * (k - 1) + 1

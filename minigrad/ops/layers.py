@@ -157,7 +157,7 @@ def layer_norm_backward(grad, x, normalized_shape, x_mean, rstd, weight, bias, n
                                            needs)
     grads = several_outputs(NativeLayerNormBackwardBackward0,
                             (grad, x, x_mean, rstd, weight, bias),
-                            {"normalized_shape": normalized_shape})
+                            {"normalized_shape": normalized_shape, "needs": needs})
     return tuple(g if need else None for g, need in zip(grads, needs))
 
 
@@ -169,16 +169,17 @@ class NativeLayerNormBackwardBackward0(Node):
                                      "x), + G_gw's term", "weight": "sum of G * (gx of G_gx "
                                                                    "without the weight)"},
                       note="layer_norm's derivative as an operation, recorded by a backward "
-                           "with create_graph=True; its backward is PyTorch's "
+                           "with create_graph=True (a gradient nobody needs: an empty "
+                           "placeholder, never sent a gradient); its backward is PyTorch's "
                            "layer_norm_double_backward (ops/norm_backward.py), which holds the "
                            "saved mean and rstd constant, as PyTorch's does.")
     saves = {"grad_out": Input(0), "input": Input(1), "mean": Input(2), "rstd": Input(3),
              "weight": Input(4)}
 
-    def forward(self, grad, x, mean, rstd, weight, bias, normalized_shape):
-        self.save(normalized_shape=normalized_shape)
-        return list(kernels.layer_norm_backward(grad, x, mean, rstd, weight,
-                                                len(normalized_shape), (True,) * 3))
+    def forward(self, grad, x, mean, rstd, weight, bias, normalized_shape, needs):
+        self.save(normalized_shape=normalized_shape)  # (a gradient not needed: a placeholder)
+        return [np.zeros(0, grad.dtype) if g is None else g for g in kernels.layer_norm_backward(
+            grad, x, mean, rstd, weight, len(normalized_shape), needs)]
 
     def backward(self, saved, ggI=None, ggG=None, ggB=None):
         gI, gG, ggO = norm_backward.layer_norm_double_backward(
