@@ -112,8 +112,29 @@ WORKSHEET = System(
     ("Identifier", "Grade", "Last modified (grade)"), ("Email address",), False,
     "download it from the Moodle assignment: View all submissions, Grading action, "
     "Download grading worksheet", "moodle", "Identifier")
-MAXIMUM, CAN_CHANGE = "Maximum Grade", "Grade can be changed"
 PARTICIPANT = re.compile(r"^\D*?(\d+)\s*$")
+# Moodle writes the worksheet's headers in the language of the teacher who downloads it,
+# and its upload looks for them in the language of the teacher who uploads it (mod/assign's
+# gradingtable.php and feedback/offline/importgradeslib.php: get_string of mod_assign's
+# recordid, maxgrade, scale, gradecanbechanged, lastmodifiedgrade, and core's grade and
+# no, as Moodle's language packs spell them; "Maximum grade" is "Maximum Grade" in some
+# versions, so headers are compared ignoring case). Per language: Identifier, Grade,
+# Maximum grade, Scale, Grade can be changed, Last modified (grade), and the "No" of a
+# grade that cannot be changed.
+WORKSHEET_LANGUAGES = {
+    "English": ("Identifier", "Grade", "Maximum grade", "Scale", "Grade can be changed",
+                "Last modified (grade)", "No"),
+    "German": ("ID", "Bewertung", "Bestwertung", "Skala", "Bewertung kann geändert werden",
+               "Zuletzt geändert (Bewertung)", "Nein"),
+    "French": ("Identifiant", "Note", "Note maximale", "Barème", "La note peut être modifiée",
+               "Dernière modification (note)", "Non"),
+    "Spanish": ("Identificador", "Calificación", "Calificación máxima", "Escala",
+                "La calificación puede cambiarse", "Última modificación (calificación)", "No"),
+    "Chinese": ("识别码", "成绩", "最高成绩", "量表", "允许更改成绩", "最后修改（教师）", "否"),
+}
+MAXIMUM, SCALE, CAN_CHANGE, MODIFIED = ("Maximum grade", "Scale", "Grade can be changed",
+                                       "Last modified (grade)")
+WORKSHEET_KEYS = ("Identifier", "Grade", MAXIMUM, SCALE, CAN_CHANGE, MODIFIED)
 BLACKBOARD_ITEM = re.compile(r"^(?P<name>.*?) \[[^\]]*\]\s*\|\s*\d+\s*$")  # "HW 2 [Total ...] |12"
 CANVAS_ASSIGNMENT = re.compile(r"^(?P<name>.*) \(\d+\)$")  # "Homework 2 (12345)"
 CANVAS_IDENTITY = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -203,13 +224,60 @@ def read_roster(path, system: System) -> tuple[list[str], list[dict]]:
     return identity, rows
 
 
+@dataclass(frozen=True)
+class Worksheet:
+    """Where the columns of a Moodle grading worksheet are, in the language it was
+    downloaded in: ``at`` maps each of ``WORKSHEET_KEYS`` found to its index."""
+
+    language: str
+    at: dict
+    no: str  # that language's "No" (a grade that cannot be changed)
+
+
+def worksheet_columns(header: list[str]) -> Worksheet | None:
+    """The columns of Moodle's grading worksheet whose header is ``header``: those of the
+    language (``WORKSHEET_LANGUAGES``) whose Identifier, Grade and Last modified (grade),
+    the three its upload needs, are all there; None when no language's are."""
+    folded: dict = {}
+    for index, name in enumerate(header):
+        folded.setdefault(name.strip().casefold(), index)
+    for language, names in WORKSHEET_LANGUAGES.items():
+        at = {key: folded[name.casefold()] for key, name in zip(WORKSHEET_KEYS, names)
+              if name.casefold() in folded}
+        if all(key in at for key in WORKSHEET.required):
+            return Worksheet(language, at, names[-1])
+    return None
+
+
 def is_worksheet(path) -> bool:
     """Whether the roster at ``path`` is a Moodle assignment's grading worksheet."""
     try:
         header = _read_table(path, WORKSHEET)[0]
     except RosterError:
         return False
-    return all(name in header for name in WORKSHEET.required)
+    return worksheet_columns(header) is not None
+
+
+def _unknown_worksheet(path) -> None:
+    """Refuse, saying why, a roster whose first column holds Moodle's participant ids
+    ("Teilnehmer/in 7") but whose headers are in a language ``WORKSHEET_LANGUAGES`` lacks:
+    a grading worksheet whose Grade column cannot be told."""
+    try:
+        header, rows = _read_table(path, WORKSHEET)
+    except RosterError:
+        return
+    firsts = [PARTICIPANT.match(row[0].strip()) for row in rows if header and row[0].strip()]
+    prefixes = {match.string[:match.start(1)].strip() for match in firsts if match}
+    if not firsts or not all(firsts) or len(prefixes) != 1:
+        return
+    raise RosterError(
+        f"the roster {path} looks like a Moodle grading worksheet (its first column, "
+        f"{header[0]!r}, holds participant ids such as {firsts[0].string.strip()!r}), but its "
+        f"headers are in a language the kit does not know ({', '.join(header[:6])}, ...): "
+        "its Identifier, Grade and Last modified (grade) columns could not be found, so "
+        "nothing was written. Download the worksheet with Moodle in "
+        f"{', '.join(WORKSHEET_LANGUAGES)} (your profile's Preferred language, or the "
+        "language menu) and upload it in the same language")
 
 
 def _matching_column(rows: list[dict], students: set, system: System, chosen: str | None
@@ -287,6 +355,8 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
             raise RosterError(f"--roster is needed for {system.name}: {system.export_hint}")
         identity, rows, ids = _canvas_ids(grades)
     else:
+        if to == "moodle":
+            _unknown_worksheet(roster)
         identity, rows = read_roster(roster, system)
         ids = [row.get(system.platform_column, "") for row in rows]
     graded = [r for r in grades.results if r.assignment]
@@ -420,16 +490,17 @@ def _cells(grades, places, report: Export, only: str | None = None) -> dict:
 
 def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | None) -> Export:
     """Moodle's grading worksheet ``roster`` written back with the ``Grade`` of each student
-    graded in one assignment (see the module docstring)."""
+    graded in one assignment (see the module docstring), in the language it came in."""
     header, table = _read_table(roster, WORKSHEET)
-    _missing(roster, header, WORKSHEET)
-    if MAXIMUM not in header:  # (its "Scale" column: grades are the scale's words)
+    sheet = worksheet_columns(header)
+    at = sheet.at
+    if MAXIMUM not in at:  # (its "Scale" column: grades are the scale's words)
+        scale = f" ({header[at[SCALE]]!r})" if SCALE in at else ""
         raise RosterError(f"the grading worksheet {roster} is of an assignment graded on a "
-                          "scale (it has no 'Maximum Grade' column): points cannot be "
-                          "written there; set the assignment's grade type to Point")
-    at = {name: header.index(name) for name in header}
-    ids = [(PARTICIPANT.match(row[at["Identifier"]].strip()) or [None, ""])[1]
-           for row in table]
+                          f"scale{scale}: points cannot be written there; set the "
+                          "assignment's grade type to Point, and download it again")
+    identifier, grade, modified = at["Identifier"], at["Grade"], at[MODIFIED]
+    ids = [(PARTICIPANT.match(row[identifier].strip()) or [None, ""])[1] for row in table]
     assignment = _worksheet_assignment(grades, set(ids) - {""}, chosen, roster)
     rows = [dict(zip(header, (cell.strip() for cell in row))) for row in table]
     column = _matching_column(rows, {r.student for r in grades.of(assignment)
@@ -437,7 +508,7 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
                               WORKSHEET, match) if "Email address" in header or match \
         else "Identifier"
     report = Export(Path(target) if target else Path(out) / "moodle.csv",
-                    {assignment: names.get(assignment) or "Grade"},
+                    {assignment: names.get(assignment) or header[grade]},
                     {assignment: max((sum(q.max_points for q in r.questions)
                                       for r in grades.of(assignment) if not r.error),
                                      default=0)}, "Identifier", kind="worksheet")
@@ -450,27 +521,32 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
     for index, row in enumerate(table):
         line = list(row)
         if (index, assignment) not in cells:
-            report.no_submission.append((row[at["Identifier"]], assignment))
+            report.no_submission.append((row[identifier], assignment))
         elif cells[index, assignment] is not None:
             points = cells[index, assignment]
             maximum = _number(row[at[MAXIMUM]])
             if maximum is not None and possible and maximum != possible:
                 points = points * maximum / possible
                 scaled.add(f"{maximum:g}")
-            if CAN_CHANGE in at and row[at[CAN_CHANGE]].strip().lower() == "no":
-                locked.append(row[at["Identifier"]])
-            line[at["Grade"]] = f"{points:.2f}"
+            if CAN_CHANGE in at and row[at[CAN_CHANGE]].strip().casefold() == \
+                    sheet.no.casefold():
+                locked.append(row[identifier])
+            line[grade] = f"{points:.2f}"
             report.filled += 1
         lines.append(line)
     if scaled:
         report.notes.append(f"the points (of {possible:g}) are written scaled to the "
-                            f"worksheet's Maximum Grade, {' and '.join(sorted(scaled))}, as "
-                            "Moodle grades the assignment")
+                            f"worksheet's {header[at[MAXIMUM]]}, "
+                            f"{' and '.join(sorted(scaled))}, as Moodle grades the assignment")
     if locked:
         report.notes.append(f"Moodle will not change the locked grades of {', '.join(locked)} "
-                            "(\"Grade can be changed\": No)")
-    imported = {at["Identifier"], at["Grade"], at["Last modified (grade)"]}
-    feedback = set(range(at["Last modified (grade)"] + 1, len(header)))
+                            f"({header[at[CAN_CHANGE]]!r}: {sheet.no})")
+    if sheet.language != "English":
+        report.notes.append(f"the worksheet's headers are in {sheet.language}, as Moodle "
+                            "wrote them: upload it with Moodle in that language (its upload "
+                            "looks for the columns in the language of whoever uploads)")
+    imported = {identifier, grade, modified}
+    feedback = set(range(modified + 1, len(header)))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(header)
