@@ -66,6 +66,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .batch import CANVAS, MOODLE_FILE, safe_name
 from .grade import Result
 from .report import inert, write_atomic
 from .stored import read_grades
@@ -349,6 +350,7 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
     grades = read_grades(out)
     if to == "moodle" and roster is not None and is_worksheet(roster):
         return _worksheet(grades, out, roster, target, match, names or {}, assignment)
+    older = _older(grades)
     system = SYSTEMS[to]
     if roster is None:
         if to != "canvas":
@@ -373,6 +375,7 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
                       if not r.error), default=0) for a in assignments}
     report = Export(Path(target) if target else Path(out) / f"{to}.csv", columns, maxima,
                     column, kind="" if roster is not None else "no roster")
+    report.notes += older
     places = _Places(rows, column, system, ids)
     cells = _cells(grades, places, report)
     _hints(places, system, report)
@@ -405,6 +408,46 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
         writer.writerow([inert(value) for value in line])
     write_atomic(report.path, buffer.getvalue())
     return report
+
+
+def _older(grades) -> list[str]:
+    """Results stored by a grader that did not yet record the platforms' ids (before
+    ``heading`` and ``platform`` were kept: its graded results have no ``heading``). Where
+    that grader named the student by the head a platform's download wrote in the file's
+    name (Canvas's user id, ``bobsmith_456_9001_hw.ipynb``: student 456; Moodle's
+    ``Full Name_<id>_assignsubmission_file_`` head: student Full_Name_<id>), the id is read
+    again from that head, as a grading now would; every other such result is matched by
+    its name, as before. Both are said, naming each student, with the re-grade that
+    records the ids (a Blackboard download or Moodle's folders cannot be read again from a
+    file name). The notes for the teacher."""
+    again, by_name, notes = [], [], []
+    for result in grades.results:
+        if result.platform or result.heading or result.error or not result.assignment:
+            continue
+        canvas, moodle = CANVAS.match(result.file), MOODLE_FILE.match(result.file)
+        if canvas and canvas["student"] == result.student:
+            result.platform = f"canvas:{canvas['student']}"
+        elif moodle and safe_name(moodle["student"]) == result.student:
+            result.platform = "moodle:" + re.search(r"(\d+)$", moodle["student"])[1]
+        else:
+            by_name.append(result.student)
+            continue
+        again.append(result.student)
+    hint = ("grade the submissions again into the same folder (minigrad-kit grade ... --out "
+            "GRADES, with the same --salt) to record the ids the platforms gave")
+    if again:
+        notes.append(
+            f"graded by an older minigrad-kit, which did not record the platforms' ids: "
+            f"{', '.join(sorted(set(again)))} matched by the id the platform's head in "
+            f"their file name gives; {hint}")
+    if by_name:
+        notes.append(
+            f"graded by an older minigrad-kit, which did not record the platforms' ids: "
+            f"{', '.join(sorted(set(by_name)))} matched by the name the grader gave them, "
+            "never by an id a platform gave (a student in a folder Moodle's download made, "
+            "Full Name_456_assignsubmission_file_, or named by Blackboard's download is "
+            f"then matched by no row); {hint}")
+    return notes
 
 
 def _canvas_ids(grades) -> tuple[list[str], list[dict], list[str]]:
@@ -491,6 +534,7 @@ def _cells(grades, places, report: Export, only: str | None = None) -> dict:
 def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | None) -> Export:
     """Moodle's grading worksheet ``roster`` written back with the ``Grade`` of each student
     graded in one assignment (see the module docstring), in the language it came in."""
+    older = _older(grades)
     header, table = _read_table(roster, WORKSHEET)
     sheet = worksheet_columns(header)
     at = sheet.at
@@ -512,6 +556,7 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
                     {assignment: max((sum(q.max_points for q in r.questions)
                                       for r in grades.of(assignment) if not r.error),
                                      default=0)}, "Identifier", kind="worksheet")
+    report.notes += older
     places = _Places(rows if column != "Identifier" else [{} for _ in rows], column,
                      WORKSHEET, ids)
     cells = _cells(grades, places, report, assignment)
