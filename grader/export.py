@@ -119,9 +119,10 @@ PARTICIPANT = re.compile(r"^\D*?(\d+)\s*$")
 # gradingtable.php and feedback/offline/importgradeslib.php: get_string of mod_assign's
 # recordid, maxgrade, scale, gradecanbechanged, lastmodifiedgrade, and core's grade and
 # no, as Moodle's language packs spell them; "Maximum grade" is "Maximum Grade" in some
-# versions, so headers are compared ignoring case). Per language: Identifier, Grade,
-# Maximum grade, Scale, Grade can be changed, Last modified (grade), and the "No" of a
-# grade that cannot be changed.
+# versions, so headers are compared ignoring case; a string a language pack lacks is
+# written in English, so each is also looked for in English). Per language: Identifier,
+# Grade, Maximum grade, Scale, Grade can be changed, Last modified (grade), and the "No" of
+# a grade that cannot be changed.
 WORKSHEET_LANGUAGES = {
     "English": ("Identifier", "Grade", "Maximum grade", "Scale", "Grade can be changed",
                 "Last modified (grade)", "No"),
@@ -132,6 +133,8 @@ WORKSHEET_LANGUAGES = {
     "Spanish": ("Identificador", "Calificación", "Calificación máxima", "Escala",
                 "La calificación puede cambiarse", "Última modificación (calificación)", "No"),
     "Chinese": ("识别码", "成绩", "最高成绩", "量表", "允许更改成绩", "最后修改（教师）", "否"),
+    "Korean": ("식별자", "성적", "최대 성적", "척도", "Grade can be changed",
+               "마지막 수정됨(성적)", "아니오"),
 }
 MAXIMUM, SCALE, CAN_CHANGE, MODIFIED = ("Maximum grade", "Scale", "Grade can be changed",
                                        "Last modified (grade)")
@@ -242,10 +245,14 @@ def worksheet_columns(header: list[str]) -> Worksheet | None:
     folded: dict = {}
     for index, name in enumerate(header):
         folded.setdefault(name.strip().casefold(), index)
+    english = WORKSHEET_LANGUAGES["English"]
     for language, names in WORKSHEET_LANGUAGES.items():
-        at = {key: folded[name.casefold()] for key, name in zip(WORKSHEET_KEYS, names)
-              if name.casefold() in folded}
-        if all(key in at for key in WORKSHEET.required):
+        at = {}
+        for key, name, fallback in zip(WORKSHEET_KEYS, names, english):
+            found = [folded[n.casefold()] for n in (name, fallback) if n.casefold() in folded]
+            if found:
+                at[key] = found[0]
+        if all(key in at for key in WORKSHEET.required):  # (English first: all of it)
             return Worksheet(language, at, names[-1])
     return None
 

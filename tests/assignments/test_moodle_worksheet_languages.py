@@ -9,8 +9,9 @@ who downloads it (mod/assign/gradingtable.php: ``recordid``, ``fullname``, ``ema
 (mod/assign/feedback/offline/importgradeslib.php) finds the Identifier, Grade and Last
 modified (grade) columns by those strings in the language of whoever uploads, and reads
 the id after the length of ``hiddenuser``. The headers below are Moodle's language packs'
-(AMOS: de, fr, es, zh_cn). A language the kit does not know is refused, saying what could
-not be matched, and nothing is written."""
+(AMOS: de, fr, es, zh_cn, ko; a string a pack lacks is written in English). A language
+the kit does not know is refused, saying what could not be matched, and nothing is
+written."""
 
 import csv
 import io
@@ -44,6 +45,10 @@ LANGUAGES = {
                  "Comentarios de retroalimentación"], "Participante", "Sí"),
     "Chinese": (["识别码", "全名", "Email地址", "状态", "成绩", "最高成绩", "允许更改成绩",
                  "最后修改（学生）", "最后修改（教师）", "反馈评语"], "参与者", "是"),
+    # (its language pack lacks gradecanbechanged: Moodle writes it in English)
+    "Korean": (["식별자", "전체 이름", "이메일 주소", "상태", "성적", "최대 성적",
+                "Grade can be changed", "마지막 수정됨(제출)", "마지막 수정됨(성적)",
+                "피드백 댓글"], "참가자", "예"),
 }
 ID, GRADE, MAXIMUM, MODIFIED_GRADE = 0, 4, 5, 8
 
