@@ -583,7 +583,10 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
             if CAN_CHANGE in at and row[at[CAN_CHANGE]].strip().casefold() == \
                     sheet.no.casefold():
                 locked.append(row[identifier])
-            line[grade] = f"{points:.2f}"
+            # (in the decimal sign Moodle wrote the maximum with, "100,00" in German: its
+            # upload reads a grade with unformat_float, in the uploader's language)
+            comma = re.fullmatch(r"\s*\d+,\d+\s*", row[at[MAXIMUM]]) is not None
+            line[grade] = f"{points:.2f}".replace(".", "," if comma else ".")
             report.filled += 1
         lines.append(line)
     if scaled:

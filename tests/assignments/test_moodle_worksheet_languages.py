@@ -119,6 +119,9 @@ def test_a_worksheet_in_moodles_language_is_filled(graded, tmp_path, capsys, lan
     after = list(csv.reader(io.StringIO(written)))
     for old, new in zip(rows[1:], after[1:]):
         assert old[:GRADE] + old[GRADE + 1:] == new[:GRADE] + new[GRADE + 1:]
+    # (a grade in the decimal sign of the worksheet's maximum, as Moodle wrote it: its upload
+    # reads it in the uploader's language, where "." may group thousands)
+    assert after[1][GRADE] == rows[1][MAXIMUM]
     assert f"column {header[GRADE]!r}" in said
     assert f"headers are in {language}" in said
 
