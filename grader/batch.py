@@ -51,9 +51,10 @@ MOODLE_FILE = re.compile(r"^(?P<student>.+?_\d+)_assignsubmission_file_(?P<tail>
 # "Name: <full name> (<username>)"; its student is the username.
 BLACKBOARD = re.compile(
     r"^(?P<head>.+?)_attempt_(?P<date>\d{4}(?:-\d\d){5})_(?P<tail>.+)\.ipynb$")
+# (its first line only: the lines after it hold the student's own text, their comments)
+RECEIPT_NAME = re.compile(r"^Name:.*\((?P<username>[^()\s]+)\)\s*$")
 # the error of a submission whose grading process died (``_alone``): never graded at all
 NOT_GRADED = "not graded: "
-RECEIPT_NAME = re.compile(r"^Name:.*\((?P<username>[^()\s]+)\)\s*$", re.MULTILINE)
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options(),
@@ -279,7 +280,9 @@ def _blackboard_username(path: Path, match) -> str:
             if receipt.is_file() and not receipt.is_symlink() else ""
     except OSError:
         text = ""
-    named = RECEIPT_NAME.search(text)
+    # (the first line is Blackboard's; "Comments:" below it is the student's, and a line
+    # "Name: Zed (doe)" there made j_doe doe when the first line had another form)
+    named = RECEIPT_NAME.match(text.split("\n", 1)[0].rstrip("\r"))
     if named and match["head"].endswith("_" + named["username"]):
         return named["username"]
     return ""
