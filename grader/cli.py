@@ -24,6 +24,7 @@ from pathlib import Path
 from kit_i18n import speaking
 
 from . import commands as course_commands
+from .command_line import hide
 from .batch import (collection_of, collisions, grade_files, named_by_its_file,
                     nbgrader_owner, owner_of, platform_id, platform_owner, readable, safe_name,
                     student_of)
@@ -366,6 +367,8 @@ def _notebooks(items: list[str], what: str, hint: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # (this process's own command line: the salt off the process list)
+        hide()
     args = _parser().parse_args(argv)
     if args.command in course_commands.HANDLERS:
         return course_commands.HANDLERS[args.command](args)

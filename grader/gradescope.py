@@ -36,6 +36,7 @@ import nbformat
 from kit_i18n import speaking
 
 from . import notebook as nbg
+from .confine import landlock_abi
 from .i18n import _
 from .report import write_atomic
 from .source import load_source
@@ -189,7 +190,16 @@ def _teacher_notes(result, lang: str) -> list[dict]:
         if result.flags:
             notes.append(_note(_("For the teacher · flagged code"), "\n".join(result.flags)))
         if result.sandbox and not result.sandbox.startswith("bubblewrap"):
-            if runs_as_own_user():
+            if runs_as_own_user() and landlock_abi():
+                risk = _(
+                    "The student's code ran WITHOUT the sandbox ({why}). In this container it "
+                    "could open no file but the system's libraries, Python and the kit's "
+                    "packages (not the course folder, /autograder/source/course: the "
+                    "instructor notebooks, the salt), but not write the grader's files nor "
+                    "start a process. Gradescope's container did not let bubblewrap run; to "
+                    "grade sandboxed, grade with minigrad-kit grade on a machine where it "
+                    "runs.")
+            elif runs_as_own_user():
                 risk = _(
                     "The student's code ran WITHOUT the sandbox ({why}). In this container it "
                     "could read what any user may (not the course folder, /autograder/source/"

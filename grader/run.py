@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .runner import HEADER, MAC, sealed, sealing, signature
-from .sandbox import (Sandbox, hand_over, runner_argv, runner_packages, sandbox_environment,
-                      sandbox_user, sweep, unsandboxed_user)
+from .sandbox import (Sandbox, hand_over, runner_argv, runner_files, runner_packages,
+                      sandbox_environment, sandbox_user, sweep, unsandboxed_user)
 
 __all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
 
@@ -91,11 +91,14 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
         # a process of a session of its own, which outlived the run and rewrote Gradescope's
         # results.json once the grader had written it: 4 of 4 over wrong answers, and the
         # teacher's notes (the held code, "no sandbox") gone (red team 14).
+        files = None  # (bubblewrap's view is the sandbox's own)
         if sandbox.on:
             paths = ["/kit"]
             command = runner_argv(scratch, packages)
             environment, user = sandbox_environment(scratch), sandbox_user()
         else:
+            # the same view, without the sandbox: only those files (Landlock: red team 16)
+            files = runner_files(scratch.resolve(), packages)
             user = unsandboxed_user()
             paths = sorted({str(p.parent) for p in packages.values()})
             command, environment = [], {"PATH": os.environ.get("PATH", ""), "HOME": folder,
@@ -111,7 +114,7 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
         finally:
             os.close(write_end)
         try:
-            return _Reader(process, read_end, plan, timeout, deadline).read()
+            return _Reader(process, read_end, plan, timeout, deadline, files).read()
         finally:
             os.close(read_end)
             _kill(process)
@@ -133,8 +136,9 @@ def _kill(process) -> None:
 class _Reader:
     """Feeds the plan, reads the frames, enforces the time limits."""
 
-    def __init__(self, process, pipe: int, plan: Plan, timeout: float, deadline: float):
-        self.process, self.pipe, self.plan = process, pipe, plan
+    def __init__(self, process, pipe: int, plan: Plan, timeout: float, deadline: float,
+                 files: dict | None = None):
+        self.process, self.pipe, self.plan, self.files = process, pipe, plan, files
         self.timeout, self.deadline = timeout, deadline
         self.buffer, self.read_so_far, self.stderr = b"", 0, b""
         self.selector = selectors.DefaultSelector()
@@ -152,7 +156,8 @@ class _Reader:
                                "module": self.plan.module,
                                "module_name": self.plan.module_name,
                                "inputs": inputs, "autograd": self.plan.autograd,
-                               "memory_mb": self.plan.memory_mb}).encode()
+                               "memory_mb": self.plan.memory_mb,
+                               "files": self.files}).encode()
         try:
             self.process.stdin.write(frame_bytes(document))
             self.process.stdin.flush()

@@ -126,7 +126,7 @@ def main(results: int, user: str = "-") -> None:
     _quiet()
     default_interrupts()  # (whatever the grader's process had: see grader/signals.py)
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
-    _no_new_tasks(plan["autograd"], None if user == "-" else int(user))
+    _no_new_tasks(plan["autograd"], None if user == "-" else int(user), plan.get("files"))
     for index, step in enumerate(plan["steps"]):
         os.write(results, frame({"step": index, "started": True}, signer))
         report = {"step": index, "status": "ok"}
@@ -179,16 +179,19 @@ def _cap_memory(megabytes: int) -> None:
             pass
 
 
-def _no_new_tasks(autograd: bool, user: int | None) -> None:
+def _no_new_tasks(autograd: bool, user: int | None, files: dict | None = None) -> None:
     """From here on, no process or thread can start (``sandbox.confine``, as ``user``);
-    minigrad computes on this thread only (its big kernels would start threads)."""
-    from grader.confine import confine, no_sockets
+    minigrad computes on this thread only (its big kernels would start threads); without
+    the sandbox, ``files`` (``sandbox.runner_files``) are the only files it may open."""
+    from grader.confine import confine, no_sockets, only_these_files
 
     if autograd:
         import minigrad
         minigrad.set_num_threads(1)
     confine(user, None)
     no_sockets()  # (without the sandbox, no network namespace of its own: red team 15)
+    if files is not None:  # (without it, every file a user may read: red team 16)
+        only_these_files(files)
 
 
 def _without_autograd() -> None:

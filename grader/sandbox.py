@@ -56,7 +56,7 @@ __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv"
            "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
            "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user",
            "withhold", "hand_over", "sweep",
-           "kernel_command", "KERNEL_TASKS"]
+           "kernel_command", "KERNEL_TASKS", "runner_files"]
 
 MODES = ("auto", "required", "off")
 KERNEL_NAME = "minigrad-kit-sandbox"
@@ -178,9 +178,16 @@ def runs_as_own_user() -> bool:
 
 def _unsandboxed_rights() -> str:
     """How code run without the sandbox runs, for ``Sandbox.describe``."""
+    if runs_as_own_user() and confine.landlock_abi():
+        return ("as a user of its own (it could open no file but the system's libraries, "
+                "Python and the kit's packages (Landlock), start no process and write none "
+                "of the grader's files)")
     if runs_as_own_user():
         return ("as a user of its own (it could read what any user may, but not a platform's "
                 "course folder, start no process and write none of the grader's files)")
+    if confine.landlock_abi():
+        return ("with the grader's rights, but opening no file but the system's libraries, "
+                "Python and the kit's packages (Landlock)")
     return "with the grader's rights"
 
 
@@ -485,6 +492,24 @@ def runner_packages(autograd: bool = True) -> dict:
         if libraries.is_dir():
             found[libraries.name] = libraries.resolve()
     return found
+
+
+def runner_files(scratch: Path, packages: dict) -> dict:
+    """What a code run without the sandbox may open (``confine.only_these_files``): what
+    ``runner_argv`` shows it (the system's libraries, a few files of ``/etc``, the standard
+    library, the interpreter, ``packages`` where they are), ``/dev/null`` and
+    ``/dev/urandom``, and its working folder ``scratch``, the one it may write."""
+    import sysconfig
+
+    shared = Path(str(sysconfig.get_config_var("LIBDIR") or "")) / str(
+        sysconfig.get_config_var("INSTSONAME") or "")
+    readable = [*LIBRARIES, "/lib", "/lib64", "/lib32", "/libx32", *ETC, "/dev/urandom",
+                *(sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib")),
+                sys.executable, str(Path(sys.executable).resolve()), *map(str, packages.values())]
+    rules = {str(path): confine.READ for path in readable}
+    if shared.is_file():
+        rules[str(shared)] = confine.READ
+    return {**rules, "/dev/null": confine.WRITE, str(scratch): confine.WRITE}
 
 
 def runner_argv(scratch: Path, packages: dict) -> list[str]:

@@ -1,0 +1,218 @@
+"""The sixteenth red team's submissions, graded as a teacher grades them (the real commands:
+``minigrad-kit grade`` as root where bubblewrap cannot run, the Gradescope autograder, and
+``export``; a question's code run, ``run_code``, as they call it). What succeeded before,
+and the construction that closed it:
+
+* **a classmate's notebook, the teacher's ``--source`` and the grader's command line, read
+  by a code run without the sandbox** (a root grader where bubblewrap cannot run, whose
+  code runs as a user of its own): that user still read every file any user may, and
+  ``/proc/<pid>/cmdline`` of every process. An answer cell of assignment 3 raised an
+  error holding a classmate's notebook, the instructor notebook beside ``--source`` and the
+  grader's ``--salt``, which the student's own feedback showed (measured). (``confine.
+  only_these_files``: Landlock, the kernel's own allowlist of files for a process, which
+  needs no privileges and no namespaces: a code run without the sandbox opens only what
+  the sandbox would show it, its working folder the one it may write.)
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from assignment_files import BY_ASSIGNMENT, with_module
+from keys import WRONG, build, right
+from platform_tree import environment, failing_bwrap
+
+import grader.run
+from grader.confine import landlock_abi
+from grader.run import Plan, run_code
+from grader.sandbox import Sandbox
+from grader.source import load_source
+
+T = "tensors_and_gradients"
+AS_ROOT = pytest.mark.skipif(
+    os.geteuid() != 0, reason="the code runs as a user of its own where the grader is root "
+    "(Gradescope's container); an ordinary user's grader has no other user to become")
+LANDLOCK = pytest.mark.skipif(landlock_abi() < 1, reason="this kernel offers no Landlock")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def open_folder():
+    """A folder every user may enter, as a teacher's home or a course folder often is
+    (pytest's own is root's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="minigrad-kit-red-team-16-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def grade(*arguments, cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    """``minigrad-kit grade`` in a process of its own (its sandbox chosen there)."""
+    return subprocess.run([sys.executable, "-m", "grader", "grade", *map(str, arguments)],
+                          cwd=cwd, env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                          text=True, timeout=900)
+
+
+SNOOPER = r'''
+import os
+found, refused = [], []
+for path in {paths!r}:
+    try:
+        found.append(open(path, encoding="utf-8", errors="replace").read()[:200])
+    except OSError as error:
+        refused.append(type(error).__name__)
+try:
+    pids = os.listdir("/proc")
+except OSError:
+    refused.append("proc")
+    pids = [str(os.getppid()), "1"]  # (the grader, and the first process)
+for pid in pids:
+    try:
+        line = open(f"/proc/{{pid}}/cmdline", "rb").read()
+    except OSError as error:
+        refused.append("proc")
+        continue
+    if b"--salt" in line:
+        found.append(line.decode(errors="replace"))
+raise RuntimeError(("LEAKED " + " | ".join(found)) if found else
+                   "NOTHING " + " ".join(sorted(set(refused))))
+'''
+
+
+@AS_ROOT
+@LANDLOCK
+def test_a_run_without_the_sandbox_reads_no_classmate_source_or_salt(tmp_path, open_folder):
+    """``grade class/ --source course/ --salt ...`` by root where bwrap fails (a stub that
+    fails as it does in Docker): mallory's answer cell reads alice's notebook beside hers,
+    the instructor notebook in ``--source`` and every ``/proc/*/cmdline``, and raises what
+    it read. Her feedback shows PermissionError and nothing it read; alice, graded in the
+    same run, keeps her full marks."""
+    course, group = open_folder / "course", open_folder / "class"
+    course.mkdir()
+    group.mkdir()
+    shutil.copy(BY_ASSIGNMENT[T], course)
+    with_module(T, course)
+    for folder in (course, group):
+        folder.chmod(0o755)
+    alice = group / "alice.ipynb"
+    paths = [str(alice), str(course / BY_ASSIGNMENT[T].name)]
+    snooper = SNOOPER.format(paths=paths)
+    nbformat.write(build(T, "alice", right(T, "alice")), alice)
+    nbformat.write(build(T, "mallory", {**WRONG[T], "q1_answer": snooper}),
+                   group / "mallory.ipynb")
+    for path in group.iterdir():
+        path.chmod(0o644)
+    out = tmp_path / "out"
+    done = grade(group, "--source", course, "--out", out, "--salt", "pepper-16-secret",
+                 "--timeout", "20", cwd=tmp_path,
+                 env=environment(PATH=failing_bwrap(tmp_path / "stubs")))
+    assert "WITHOUT a sandbox" in done.stdout, done.stdout + done.stderr
+    written = "\n".join(p.read_text(errors="replace") for p in out.rglob("*")
+                        if p.is_file() and p.suffix in (".md", ".csv", ".json", ".html"))
+    assert "RuntimeError: LEAKED" not in written and "pepper-16-secret" not in written
+    assert "NOTHING PermissionError proc" in written, written[:3000]
+    lines = {line.split()[0]: line for line in done.stdout.splitlines()
+             if line.split() and line.split()[0] in ("alice", "mallory")}
+    points, _, most = lines["alice"].split()[2:5]
+    assert points == most and float(most) > 0, done.stdout
+
+
+def test_the_salt_given_on_the_command_line_is_in_no_process_list(tmp_path):
+    """``grade class/ --salt S``: while the students' code runs (a cell that sleeps), no
+    process of the machine shows S in its ``/proc/<pid>/cmdline`` (before, the grader's
+    did, which every user, and a code run without the sandbox, could read); the grading
+    is the same (the secret still draws the hidden inputs: ``--salt`` was read)."""
+    group = tmp_path / "class"
+    group.mkdir()
+    sleeper = "import time\ntime.sleep(4)\n" + WRONG[T]["q1_answer"]
+    nbformat.write(build(T, "mallory", {**WRONG[T], "q1_answer": sleeper}),
+                   group / "mallory.ipynb")
+    secret = "pepper-16-on-the-command-line"
+    command = [sys.executable, "-m", "grader", "grade", str(group), "--out",
+               str(tmp_path / "out"), "--salt", secret, "--timeout", "20"]
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env={**environment(), "PYTHONPATH": str(ROOT)})
+    running, shown = False, set()
+    while process.poll() is None:
+        for pid in descendants(process.pid):
+            try:
+                line = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            running = running or b"grader.runner" in line
+        if running:  # (the student's code runs: every process of the machine)
+            for pid in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    line = Path(f"/proc/{pid}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if secret.encode() in line:
+                    shown.add(line.decode(errors="replace"))
+    stdout, stderr = process.communicate()
+    assert process.returncode == 0 and "mallory" in stdout, stdout + stderr
+    assert running and not shown, shown
+    assert not (tmp_path / "out" / "salt.txt").exists()  # (the given salt was used)
+
+
+def descendants(pid: int) -> list[str]:
+    """The processes ``pid`` started, and theirs (from each one's parent in /proc)."""
+    parents = {}
+    for child in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            parents[child] = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[1]
+        except (OSError, IndexError):
+            continue
+    found, frontier = [], [str(pid)]
+    while frontier:
+        frontier = [child for child, parent in parents.items() if parent in frontier]
+        found += frontier
+    return found
+
+
+LEAVER = """
+import os
+for path in ("/dev/shm/{tag}", "/tmp/{tag}", "/var/tmp/{tag}"):
+    try:
+        open(path, "w").write("x")
+    except OSError as error:
+        print(error)
+open("mine.txt", "w").write("its working folder is its own")
+print(open("mine.txt").read())
+"""
+
+
+@LANDLOCK
+def test_a_run_without_the_sandbox_by_an_ordinary_user_reads_none_of_the_teachers_files(
+        tmp_path, monkeypatch):
+    """Without the sandbox, run with the grader's own rights (an ordinary user's grader,
+    here made so): a cell read ``--out``'s ``salt.txt`` (the teacher's alone, 0600) and
+    wrote into ``/dev/shm``, ``/tmp`` and ``/var/tmp``. Now it opens none of them and
+    writes only in its working folder; the run goes on (the next cell computes)."""
+    monkeypatch.setattr(grader.run, "unsandboxed_user", lambda: None)
+    secret = tmp_path / "salt.txt"
+    secret.write_text("0123456789abcdef" * 4)
+    secret.chmod(0o600)
+    tag = f"minigrad-kit-red-team-16-{os.getpid()}"
+    reader = f"open({str(secret)!r}).read()"
+    source = load_source(BY_ASSIGNMENT[T])
+    plan = Plan([{"kind": "cell", "source": reader, "filename": "<cell 1>"},
+                 {"kind": "cell", "source": LEAVER.format(tag=tag), "filename": "<cell 2>"},
+                 {"kind": "cell", "source": "import minigrad as torch\nx = torch.ones(2)",
+                  "filename": "<cell 3>"}], source.module_text, source.module.name, {})
+    places = [Path("/dev/shm", tag), Path("/tmp", tag), Path("/var/tmp", tag)]
+    try:
+        run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                       deadline=time.monotonic() + 60)
+        assert [step.status for step in run.steps] == ["error", "ok", "ok"], run
+        assert run.steps[0].error.startswith("PermissionError"), run
+        assert [place.exists() for place in places] == [False, False, False]
+    finally:
+        for place in places:
+            place.unlink(missing_ok=True)
