@@ -125,7 +125,9 @@ def only_these_files(rules: dict) -> bool:
     the grader's command line in ``/proc`` (``--salt``); run by an ordinary user, the
     teacher's every file (red team 16). Landlock is the kernel's own file allowlist for a
     process, which needs neither privileges nor namespaces (so it works where bubblewrap
-    cannot run). A path missing here is left out; without Landlock nothing changes."""
+    cannot run). A path missing here is left out; without Landlock nothing changes (and
+    False is returned); where the kernel has it but refuses these rules, OSError is raised:
+    the run stops before any student's code, never goes on unconfined."""
     abi = landlock_abi()
     if abi < 1:
         return False
@@ -133,12 +135,12 @@ def only_these_files(rules: dict) -> bool:
     fields = [handled] + ([3] if abi >= 4 else []) + ([3] if abi >= 6 else [])
     # (handled_access_net: bind and connect TCP, none allowed; scoped: abstract Unix sockets
     # and signals, none outside)
-    attributes = ctypes.create_string_buffer(struct.pack(f"{len(fields)}Q", *fields))
+    packed = struct.pack(f"{len(fields)}Q", *fields)
     libc = ctypes.CDLL(None, use_errno=True)
-    ruleset = libc.syscall(CREATE_RULESET, attributes, ctypes.c_size_t(len(attributes.raw)),
-                           0)
+    ruleset = libc.syscall(CREATE_RULESET, ctypes.create_string_buffer(packed, len(packed)),
+                           ctypes.c_size_t(len(packed)), 0)
     if ruleset < 0:
-        return False
+        raise OSError(ctypes.get_errno(), "Landlock refused a ruleset")
     try:
         for path, rights in rules.items():
             try:
@@ -150,11 +152,12 @@ def only_these_files(rules: dict) -> bool:
                     WRITE if stat.S_ISDIR(os.fstat(descriptor).st_mode) else ON_A_FILE)
                 rule = ctypes.create_string_buffer(struct.pack("=Qi", granted, descriptor))
                 if libc.syscall(ADD_RULE, ruleset, PATH_BENEATH, rule, 0) != 0:
-                    return False
+                    raise OSError(ctypes.get_errno(), f"Landlock refused a rule for {path}")
             finally:
                 os.close(descriptor)
-        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            return False
-        return libc.syscall(RESTRICT_SELF, ruleset, 0) == 0
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or \
+                libc.syscall(RESTRICT_SELF, ruleset, 0) != 0:
+            raise OSError(ctypes.get_errno(), "Landlock could not restrict the run")
+        return True
     finally:
         os.close(ruleset)

@@ -123,10 +123,10 @@ def main(results: int, user: str = "-") -> None:
 
     assignment = questions_from_text(plan["module"], plan["module_name"])
     namespace = {"__name__": "__main__", "__builtins__": builtins}
-    _quiet()
     default_interrupts()  # (whatever the grader's process had: see grader/signals.py)
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
     _no_new_tasks(plan["autograd"], None if user == "-" else int(user), plan.get("files"))
+    _quiet()  # (after: a run that could not be confined says why, on its standard error)
     for index, step in enumerate(plan["steps"]):
         os.write(results, frame({"step": index, "started": True}, signer))
         report = {"step": index, "status": "ok"}

@@ -216,3 +216,19 @@ def test_a_run_without_the_sandbox_by_an_ordinary_user_reads_none_of_the_teacher
     finally:
         for place in places:
             place.unlink(missing_ok=True)
+
+
+@LANDLOCK
+def test_a_run_whose_files_cannot_be_confined_runs_no_code(monkeypatch):
+    """Where the kernel has Landlock but refuses the run's rules (here a rule that grants
+    nothing), the run stops before the student's first cell and says why, instead of
+    running it with every file open while the teacher's note says otherwise."""
+    monkeypatch.setattr(grader.run, "runner_files",
+                        lambda scratch, packages: {"/etc/passwd": 8})  # (READ_DIR, a file)
+    source = load_source(BY_ASSIGNMENT[T])
+    plan = Plan([{"kind": "cell", "source": "print(1)", "filename": "<cell 1>"}],
+                source.module_text, source.module.name, {})
+    run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                   deadline=time.monotonic() + 60)
+    assert [step.status for step in run.steps] == ["dead"], run
+    assert "Landlock refused a rule for /etc/passwd" in run.startup, run
