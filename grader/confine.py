@@ -123,7 +123,7 @@ def only_these_files(rules: dict) -> bool:
     may: a classmate's notebook beside the submission (its answers, to hand in as one's
     own), the teacher's ``--source`` (the hidden tests), ``--out`` (everyone's feedback), and
     the grader's command line in ``/proc`` (``--salt``); run by an ordinary user, the
-    teacher's every file (red team 16). Landlock is the kernel's own file allowlist for a
+    teacher's every file, and signalled the grader's worker (red team 16). Landlock is the kernel's own file allowlist for a
     process, which needs neither privileges nor namespaces (so it works where bubblewrap
     cannot run). A path missing here is left out; without Landlock nothing changes (and
     False is returned); where the kernel has it but refuses these rules, OSError is raised:

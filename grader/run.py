@@ -97,7 +97,8 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
             command = runner_argv(scratch, packages)
             environment, user = sandbox_environment(scratch), sandbox_user()
         else:
-            # the same view, without the sandbox: only those files (Landlock: red team 16)
+            # the same view, without the sandbox: only those files, none written (Landlock:
+            # red team 16)
             files = runner_files(scratch.resolve(), packages)
             user = unsandboxed_user()
             paths = sorted({str(p.parent) for p in packages.values()})

@@ -498,7 +498,10 @@ def runner_files(scratch: Path, packages: dict) -> dict:
     """What a code run without the sandbox may open (``confine.only_these_files``): what
     ``runner_argv`` shows it (the system's libraries, a few files of ``/etc``, the standard
     library, the interpreter, ``packages`` where they are), ``/dev/null`` and
-    ``/dev/urandom``, and its working folder ``scratch``, the one it may write."""
+    ``/dev/urandom``, and its working folder ``scratch``, to read only: no answer writes
+    files, and that folder is on the grader's disk, not a tmpfs of ``SCRATCH_BYTES``
+    (a cell wrote 160 MB there, and could have filled the disk under the submissions
+    graded beside it; red team 16)."""
     import sysconfig
 
     shared = Path(str(sysconfig.get_config_var("LIBDIR") or "")) / str(
@@ -509,7 +512,7 @@ def runner_files(scratch: Path, packages: dict) -> dict:
     rules = {str(path): confine.READ for path in readable}
     if shared.is_file():
         rules[str(shared)] = confine.READ
-    return {**rules, "/dev/null": confine.WRITE, str(scratch): confine.WRITE}
+    return {**rules, "/dev/null": confine.WRITE, str(scratch): confine.READ}
 
 
 def runner_argv(scratch: Path, packages: dict) -> list[str]:

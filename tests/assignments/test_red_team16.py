@@ -177,14 +177,16 @@ def descendants(pid: int) -> list[str]:
 
 
 LEAVER = """
-import os
-for path in ("/dev/shm/{tag}", "/tmp/{tag}", "/var/tmp/{tag}"):
+wrote = []
+for path in ("/dev/shm/{tag}", "/tmp/{tag}", "/var/tmp/{tag}", "in-its-working-folder"):
     try:
-        open(path, "w").write("x")
-    except OSError as error:
-        print(error)
-open("mine.txt", "w").write("its working folder is its own")
-print(open("mine.txt").read())
+        with open(path, "wb") as file:
+            file.write(bytes(1 << 20))
+        wrote.append(path)
+    except OSError:
+        pass
+if wrote:
+    raise RuntimeError("WROTE " + " ".join(wrote))
 """
 
 
@@ -193,8 +195,10 @@ def test_a_run_without_the_sandbox_by_an_ordinary_user_reads_none_of_the_teacher
         tmp_path, monkeypatch):
     """Without the sandbox, run with the grader's own rights (an ordinary user's grader,
     here made so): a cell read ``--out``'s ``salt.txt`` (the teacher's alone, 0600) and
-    wrote into ``/dev/shm``, ``/tmp`` and ``/var/tmp``. Now it opens none of them and
-    writes only in its working folder; the run goes on (the next cell computes)."""
+    wrote into ``/dev/shm``, ``/tmp``, ``/var/tmp`` and its working folder, which is on
+    the grader's disk (160 MB there, measured, where the sandbox's is a tmpfs of 64 MB).
+    Now it opens none of them and writes nowhere; the run goes on (the next cell
+    computes)."""
     monkeypatch.setattr(grader.run, "unsandboxed_user", lambda: None)
     secret = tmp_path / "salt.txt"
     secret.write_text("0123456789abcdef" * 4)
@@ -232,3 +236,25 @@ def test_a_run_whose_files_cannot_be_confined_runs_no_code(monkeypatch):
                    deadline=time.monotonic() + 60)
     assert [step.status for step in run.steps] == ["dead"], run
     assert "Landlock refused a rule for /etc/passwd" in run.startup, run
+
+
+SIGNALLER = """
+import os
+os.kill(os.getppid(), 0)  # (0: may it be signalled? a 9 ended the grader's worker)
+"""
+
+
+@pytest.mark.skipif(landlock_abi() < 6, reason="Landlock scopes signals from its ABI 6")
+def test_a_run_without_the_sandbox_by_an_ordinary_user_signals_no_grader(monkeypatch):
+    """Without the sandbox, with the grader's own rights (an ordinary user's grader), a
+    cell could signal every process of that user: the grader's worker that started it
+    (``os.kill(os.getppid(), 9)`` ended it, and with it the submissions it was grading).
+    Now no process outside the run may be signalled (Landlock's scope)."""
+    monkeypatch.setattr(grader.run, "unsandboxed_user", lambda: None)
+    source = load_source(BY_ASSIGNMENT[T])
+    plan = Plan([{"kind": "cell", "source": SIGNALLER, "filename": "<cell 1>"}],
+                source.module_text, source.module.name, {})
+    run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                   deadline=time.monotonic() + 60)
+    assert [step.status for step in run.steps] == ["error"], run
+    assert run.steps[0].error.startswith("PermissionError"), run
