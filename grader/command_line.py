@@ -41,13 +41,17 @@ def hide(options=SECRET) -> bool:
 
 
 def _hidden(area: bytes, options) -> bytes:
-    """``area`` (arguments, each ended by a NUL) with the values of ``options`` starred."""
+    """``area`` (arguments, each ended by a NUL) with the values of ``options`` starred,
+    as argparse reads them: ``--salt S``, ``--salt=S``, and abbreviated (``--sal S``)."""
     arguments = area.split(b"\0")
-    names = {option.encode() for option in options}
+
+    def named(argument: bytes) -> bool:
+        return len(argument) > 4 and any(option.encode().startswith(argument)
+                                         for option in options)
     for index, argument in enumerate(arguments):
         name, equals, value = argument.partition(b"=")
-        if equals and name in names:
+        if equals and named(name):
             arguments[index] = name + equals + b"*" * len(value)
-        elif index and arguments[index - 1] in names:
+        elif index and named(arguments[index - 1]):
             arguments[index] = b"*" * len(argument)
     return b"\0".join(arguments)

@@ -1,6 +1,7 @@
 """The first lines a sandbox runs, before any student code: a user of its own, and a
 bounded number of processes and threads (``confine``); in a code run, no socket either
-(``no_sockets``). Standard library only: a notebook kernel loads this file alone
+(``no_sockets``), and without the sandbox no file but those it is given
+(``only_these_files``, Landlock). Standard library only: a notebook kernel loads this file alone
 (``sandbox.kernel_command``), a code run imports it.
 """
 
@@ -27,7 +28,8 @@ RULESET_VERSION, PATH_BENEATH = 1, 1  # (create_ruleset's flag; add_rule's kind 
 # The file system rights each ABI version handles: up to MAKE_SYM (1), REFER (2),
 # TRUNCATE (3), IOCTL_DEV (5); of them, those a rule on a file (not a folder) may grant
 FILE_RIGHTS = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 5: (1 << 16) - 1}
-ON_A_FILE = 1 | 2 | 4 | (1 << 14) | (1 << 15)  # EXECUTE, WRITE_FILE, READ_FILE, TRUNCATE, IOCTL_DEV
+# EXECUTE, WRITE_FILE, READ_FILE, TRUNCATE, IOCTL_DEV
+ON_A_FILE = 1 | 2 | 4 | (1 << 14) | (1 << 15)
 READ = 1 | 4 | 8  # EXECUTE, READ_FILE, READ_DIR
 WRITE = (1 << 16) - 1  # everything (what the ABI does not handle is left out)
 
@@ -123,11 +125,12 @@ def only_these_files(rules: dict) -> bool:
     may: a classmate's notebook beside the submission (its answers, to hand in as one's
     own), the teacher's ``--source`` (the hidden tests), ``--out`` (everyone's feedback), and
     the grader's command line in ``/proc`` (``--salt``); run by an ordinary user, the
-    teacher's every file, and signalled the grader's worker (red team 16). Landlock is the kernel's own file allowlist for a
-    process, which needs neither privileges nor namespaces (so it works where bubblewrap
-    cannot run). A path missing here is left out; without Landlock nothing changes (and
-    False is returned); where the kernel has it but refuses these rules, OSError is raised:
-    the run stops before any student's code, never goes on unconfined."""
+    teacher's every file, and signalled the grader's worker (red team 16). Landlock is the
+    kernel's own file allowlist for a process, which needs neither privileges nor
+    namespaces (so it works where bubblewrap cannot run). A path missing here is left out;
+    without Landlock nothing changes (and False is returned); where the kernel has it but
+    refuses these rules, OSError is raised: the run stops before any student's code, never
+    goes on unconfined."""
     abi = landlock_abi()
     if abi < 1:
         return False

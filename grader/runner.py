@@ -15,7 +15,8 @@ its inputs. Then, before any student code runs, this module
 * starts its one thread (interrupts), then becomes the sandbox's own user (when the grader
   is root) and allows no other process or thread (``confine.py``: ``RLIMIT_NPROC``
   at the number of tasks it has, counted in this sandbox only), so a fork or thread bomb
-  fails at once.
+  fails at once; without the sandbox, it opens no file but the plan's ``files`` from then
+  on (``confine.only_these_files``: the sandbox's view, none written).
 
 It then runs each step and reports on the result pipe (``RESULTS``, a file descriptor the
 grader passes): ``{"step": i, "started": true}``, then ``{"step": i, "status": ...}``, with

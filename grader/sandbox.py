@@ -509,7 +509,8 @@ def runner_files(scratch: Path, packages: dict) -> dict:
         sysconfig.get_config_var("INSTSONAME") or "")
     readable = [*LIBRARIES, "/lib", "/lib64", "/lib32", "/libx32", *ETC, "/dev/urandom",
                 *(sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib")),
-                sys.executable, str(Path(sys.executable).resolve()), *map(str, packages.values())]
+                sys.executable, str(Path(sys.executable).resolve()),
+                *map(str, packages.values())]
     rules = {str(path): confine.READ for path in readable}
     if shared.is_file():
         rules[str(shared)] = confine.READ

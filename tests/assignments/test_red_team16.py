@@ -123,11 +123,13 @@ def test_a_run_without_the_sandbox_reads_no_classmate_source_or_salt(tmp_path, o
     assert points == most and float(most) > 0, done.stdout
 
 
-def test_the_salt_given_on_the_command_line_is_in_no_process_list(tmp_path):
-    """``grade class/ --salt S``: while the students' code runs (a cell that sleeps), no
-    process of the machine shows S in its ``/proc/<pid>/cmdline`` (before, the grader's
-    did, which every user, and a code run without the sandbox, could read); the grading
-    is the same (the secret still draws the hidden inputs: ``--salt`` was read)."""
+@pytest.mark.parametrize("spelling", [["--salt", "{}"], ["--sal={}"]])
+def test_the_salt_given_on_the_command_line_is_in_no_process_list(tmp_path, spelling):
+    """``grade class/ --salt S`` (or ``--sal=S``, which argparse reads as ``--salt``):
+    while the students' code runs (a cell that sleeps), no process of the machine shows S
+    in its ``/proc/<pid>/cmdline`` (before, the grader's did, which every user, and a code
+    run without the sandbox, could read); the grading is the same (the secret still draws
+    the hidden inputs: ``--salt`` was read)."""
     group = tmp_path / "class"
     group.mkdir()
     sleeper = "import time\ntime.sleep(4)\n" + WRONG[T]["q1_answer"]
@@ -135,7 +137,7 @@ def test_the_salt_given_on_the_command_line_is_in_no_process_list(tmp_path):
                    group / "mallory.ipynb")
     secret = "pepper-16-on-the-command-line"
     command = [sys.executable, "-m", "grader", "grade", str(group), "--out",
-               str(tmp_path / "out"), "--salt", secret, "--timeout", "20"]
+               str(tmp_path / "out"), *(s.format(secret) for s in spelling), "--timeout", "20"]
     process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True,
                                env={**environment(), "PYTHONPATH": str(ROOT)})
