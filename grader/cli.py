@@ -33,7 +33,7 @@ from .i18n import _
 from .intake import one_line, printable, valid_text
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .progress import progress
-from .sandbox import MODES, SandboxUnavailable, choose
+from .sandbox import MODES, SandboxUnavailable, choose, withhold
 from .source import SourceError, load_source
 from .timing import merge_timing, write_timing
 
@@ -479,6 +479,8 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     if not sandbox.on:
         print(f"WARNING: grading without a sandbox. {sandbox.reason}. (Recorded in "
               "flags.csv.)", file=sys.stderr)
+        out.mkdir(parents=True, exist_ok=True)
+        withhold(out)  # (earlier gradings' feedback and written answers: red team 16)
     options = Options(timeout=args.timeout, memory_mb=args.memory, salt=salt,
                       sandbox="bubblewrap" if sandbox.on else "off", budget=args.budget,
                       variants=args.variants, strict=args.strict,

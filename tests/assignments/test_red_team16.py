@@ -29,6 +29,7 @@ from keys import WRONG, build, right
 from platform_tree import environment, failing_bwrap
 
 import grader.run
+from grader.cli import main
 from grader.confine import landlock_abi
 from grader.run import Plan, run_code
 from grader.sandbox import Sandbox
@@ -282,3 +283,42 @@ def test_without_landlock_what_a_run_leaves_in_run_lock_is_removed(monkeypatch):
         assert not place.exists()
     finally:
         place.unlink(missing_ok=True)
+
+
+OUT_READER = r'''
+import os
+found = []
+for root, folders, files in os.walk({out!r}):
+    for name in files:
+        try:
+            found.append(name + ": " + open(os.path.join(root, name)).read()[:80])
+        except OSError:
+            pass
+if found:
+    raise RuntimeError("LEAKED " + " | ".join(found))
+'''
+
+
+@AS_ROOT
+def test_without_landlock_a_run_reads_no_earlier_grading_in_out(tmp_path, open_folder,
+                                                                 monkeypatch):
+    """Without the sandbox and without Landlock (here made so), as a root grader's user of
+    its own: ``--out`` (made readable by every user) held the class's earlier grading, its
+    feedback, ``gradebook.csv`` and written answers, and mallory's cell, graded into it
+    again, read them. The grader makes ``--out`` root's alone first."""
+    monkeypatch.setattr(grader.run, "runner_files", lambda scratch, packages: None)
+    out = open_folder / "out"
+    group = tmp_path / "class"
+    group.mkdir()
+    nbformat.write(build(T, "alice", right(T, "alice")), group / "alice.ipynb")
+    assert main(["grade", str(group), "--out", str(out), "--sandbox", "off", "--jobs", "1",
+                 "--salt", "s"]) == 0
+    for path in [out, *out.rglob("*")]:  # (as a folder the teacher shares would be)
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    reader = OUT_READER.format(out=str(out))
+    nbformat.write(build(T, "mallory", {**WRONG[T], "q1_answer": reader}),
+                   group / "mallory.ipynb")
+    main(["grade", str(group), "--out", str(out), "--sandbox", "off", "--jobs", "1",
+          "--salt", "s"])
+    written = "\n".join(p.read_text(errors="replace") for p in out.rglob("*.md"))
+    assert "RuntimeError: LEAKED" not in written
