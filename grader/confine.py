@@ -22,6 +22,14 @@ MACHINES = {"x86_64": (0xC000003E, 41, 317), "aarch64": (0xC00000B7, 198, 277)}
 PR_SET_NO_NEW_PRIVS, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 38, 1, 1
 DENY, ALLOW = 0x00050000 | 1, 0x7FFF0000  # SECCOMP_RET_ERRNO | EPERM; SECCOMP_RET_ALLOW
 IO_URING_SETUP = 425  # (the same number on both)
+# The calls that change a file's owner, mode, times or extended attributes, which Landlock
+# does not govern: chmod, fchmod, chown, fchown, lchown, utime, setxattr, lsetxattr,
+# fsetxattr, removexattr, lremovexattr, fremovexattr, utimes, fchownat, futimesat, fchmodat,
+# utimensat (aarch64 has only the *at and f* ones), and on both fchmodat2, setxattrat,
+# removexattrat
+CHANGES_FILES = {"x86_64": (90, 91, 92, 93, 94, 132, 188, 189, 190, 197, 198, 199, 235, 260,
+                            261, 268, 280, 452, 463, 466),
+                 "aarch64": (5, 6, 7, 14, 15, 16, 52, 53, 54, 55, 88, 452, 463, 466)}
 # Landlock (Linux 5.13 on): its three calls, the same numbers on both machines
 CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446
 RULESET_VERSION, PATH_BENEATH = 1, 1  # (create_ruleset's flag; add_rule's kind of rule)
@@ -76,25 +84,28 @@ def _own_user_namespace() -> bool:
 
 def no_sockets() -> bool:
     """From here on, ``socket()`` fails (EPERM) in every thread of this process, and so do
-    ``io_uring_setup`` (whose rings open sockets too) and any system call of another ABI
-    (x32, i386: their own numbers for it); whether that holds. A code run without the
-    sandbox (no network namespace of its own) opened a socket through ctypes (measured),
-    with which it could send the hidden tests' inputs it is called with to a server of the
-    student's (red team 15); no answer needs one. A seccomp filter (no new privileges
+    ``io_uring_setup`` (whose rings open sockets too), the calls that change a file's
+    owner, mode, times or extended attributes (``CHANGES_FILES``) and any system call of
+    another ABI (x32, i386: their own numbers for it); whether that holds. A code run
+    without the sandbox (no network namespace of its own) opened a socket through ctypes
+    (measured), with which it could send the hidden tests' inputs it is called with to a
+    server of the student's (red team 15); run with the grader's own rights, it made the
+    teacher's files readable by every user (``os.chmod``, which Landlock does not govern,
+    measured: red team 16). No answer needs either. A seccomp filter (no new privileges
     first, as a user may install one); where the machine has none, or is of another kind,
     nothing changes."""
     machine = MACHINES.get(platform.machine())
     if machine is None or not sys.platform.startswith("linux"):
         return False
     arch, socket, seccomp = machine
+    denied = (socket, IO_URING_SETUP) + CHANGES_FILES[platform.machine()]
     program = [(0x20, 0, 0, 4),  # load the ABI
-               (0x15, 0, 5, arch),  # another ABI: deny
+               (0x15, 0, len(denied) + 3, arch),  # another ABI: deny
                (0x20, 0, 0, 0),  # load the call's number
-               (0x35, 3, 0, 0x40000000),  # x32's numbers: deny
-               (0x15, 2, 0, socket),  # socket(): deny
-               (0x15, 1, 0, IO_URING_SETUP),  # io_uring_setup(): deny
-               (0x06, 0, 0, ALLOW),
-               (0x06, 0, 0, DENY)]
+               (0x35, len(denied) + 1, 0, 0x40000000)]  # x32's numbers: deny
+    program += [(0x15, len(denied) - index, 0, number)  # each denied call: deny
+                for index, number in enumerate(denied)]
+    program += [(0x06, 0, 0, ALLOW), (0x06, 0, 0, DENY)]
     code = b"".join(struct.pack("HBBI", *line) for line in program)
     buffer = ctypes.create_string_buffer(code)
     fprog = struct.pack("HxxxxxxP", len(program), ctypes.addressof(buffer))

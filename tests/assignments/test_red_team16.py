@@ -322,3 +322,33 @@ def test_without_landlock_a_run_reads_no_earlier_grading_in_out(tmp_path, open_f
           "--salt", "s"])
     written = "\n".join(p.read_text(errors="replace") for p in out.rglob("*.md"))
     assert "RuntimeError: LEAKED" not in written
+
+
+def test_a_run_without_the_sandbox_changes_no_files_mode_owner_or_times(tmp_path,
+                                                                        monkeypatch):
+    """Without the sandbox, with the grader's own rights (an ordinary user's grader, here
+    made so): Landlock governs opening files, not their metadata, and a cell made the
+    teacher's ``salt.txt`` (0600) readable by every user with ``os.chmod`` (a classmate on
+    the machine could then read it), or could have made the class's notebooks unreadable
+    to the grader. Now chmod, chown and utime fail (a seccomp filter, with or without
+    the sandbox) and the file is as it was."""
+    monkeypatch.setattr(grader.run, "unsandboxed_user", lambda: None)
+    secret = tmp_path / "salt.txt"
+    secret.write_text("0123456789abcdef" * 4)
+    secret.chmod(0o600)
+    before = secret.stat()
+    changer = (f"import os\nos.chmod({str(secret)!r}, 0o644)\n")
+    steps = [{"kind": "cell", "source": changer, "filename": "<cell 1>"},
+             {"kind": "cell", "source": f"import os\nos.utime({str(secret)!r}, (0, 0))",
+              "filename": "<cell 2>"},
+             {"kind": "cell", "source": f"import os\nos.chown({str(secret)!r}, 1, 1)",
+              "filename": "<cell 3>"}]
+    source = load_source(BY_ASSIGNMENT[T])
+    run = run_code(Plan(steps, source.module_text, source.module.name, {}),
+                   sandbox=Sandbox("off", "a test"), timeout=20,
+                   deadline=time.monotonic() + 60)
+    assert [step.status for step in run.steps] == ["error"] * 3, run
+    assert all(step.error.startswith("PermissionError") for step in run.steps), run
+    after = secret.stat()
+    assert (after.st_mode, after.st_mtime, after.st_uid) == \
+        (before.st_mode, before.st_mtime, before.st_uid)
