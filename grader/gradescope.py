@@ -24,6 +24,7 @@ container, that the students' code ran without the sandbox and what that allows.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import tempfile
@@ -106,7 +107,13 @@ def build_zip(sources: list[str], out, options: dict) -> Path:
         packed = pack_course(sources, course, options)
         out.parent.mkdir(parents=True, exist_ok=True)
         partial = out.with_name(f".{out.name}.tmp")
-        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+        partial.unlink(missing_ok=True)
+        # (its owner's alone: it holds the solutions and the salt, and a zip readable by
+        # every user of the teacher's machine handed them to any student with an account
+        # there, red team 16)
+        handle = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(handle, "wb") as file, \
+                zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, text in (("setup.sh", SETUP_SH.format(wheel=wheel.name)),
                                ("run_autograder", RUN_AUTOGRADER)):
                 archive.writestr(*_executable(name, text))

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -352,3 +353,20 @@ def test_a_run_without_the_sandbox_changes_no_files_mode_owner_or_times(tmp_path
     after = secret.stat()
     assert (after.st_mode, after.st_mtime, after.st_uid) == \
         (before.st_mode, before.st_mtime, before.st_uid)
+
+
+def test_the_gradescope_autograder_is_its_owners_alone(tmp_path):
+    """``minigrad-kit gradescope`` writes the zip the teacher uploads, which holds the
+    instructor notebook (solutions, hidden tests) and the salt: it was readable by every
+    user of the teacher's machine (0644), a student with an account there among them. Now
+    it is its owner's alone (0600), and so is its ``minigrad-kit.json`` (the salt), as
+    Gradescope extracts it and as PrairieLearn's ``tests/`` holds it."""
+    zipped = tmp_path / "autograder.zip"
+    zipped.write_bytes(b"an older one")
+    zipped.chmod(0o644)
+    assert main(["gradescope", str(BY_ASSIGNMENT[T]), "--out", str(zipped), "--salt", "s",
+                 "--numbers-of", "ada"]) == 0
+    assert zipped.stat().st_mode & 0o777 == 0o600
+    with zipfile.ZipFile(zipped) as archive:  # (and so is the salt's file, extracted)
+        mode = archive.getinfo("course/minigrad-kit.json").external_attr >> 16
+        assert mode & 0o777 == 0o600
