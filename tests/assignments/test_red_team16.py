@@ -1,17 +1,32 @@
 """The sixteenth red team's submissions, graded as a teacher grades them (the real commands:
-``minigrad-kit grade`` as root where bubblewrap cannot run, the Gradescope autograder, and
-``export``; a question's code run, ``run_code``, as they call it). What succeeded before,
-and the construction that closed it:
+``minigrad-kit grade`` as root where bubblewrap cannot run, ``minigrad-kit gradescope``;
+a question's code run, ``run_code``, as they call it). What succeeded before, and the
+construction that closed it:
 
 * **a classmate's notebook, the teacher's ``--source`` and the grader's command line, read
   by a code run without the sandbox** (a root grader where bubblewrap cannot run, whose
   code runs as a user of its own): that user still read every file any user may, and
   ``/proc/<pid>/cmdline`` of every process. An answer cell of assignment 3 raised an
   error holding a classmate's notebook, the instructor notebook beside ``--source`` and the
-  grader's ``--salt``, which the student's own feedback showed (measured). (``confine.
-  only_these_files``: Landlock, the kernel's own allowlist of files for a process, which
-  needs no privileges and no namespaces: a code run without the sandbox opens only what
-  the sandbox would show it, its working folder the one it may write.)
+  grader's ``--salt``, which the student's own feedback showed (measured). Run by an
+  ordinary user, the code read the teacher's ``salt.txt`` (0600), wrote 160 MB into its
+  working folder on the grader's disk, and could signal the grader's worker.
+  (``confine.only_these_files``: Landlock, the kernel's own allowlist of files for a
+  process, which needs no privileges and no namespaces: a code run without the sandbox
+  opens only what the sandbox would show it, writes nothing, and signals no process
+  outside it; where the kernel has Landlock but refuses the rules, no code runs.)
+* **the teacher's files' mode changed**, which Landlock does not govern: ``os.chmod`` made
+  the teacher's ``salt.txt`` readable by every user. (``confine.no_sockets``'s seccomp
+  filter refuses chmod, chown, utime and the xattr calls.)
+* **the salt in the process list**: ``grade --salt S`` showed S in ``/proc/<pid>/cmdline``
+  to every user of the machine for the whole grading. (``command_line.hide`` stars it out
+  of the grader's own argument memory before any student's code runs.)
+* **without Landlock** (a kernel before 5.13), a root grader's run left a file in
+  ``/run/lock`` for the submissions after it, and read an earlier grading's feedback in
+  ``--out``. (``sandbox.SHARED`` sweeps ``/run/lock``; ``grade`` makes ``--out`` root's
+  alone when the code runs without the sandbox.)
+* **the Gradescope autograder readable by every user** of the teacher's machine (the
+  solutions and the salt). (The zip, and the salt's file in it, are 0600.)
 """
 
 import os
