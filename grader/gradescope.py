@@ -41,7 +41,7 @@ from .confine import landlock_abi
 from .i18n import _
 from .report import write_atomic
 from .source import load_source
-from .sandbox import runs_as_own_user
+from .sandbox import encloses, runs_as_own_user
 from .upload import (CONFIG, ONE_ASSIGNMENT, grade_upload, grader_failed, no_notebook,
                      not_graded, notebooks_in, overview, pack_course, question_feedback)
 from .variants import render
@@ -197,7 +197,7 @@ def _teacher_notes(result, lang: str) -> list[dict]:
         if result.flags:
             notes.append(_note(_("For the teacher · flagged code"), "\n".join(result.flags)))
         if result.sandbox and not result.sandbox.startswith("bubblewrap"):
-            if runs_as_own_user() and landlock_abi():
+            if runs_as_own_user() and (landlock_abi() or encloses()):
                 risk = _(
                     "The student's code ran WITHOUT the sandbox ({why}). In this container it "
                     "could open no file but the system's libraries, Python and the kit's "

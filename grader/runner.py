@@ -126,8 +126,10 @@ def main(results: int, user: str = "-") -> None:
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     default_interrupts()  # (whatever the grader's process had: see grader/signals.py)
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
-    _no_new_tasks(plan["autograd"], None if user == "-" else int(user), plan.get("files"))
-    _quiet()  # (after: a run that could not be confined says why, on its standard error)
+    sink = os.open(os.devnull, os.O_WRONLY)  # (before: an enclosed run sees no /dev)
+    _no_new_tasks(plan["autograd"], None if user == "-" else int(user), plan.get("files"),
+                  plan.get("enclose", False))
+    _quiet(sink)  # (after: a run that could not be confined says why, on its standard error)
     for index, step in enumerate(plan["steps"]):
         os.write(results, frame({"step": index, "started": True}, signer))
         report = {"step": index, "status": "ok"}
@@ -180,16 +182,20 @@ def _cap_memory(megabytes: int) -> None:
             pass
 
 
-def _no_new_tasks(autograd: bool, user: int | None, files: dict | None = None) -> None:
+def _no_new_tasks(autograd: bool, user: int | None, files: dict | None = None,
+                  enclose: bool = False) -> None:
     """From here on, no process or thread can start (``sandbox.confine``, as ``user``);
     minigrad computes on this thread only (its big kernels would start threads); without
-    the sandbox, ``files`` (``sandbox.runner_files``) are the only files it may open."""
-    from grader.confine import confine, no_sockets, only_these_files
+    the sandbox, ``files`` (``sandbox.runner_files``) are the only files it may open, and
+    where the kernel has no Landlock to say so (``enclose``: a root grader's run), its
+    working folder is all it sees (``confine.enclose``)."""
+    from grader.confine import confine, enclose as enclosed, no_sockets, only_these_files
 
     if autograd:
         import minigrad
         minigrad.set_num_threads(1)
-    confine(user, None)
+    tasks = enclosed() if enclose else None
+    confine(user, tasks)
     no_sockets()  # (without the sandbox, no network namespace of its own: red team 15)
     if files is not None:  # (without it, every file a user may read: red team 16)
         only_these_files(files)
@@ -200,9 +206,9 @@ def _without_autograd() -> None:
     sys.modules["minigrad"] = sys.modules["torch"] = forward_only
 
 
-def _quiet() -> None:
-    """What the cells print goes nowhere (the grader reads the result pipe only)."""
-    sink = os.open(os.devnull, os.O_WRONLY)
+def _quiet(sink: int) -> None:
+    """What the cells print goes nowhere (``sink``: /dev/null; the grader reads the result
+    pipe only)."""
     for descriptor in (1, 2):
         os.dup2(sink, descriptor)
     os.close(sink)

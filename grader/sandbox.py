@@ -55,6 +55,7 @@ from . import confine
 __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv",
            "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
            "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user",
+           "encloses",
            "withhold", "hand_over", "sweep",
            "kernel_command", "KERNEL_TASKS", "runner_files"]
 
@@ -73,6 +74,7 @@ SCRATCH_BYTES = 64 * 1024 * 1024  # a code run's writable folder (no answer writ
 FIRST_USER = 2_100_000_000
 KERNEL_TASKS = 64  # processes and threads of a notebook kernel (ipykernel needs about 8)
 CHANGE_USER = (6, 7)  # CAP_SETGID, CAP_SETUID: what becoming a user of its own needs
+CHROOT = 18  # CAP_SYS_CHROOT
 LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32")
 INSTALL = ("the grader's sandbox needs bubblewrap: apt-get install bubblewrap (Debian, "
            "Ubuntu), dnf install bubblewrap (Fedora); on macOS or Windows, grade inside a "
@@ -170,6 +172,13 @@ def unsandboxed_user() -> int | None:
     return sandbox_user() if runs_as_own_user() else None
 
 
+def encloses() -> bool:
+    """Whether a code run without the sandbox and without Landlock is enclosed in its
+    working folder (``confine.enclose``): where it runs as a user of its own and root may
+    ``chroot`` (CAP_SYS_CHROOT, which Docker grants)."""
+    return runs_as_own_user() and _capable(CHROOT)
+
+
 def runs_as_own_user() -> bool:
     """Whether a code run without the sandbox becomes a user of its own (see
     ``unsandboxed_user``)."""
@@ -182,6 +191,9 @@ def _unsandboxed_rights() -> str:
         return ("as a user of its own (it could open no file but the system's libraries, "
                 "Python and the kit's packages (Landlock), start no process and write none "
                 "of the grader's files)")
+    if encloses():
+        return ("as a user of its own (it could open no file outside its working folder "
+                "(chroot), start no process and write none of the grader's files)")
     if runs_as_own_user():
         return ("as a user of its own (it could read what any user may, but not a platform's "
                 "course folder, start no process and write none of the grader's files)")
@@ -206,16 +218,24 @@ def withhold(folder) -> None:
 @functools.lru_cache(maxsize=1)
 def _may_change_user() -> bool:
     try:
+        users = [_mapped(f"/proc/self/{kind}_map") for kind in ("uid", "gid")]
+    except (OSError, ValueError, IndexError):
+        return False
+    last = FIRST_USER + 32 * (1 << 22)  # (sandbox_user's users: all of them, mapped)
+    return all(_capable(capability) for capability in CHANGE_USER) and all(
+        any(start <= FIRST_USER and last <= start + count for start, count in ranges)
+        for ranges in users)
+
+
+def _capable(capability: int) -> bool:
+    """Whether this process has ``capability`` (its number) in its effective set."""
+    try:
         with open("/proc/self/status", encoding="ascii") as file:
             effective = next(int(line.split()[1], 16) for line in file
                              if line.startswith("CapEff:"))
-        users = [_mapped(f"/proc/self/{kind}_map") for kind in ("uid", "gid")]
     except (OSError, StopIteration, ValueError, IndexError):
         return False
-    last = FIRST_USER + 32 * (1 << 22)  # (sandbox_user's users: all of them, mapped)
-    return all(effective >> capability & 1 for capability in CHANGE_USER) and all(
-        any(start <= FIRST_USER and last <= start + count for start, count in ranges)
-        for ranges in users)
+    return bool(effective >> capability & 1)
 
 
 def _mapped(path: str) -> list:

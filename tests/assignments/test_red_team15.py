@@ -129,9 +129,10 @@ def test_what_a_run_without_the_sandbox_leaves_where_every_user_writes_is_remove
     """Without the sandbox, as a root grader's user of its own: the files and folders the
     cell left in /dev/shm, /tmp and /var/tmp, and its System V segment, queue and
     semaphores, are gone once ``run_code`` returns; the cell ran (its step is ok). (On a
-    kernel without Landlock, here made so: with it, red team 16's ``only_these_files``
-    lets the cell write nowhere but its working folder.)"""
-    monkeypatch.setattr(grader.run, "runner_files", lambda scratch, packages: None)
+    kernel without Landlock, where root may not chroot either, here made so: red team 16's
+    ``only_these_files`` and ``enclose`` let the cell write nowhere.)"""
+    monkeypatch.setattr(grader.run, "confinement",
+                        lambda sandbox, scratch, packages: (None, False))
     tag = f"minigrad-kit-red-team-15-{os.getpid()}"
     places = [Path("/dev/shm", tag), Path("/tmp", tag), Path("/var/tmp", tag)]
     source = load_source(BY_ASSIGNMENT[T])

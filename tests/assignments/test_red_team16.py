@@ -180,6 +180,11 @@ def test_the_salt_given_on_the_command_line_is_in_no_process_list(tmp_path, spel
     assert not (tmp_path / "out" / "salt.txt").exists()  # (the given salt was used)
 
 
+def neither(sandbox, scratch, packages) -> tuple:
+    """``run.confinement`` where the kernel has no Landlock and root may not chroot."""
+    return None, False
+
+
 def descendants(pid: int) -> list[str]:
     """The processes ``pid`` started, and theirs (from each one's parent in /proc)."""
     parents = {}
@@ -281,11 +286,11 @@ def test_a_run_without_the_sandbox_by_an_ordinary_user_signals_no_grader(monkeyp
 
 @AS_ROOT
 def test_without_landlock_what_a_run_leaves_in_run_lock_is_removed(monkeypatch):
-    """Without the sandbox and without Landlock (a kernel before 5.13: here made so), as a
-    root grader's user of its own: a file the cell left in ``/run/lock`` (mode 1777, as
-    ``/tmp``) outlived the run, for the submissions graded after it; now it is removed
-    with what the run left in ``/tmp`` (``sandbox.sweep``)."""
-    monkeypatch.setattr(grader.run, "runner_files", lambda scratch, packages: None)
+    """Without the sandbox, without Landlock (a kernel before 5.13) and where root may not
+    chroot (here made so), as a root grader's user of its own: a file the cell left in
+    ``/run/lock`` (mode 1777, as ``/tmp``) outlived the run, for the submissions graded
+    after it; now it is removed with what the run left in ``/tmp`` (``sandbox.sweep``)."""
+    monkeypatch.setattr(grader.run, "confinement", neither)
     place = Path("/run/lock", f"minigrad-kit-red-team-16-{os.getpid()}")
     if not place.parent.is_dir():
         pytest.skip("this machine has no /run/lock")
@@ -318,11 +323,11 @@ if found:
 @AS_ROOT
 def test_without_landlock_a_run_reads_no_earlier_grading_in_out(tmp_path, open_folder,
                                                                  monkeypatch):
-    """Without the sandbox and without Landlock (here made so), as a root grader's user of
-    its own: ``--out`` (made readable by every user) held the class's earlier grading, its
+    """Without the sandbox, without Landlock and where root may not chroot (here made so),
+    as a root grader's user of its own: ``--out`` (made readable by every user) held the class's earlier grading, its
     feedback, ``gradebook.csv`` and written answers, and mallory's cell, graded into it
     again, read them. The grader makes ``--out`` root's alone first."""
-    monkeypatch.setattr(grader.run, "runner_files", lambda scratch, packages: None)
+    monkeypatch.setattr(grader.run, "confinement", neither)
     out = open_folder / "out"
     group = tmp_path / "class"
     group.mkdir()
@@ -385,3 +390,50 @@ def test_the_gradescope_autograder_is_its_owners_alone(tmp_path):
     with zipfile.ZipFile(zipped) as archive:  # (and so is the salt's file, extracted)
         mode = archive.getinfo("course/minigrad-kit.json").external_attr >> 16
         assert mode & 0o777 == 0o600
+
+
+ENCLOSED_READER = r'''
+import os
+found = []
+for path in {paths!r}:
+    try:
+        found.append(open(path).read()[:80])
+    except OSError as error:
+        found.append(type(error).__name__)
+raise RuntimeError("READ " + " | ".join(found))
+'''
+
+
+@AS_ROOT
+def test_without_landlock_a_root_graders_run_sees_its_working_folder_alone(
+        tmp_path, open_folder, monkeypatch, capsys):
+    """A kernel without Landlock (before 5.13: here made so) where bubblewrap cannot run: a
+    root grader's run, a user of its own, read a classmate's notebook readable by every
+    user. Now it is enclosed in its working folder (``chroot``, before it becomes that
+    user): the notebook and ``/etc/passwd`` are not there; honest work in every
+    assignment keeps its full marks (what a run needs is loaded before)."""
+    monkeypatch.setattr(grader.run, "landlock_abi", lambda: 0)
+    group = open_folder / "submitted"
+    for assignment, path in BY_ASSIGNMENT.items():
+        folder = group / "ada" / assignment
+        folder.mkdir(parents=True)
+        nbformat.write(build(assignment, "ada", right(assignment, "ada")), folder / path.name)
+    classmate = group / "ada" / T / BY_ASSIGNMENT[T].name
+    reader = ENCLOSED_READER.format(paths=[str(classmate), "/etc/passwd"])
+    folder = group / "mallory" / T
+    folder.mkdir(parents=True)
+    nbformat.write(build(T, "mallory", {**WRONG[T], "q1_answer": reader}),
+                   folder / BY_ASSIGNMENT[T].name)
+    for path in [group, *group.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    out = tmp_path / "out"
+    main(["grade", str(group), "--out", str(out), "--sandbox", "off", "--jobs", "1",
+          "--salt", "s"])
+    printed = capsys.readouterr().out
+    for assignment in BY_ASSIGNMENT:
+        line = next(line.split() for line in printed.splitlines()
+                    if line.split()[:2] == ["ada", assignment])
+        assert line[2] == line[4] and float(line[4]) > 0, line
+    feedback = "\n".join(p.read_text() for p in (out / "feedback").rglob("*mallory*"))
+    assert "raised RuntimeError: READ FileNotFoundError" in feedback, feedback[:2000]
+    assert "cell_type" not in feedback and "root:x:0" not in feedback
