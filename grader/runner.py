@@ -16,7 +16,9 @@ its inputs. Then, before any student code runs, this module
   is root) and allows no other process or thread (``confine.py``: ``RLIMIT_NPROC``
   at the number of tasks it has, counted in this sandbox only), so a fork or thread bomb
   fails at once; without the sandbox, it opens no file but the plan's ``files`` from then
-  on (``confine.only_these_files``: the sandbox's view, none written).
+  on (``confine.only_these_files``: the sandbox's view, none written), or, where the
+  kernel has no Landlock, a root grader's run sees its working folder alone
+  (``confine.enclose``).
 
 It then runs each step and reports on the result pipe (``RESULTS``, a file descriptor the
 grader passes): ``{"step": i, "started": true}``, then ``{"step": i, "status": ...}``, with
