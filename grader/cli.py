@@ -231,7 +231,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="a private text mixed into the hidden inputs, so no one can "
                             "predict them (default: $MINIGRAD_KIT_SALT, else a secret drawn "
                             "at the first grading into --out and kept there, OUT/salt.txt); "
-                            "keep it the same to re-grade identically")
+                            "keep it the same to re-grade identically. Prefer the variable: "
+                            "the grader stars the value out of its own command line, but "
+                            "what started it (sudo, a script's shell) shows it to every "
+                            "user")
     grade.add_argument("--sandbox", choices=MODES, default="auto",
                        help="run each kernel under bubblewrap: auto (default; without it, "
                             "loudly, where it does not work), required, or off")
