@@ -31,6 +31,12 @@ IO_URING_SETUP = 425  # (the same number on both)
 CHANGES_FILES = {"x86_64": (90, 91, 92, 93, 94, 132, 188, 189, 190, 197, 198, 199, 235, 260,
                             261, 268, 280, 452, 463, 466),
                  "aarch64": (5, 6, 7, 14, 15, 16, 52, 53, 54, 55, 88, 452, 463, 466)}
+# The calls that start a process: fork and vfork (x86_64 only), clone unless it starts a
+# thread (CLONE_THREAD in its first argument), and clone3, whose flags are in memory a
+# filter cannot read (refused as missing: C libraries then call clone)
+FORKS = {"x86_64": (57, 58), "aarch64": ()}
+CLONE = {"x86_64": 56, "aarch64": 220}
+CLONE3, CLONE_THREAD, NOSYS = 435, 0x00010000, 0x00050000 | 38  # (ENOSYS)
 # Landlock (Linux 5.13 on): its three calls, the same numbers on both machines
 CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446
 RULESET_VERSION, PATH_BENEATH = 1, 1  # (create_ruleset's flag; add_rule's kind of rule)
@@ -108,27 +114,30 @@ def _own_user_namespace() -> bool:
 def no_sockets() -> bool:
     """From here on, ``socket()`` fails (EPERM) in every thread of this process, and so do
     ``io_uring_setup`` (whose rings open sockets too), the calls that change a file's
-    owner, mode, times or extended attributes (``CHANGES_FILES``) and any system call of
-    another ABI (x32, i386: their own numbers for it); whether that holds. A code run
+    owner, mode, times or extended attributes (``CHANGES_FILES``), those that start a
+    process (``FORKS``, ``CLONE``, ``CLONE3``: a thread may still start where the run's
+    limits allow) and any system call of another ABI (x32, i386: their own numbers for
+    it); whether that holds. A code run
     without the sandbox (no network namespace of its own) opened a socket through ctypes
     (measured), with which it could send the hidden tests' inputs it is called with to a
     server of the student's (red team 15); run with the grader's own rights, it made the
     teacher's files readable by every user (``os.chmod``, which Landlock does not govern,
-    measured: red team 16). No answer needs either. A seccomp filter (no new privileges
-    first, as a user may install one); where the machine has none, or is of another kind,
-    nothing changes."""
+    measured: red team 16), and forked a child that left the run's session and outlived
+    it, where no user of its own limits its processes (red team 16). No answer needs any.
+    A seccomp filter (no new privileges first, as a user may install one); where the
+    machine has none, or is of another kind, nothing changes."""
     machine = MACHINES.get(platform.machine())
     if machine is None or not sys.platform.startswith("linux"):
         return False
     arch, socket, seccomp = machine
-    denied = (socket, IO_URING_SETUP) + CHANGES_FILES[platform.machine()]
-    program = [(0x20, 0, 0, 4),  # load the ABI
-               (0x15, 0, len(denied) + 3, arch),  # another ABI: deny
-               (0x20, 0, 0, 0),  # load the call's number
-               (0x35, len(denied) + 1, 0, 0x40000000)]  # x32's numbers: deny
-    program += [(0x15, len(denied) - index, 0, number)  # each denied call: deny
-                for index, number in enumerate(denied)]
-    program += [(0x06, 0, 0, ALLOW), (0x06, 0, 0, DENY)]
+    kind = platform.machine()
+    denied = (socket, IO_URING_SETUP) + CHANGES_FILES[kind] + FORKS[kind]
+    program = _program([("load", 4), ("is", arch, "next", "deny"),  # another ABI: deny
+                        ("load", 0), ("at least", 0x40000000, "deny", "next"),  # x32's
+                        *(("is", number, "deny", "next") for number in denied),
+                        ("is", CLONE3, "nosys", "next"),
+                        ("is", CLONE[kind], "next", "allow"),
+                        ("load", 16), ("has", CLONE_THREAD, "allow", "deny")])
     code = b"".join(struct.pack("HBBI", *line) for line in program)
     buffer = ctypes.create_string_buffer(code)
     fprog = struct.pack("HxxxxxxP", len(program), ctypes.addressof(buffer))
@@ -138,6 +147,24 @@ def no_sockets() -> bool:
     given = ctypes.create_string_buffer(fprog)
     return libc.syscall(seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
                         given) == 0
+
+
+def _program(steps: list) -> list:
+    """A classic BPF program for ``steps``: ("load", offset in seccomp_data), and jumps
+    ("is" ==, "at least" >=, "has" &) with a value and where to go when it holds and when
+    not ("next", or one of the returns that end the program: "allow", "deny", "nosys")."""
+    ends = {"allow": ALLOW, "deny": DENY, "nosys": NOSYS}
+    codes = {"is": 0x15, "at least": 0x35, "has": 0x45}
+    program = []
+    for index, step in enumerate(steps):
+        if step[0] == "load":
+            program.append((0x20, 0, 0, step[1]))
+            continue
+        kind, value, held, other = step
+        where = [0 if to == "next" else len(steps) - index - 1 + list(ends).index(to)
+                 for to in (held, other)]
+        program.append((codes[kind], *where, value))
+    return program + [(0x06, 0, 0, value) for value in ends.values()]
 
 
 def landlock_abi() -> int:

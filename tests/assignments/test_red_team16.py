@@ -437,3 +437,42 @@ def test_without_landlock_a_root_graders_run_sees_its_working_folder_alone(
     feedback = "\n".join(p.read_text() for p in (out / "feedback").rglob("*mallory*"))
     assert "raised RuntimeError: READ FileNotFoundError" in feedback, feedback[:2000]
     assert "cell_type" not in feedback and "root:x:0" not in feedback
+
+
+OUTLIVER = """
+import os, time
+child = os.fork()
+if child == 0:
+    os.setsid()  # (out of the run's process group, which the grader kills)
+    time.sleep(30)
+    os._exit(0)
+raise RuntimeError(f"CHILD {child}")  # (its pid, for the test)
+"""
+
+
+def test_a_run_without_the_sandbox_by_an_ordinary_user_leaves_no_process(monkeypatch):
+    """Without the sandbox, with the grader's own rights (an ordinary user's grader, here
+    made so), where no user of its own limits the run's processes: a cell forked a child
+    that left the run's session and outlived it (30 s here; a loop would have taken a core
+    from every submission graded after it). Now no process can start (a seccomp filter:
+    fork, vfork and clone without CLONE_THREAD are refused, clone3 is not there), with or
+    without the sandbox; the run goes on."""
+    monkeypatch.setattr(grader.run, "unsandboxed_user", lambda: None)
+    source = load_source(BY_ASSIGNMENT[T])
+    plan = Plan([{"kind": "cell", "source": OUTLIVER, "filename": "<cell 1>"},
+                 {"kind": "cell", "source": "import minigrad as torch\nx = torch.ones(2)",
+                  "filename": "<cell 2>"}], source.module_text, source.module.name, {})
+    run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                   deadline=time.monotonic() + 60)
+    said = run.steps[0].error
+    if said.startswith("RuntimeError: CHILD"):  # (forked: it must not be there any more)
+        child = int(said.split()[2])
+        try:
+            alive = Path(f"/proc/{child}/stat").read_text().split()[2] != "Z"
+        except OSError:
+            alive = False
+        if alive:
+            os.kill(child, 9)
+        assert not alive, said
+    assert said.startswith("PermissionError"), run
+    assert run.steps[1].status == "ok", run
