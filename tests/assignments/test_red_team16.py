@@ -25,6 +25,11 @@ construction that closed it:
   ``/run/lock`` for the submissions after it, and read an earlier grading's feedback in
   ``--out``. (``sandbox.SHARED`` sweeps ``/run/lock``; ``grade`` makes ``--out`` root's
   alone when the code runs without the sandbox.)
+* **a process that outlived the run**, forked by a cell of an ordinary user's grader
+  without the sandbox (no user of its own limits its processes) and out of its session.
+  (The seccomp filter refuses fork, vfork and clone but of a thread.)
+* **without Landlock, a classmate's notebook** read by a root grader's run: it is now
+  enclosed in its working folder (``confine.enclose``, chroot) where root may chroot.
 * **the Gradescope autograder readable by every user** of the teacher's machine (the
   solutions and the salt). (The zip, and the salt's file in it, are 0600.)
 """
@@ -324,9 +329,10 @@ if found:
 def test_without_landlock_a_run_reads_no_earlier_grading_in_out(tmp_path, open_folder,
                                                                  monkeypatch):
     """Without the sandbox, without Landlock and where root may not chroot (here made so),
-    as a root grader's user of its own: ``--out`` (made readable by every user) held the class's earlier grading, its
-    feedback, ``gradebook.csv`` and written answers, and mallory's cell, graded into it
-    again, read them. The grader makes ``--out`` root's alone first."""
+    as a root grader's user of its own: ``--out`` (made readable by every user) held the
+    class's earlier grading, its feedback, ``gradebook.csv`` and written answers, and
+    mallory's cell, graded into it again, read them. The grader makes ``--out`` root's
+    alone first."""
     monkeypatch.setattr(grader.run, "confinement", neither)
     out = open_folder / "out"
     group = tmp_path / "class"
