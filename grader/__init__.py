@@ -50,6 +50,7 @@ Where things live:
     kit.py         the kit's lessons and assignments, shipped as package data
     i18n.py        the message catalogs (the language is chosen in kit_i18n)
     cli.py         the ``minigrad-kit`` command
+    command_line.py ``--salt``'s value off the process list (``/proc/<pid>/cmdline``)
 """
 
 from .i18n import language, set_language

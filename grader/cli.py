@@ -27,13 +27,14 @@ from . import commands as course_commands
 from .batch import (NOT_GRADED, collection_of, collisions, grade_files, named_by_its_file,
                     nbgrader_owner, owner_of, platform_id, platform_owner, readable, safe_name,
                     student_of)
+from .command_line import hide
 from .grade import VARIANTS, Options, Result
 from .i18n import _
 from .intake import one_line, printable, valid_text
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .progress import progress
 from .resume import UNFINISHED, finish, graded_before, keep, sources_digest, submission_key
-from .sandbox import MODES, SandboxUnavailable, choose
+from .sandbox import MODES, SandboxUnavailable, choose, withhold
 from .source import SourceError, load_source
 from .timing import merge_timing, write_timing
 
@@ -231,7 +232,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="a private text mixed into the hidden inputs, so no one can "
                             "predict them (default: $MINIGRAD_KIT_SALT, else a secret drawn "
                             "at the first grading into --out and kept there, OUT/salt.txt); "
-                            "keep it the same to re-grade identically")
+                            "keep it the same to re-grade identically. Prefer the variable: "
+                            "the grader stars the value out of its own command line, but "
+                            "what started it (sudo, a script's shell) shows it to every "
+                            "user")
     grade.add_argument("--sandbox", choices=MODES, default="auto",
                        help="run each kernel under bubblewrap: auto (default; without it, "
                             "loudly, where it does not work), required, or off")
@@ -372,6 +376,8 @@ def _notebooks(items: list[str], what: str, hint: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # (this process's own command line: the salt off the process list)
+        hide()
     args = _parser().parse_args(argv)
     if args.command in course_commands.HANDLERS:
         return course_commands.HANDLERS[args.command](args)
@@ -482,6 +488,8 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     if not sandbox.on:
         print(f"WARNING: grading without a sandbox. {sandbox.reason}. (Recorded in "
               "flags.csv.)", file=sys.stderr)
+        out.mkdir(parents=True, exist_ok=True)
+        withhold(out)  # (earlier gradings' feedback and written answers: red team 16)
     options = Options(timeout=args.timeout, memory_mb=args.memory, salt=salt,
                       sandbox="bubblewrap" if sandbox.on else "off", budget=args.budget,
                       variants=args.variants, strict=args.strict,
