@@ -19,7 +19,9 @@
 | indexing      | x[...] reads and writes, index_put, masked_scatter      |
 | gather        | gather (and its backward, scatter_add), take            |
 | layers        | embedding(_bag), layer_norm, group_norm, gelu, attention |
+| norm_backward | the normalisations' derivatives, differentiated again   |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
+| conv_backward | convolution's derivative as one node, and its own       |
 | upsample      | upsample (nearest, linear, bilinear), pixel_shuffle     |
 | diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
