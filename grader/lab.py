@@ -128,14 +128,37 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
     root = Path.cwd().resolve()
     if not first.is_relative_to(root):  # lessons outside the current folder: serve theirs
         root = folder.resolve()
-    port = port or _free_port()
     token = secrets.token_hex(24)
     command = command or [sys.executable, "-m", "jupyter", "lab"]
+    given = port
+    port = port or _free_port()
+    for attempt in range(10):
+        try:
+            return _serve(command, first, root, port, token, log, folder, lang, say)
+        except _PortTaken:
+            # (another program took the free port between the check and JupyterLab's
+            # start: two labs started at once; the next free one, unless it was asked for)
+            if given or attempt == 9:
+                raise LabError(_("JupyterLab did not start; the end of its log ({log}):"
+                                 ).format(log=log) + "\n" + _tail(log)) from None
+            port = _free_port(port + 1)
+    raise AssertionError("unreachable")
+
+
+class _PortTaken(Exception):
+    """JupyterLab stopped at once: the port it was given was in use."""
+
+
+def _serve(command, first: Path, root: Path, port: int, token: str, log: Path, folder: Path,
+           lang: str, say) -> int:
+    """Start JupyterLab on ``port``, say its address once it answers, and wait until it
+    stops; its exit status."""
     argv = command + [str(first), f"--ServerApp.root_dir={root}", f"--ServerApp.port={port}",
                       "--ServerApp.port_retries=0", "--ServerApp.ip=localhost"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         argv.append("--allow-root")  # JupyterLab refuses root unless told (as in containers)
     log.parent.mkdir(parents=True, exist_ok=True)
+    written = log.stat().st_size if log.exists() else 0
     # Ctrl-C must reach JupyterLab whatever this process inherited (SIGINT blocked by a
     # library, or ignored): a child inherits both, and would then never stop on it.
     inherited = default_interrupts()
@@ -158,6 +181,8 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
         while not _answers(status):
             if server.poll() is not None or time.monotonic() > deadline:
                 server.terminate()
+                if server.poll() is not None and _port_was_taken(log, written, port):
+                    raise _PortTaken()
                 raise LabError(_("JupyterLab did not start; the end of its log ({log}):"
                                  ).format(log=log) + "\n" + _tail(log))
             time.sleep(0.3)
@@ -171,3 +196,13 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
         signal.signal(signal.SIGTERM, stopped)
         if server.poll() is None:
             server.terminate()
+
+
+def _port_was_taken(log: Path, written: int, port: int) -> bool:
+    """The log's lines since ``written`` say JupyterLab found ``port`` in use."""
+    try:
+        with open(log, encoding="utf-8", errors="replace") as stream:
+            stream.seek(written)
+            return f"port {port} is not available" in stream.read()
+    except OSError:
+        return False

@@ -164,3 +164,46 @@ def test_ctrl_c_stops_jupyterlab_whatever_sigint_the_kit_inherited(tmp_path, inh
     finally:
         status = _stop(server)
     assert status == 0
+
+
+def test_a_port_taken_after_it_was_found_free_moves_to_the_next(tmp_path, monkeypatch):
+    """Two labs started at once both find the same port free, and one JupyterLab then finds
+    it taken: that one is started again on the next free port (it failed, and the test
+    run beside it too, when xdist started two of these tests together)."""
+    import socket
+    import threading
+
+    from grader import lab
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    busy = taken.getsockname()[1]
+    real = lab._free_port
+    asked = []
+
+    def first_the_taken_one(first=8888, tries=50):
+        asked.append(first)
+        return busy if len(asked) == 1 else real(first, tries)
+
+    monkeypatch.setattr(lab, "_free_port", first_the_taken_one)
+    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR",
+                 "JUPYTERLAB_WORKSPACES_DIR"):
+        monkeypatch.setenv(name, str(tmp_path / name.lower()))
+    monkeypatch.chdir(tmp_path)
+    said = []
+
+    def say(line):
+        said.append(line)
+        if "token=" in line:  # running: stop it as a closed terminal stops the kit
+            threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGTERM)).start()
+
+    try:
+        with speaking("en"):
+            status = lab.run_lab(tmp_path / "my-lessons", tmp_path / "lab.log", say=say)
+    finally:
+        taken.close()
+    address = next(line for line in said if "token=" in line)
+    assert status == 0 and asked[1] == busy + 1
+    assert f"localhost:{busy}/" not in address and "localhost:" in address
+    assert f"port {busy} is not available" in (tmp_path / "lab.log").read_text()
