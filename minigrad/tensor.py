@@ -322,6 +322,7 @@ class Tensor(TensorBase):
 
     @data.setter
     def data(self, value: "Tensor") -> None:
+        replaced.note_data_set()  # (a node that saved this tensor reads its new values)
         self._replace_data(value._data)
         self.dtype = value.dtype
 

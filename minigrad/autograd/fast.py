@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
-from . import anomaly, forward_ad, grad_mode, hooks, profiler
+from . import anomaly, forward_ad, grad_mode, hooks, profiler, replaced
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, GraphTask, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, refuse_unimplemented, run_tensor_hooks, seeds,
@@ -397,7 +397,7 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
                     raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
                 if value.version.value != value.saved_version:
                     node._raise_modified()
-                value = value.data
+                value = value.data if not replaced.data_set else replaced.formula_array(value)
             elif value is FREED:
                 raise RuntimeError(errors.BACKWARD_TWICE)
             elif type(value) is PackedTensor:  # (saved_tensors_hooks)

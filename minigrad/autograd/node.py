@@ -289,10 +289,9 @@ class Node(NodeHooks):
         return grads
 
     def _values_for_formula(self, unpack: bool) -> Saved:
-        """What the formula reads (``saved.other``): each saved value, as the array
-        forward computed with, or (``unpack``) as a Tensor. As in torch, every saved
-        value is checked before the formula runs, so a freed graph or an in-place
-        change fails even where the formula would not read the value."""
+        """What the formula reads (``saved.other``): each saved value, as the array forward
+        computed with (see replaced.formula_array), or (``unpack``) as a Tensor. As in torch,
+        each is checked first: a freed graph or an in-place change fails even unread."""
         values = {}
         for name, value in self._saved.items():
             if type(value) is SavedTensor:
@@ -300,7 +299,8 @@ class Node(NodeHooks):
                     raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
                 if value.version.value != value.saved_version:
                     self._raise_modified()
-                value = value.unpack(self) if unpack else value.data
+                value = value.unpack(self) if unpack else \
+                    value.data if not replaced.data_set else replaced.formula_array(value)
             elif value is FREED:
                 raise RuntimeError(errors.BACKWARD_TWICE)
             elif type(value) is PackedTensor:  # (saved_tensors_hooks)

@@ -596,3 +596,32 @@ def test_saved_input_detached_in_place_as_torch(op):
         except RuntimeError as error:
             seen.append(str(error))
     assert seen[0] == seen[1]
+
+
+
+@pytest.mark.parametrize("case", ["leaf", "non-leaf", "converted", "output"])
+@pytest.mark.parametrize("walk", ["backward", "reference"])
+def test_data_assigned_to_a_saved_input_is_what_backward_reads(case, walk):
+    """PyTorch saves an input as the tensor itself: ``t.data = `` after the op (no
+    in-place change: no version moves) gives its formula the new values, where a saved
+    output keeps its old data (exp's result below). Semantic seed 34879: an SGD step
+    after ``t.data = t.data * 2`` moved a weight by half of PyTorch's step.
+    ``walk``: backward(), or the reference walk's steps (``backward_steps``)."""
+    seen = []
+    for lib in (torch, minigrad):
+        a = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        b = lib.tensor([0.5, 0.25, -1.5], requires_grad=True)
+        h = b * 1
+        e = h.exp()
+        out, replaced = {"leaf": (a * b, b), "non-leaf": (a * h, h),
+                         "converted": (a * b.double(), a),  # (a kept as float64)
+                         "output": (a * e, e)}[case]
+        replaced.data = replaced.data * 2
+        if walk == "backward" or lib is torch:
+            out.sum().backward()
+            seen.append([None if t.grad is None else t.grad.tolist() for t in (a, b)])
+        else:
+            got = {id(s.node.variable): s.leaf_grad.tolist()
+                   for s in minigrad.autograd.backward_steps(out.sum()) if s.leaf_grad is not None}
+            seen.append([got.get(id(t)) for t in (a, b)])
+    assert seen[1] == seen[0]
