@@ -121,14 +121,25 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
     for index, node in enumerate(steps):
         received = arrived.pop(node, [])
         with silenced(), anomaly.blame(node), profiler.node_step(node, received):
-            grad_outputs = summed(received)
-            grad_outputs, _, retained = run_tensor_hooks(node, grad_outputs, False, True)
+            grad_outputs, _, retained = run_tensor_hooks(node, sums := summed(received), False,
+                                                         True)
             grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate, retained)
         for (next_node, nr), grad in zip(node.next_functions, grads):
             if next_node is not None and grad is not None and (needed is None
                                                                or next_node in needed):
                 arrived.setdefault(next_node, []).append((node, nr, grad))
-        yield _step(index, node, received, grad_outputs, grads, retained)
+        step = _step(index, node, received, grad_outputs, grads, retained)
+        yield _captured(step, sums, needed, accumulate)
+
+
+def _captured(step: BackwardStep, sums: tuple, needed, accumulate: bool) -> BackwardStep:
+    """``step``, with what ``autograd.grad`` hands back for its node if the node runs on
+    toward another input: the gradients as they arrived (``sums``), before any hook, as
+    PyTorch's engine captures them (else its ``grad_outputs``: after the tensor hooks)."""
+    if not accumulate and needed is not None and type(step.node) is not AccumulateGrad \
+            and leads_further(step.node, needed):
+        step.captured = sums
+    return step
 
 
 def summed(received: list) -> tuple:

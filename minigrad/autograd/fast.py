@@ -228,7 +228,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
     hand out. A leaf runs (its node hooks) only when it accumulates, as in torch."""
     leaf = type(node) is AccumulateGrad
     owned, retained = False, ()
-    arrived = None  # (the gradients before the tensor hooks, when some ran)
+    arrived = None  # (the gradients as they arrived, before any hook)
     if create_graph:
         # Backward formulas are recorded; the mode is set per step, not
         # across the yield, so the caller's code between steps runs in its own mode.
@@ -240,12 +240,11 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
             # nothing to run; the node passes "no gradient" on.
             grad_outputs = _NO_GRADIENT
         else:
-            grad_outputs = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
+            grad_outputs = arrived = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
             if leaf and reuse:
                 owned = buffer[1] and _own_buffer(buffer[0])
             if node._tensor_pre_hooks or node._retains_grad or (
                     leaf and node.variable._leaf_hooks):
-                arrived = grad_outputs
                 grad_outputs, owned, retained = run_tensor_hooks(
                     node, grad_outputs, owned, not create_graph)
             if leaf and accumulate and node._node_hooks is not None \
@@ -302,7 +301,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
         step.grad_outputs, step.retained, step._owned = grad_outputs, retained, owned
         if arrived is not grad_outputs and not accumulate and targets is not None and \
                 node in targets and not leaf and leads_further(node, needed):
-            step.captured = arrived  # (PyTorch's engine captures it before the hooks)
+            step.captured = arrived  # (PyTorch's engine captures it before any hook)
         return step
     return None
 
