@@ -30,7 +30,7 @@ from ..kernels.float_errors import restore as restore_float_errors, silence as s
 from . import anomaly, forward_ad, grad_mode, hooks, profiler, replaced
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, GraphTask, Ready, count_dependencies, count_down, first_ready,
-                     leads_further, needed_nodes, refuse_unimplemented, run_tensor_hooks, seeds,
+                     leads_further, needed_nodes, run_tensor_hooks, seeds,
                      wanted, wrapped)
 from ..kernels.layout import leaf_grad_layout
 from ..kernels.meta import copied
@@ -143,7 +143,6 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
     root_nodes = [node for node, _, _ in roots]
     dependencies = count_dependencies(root_nodes)
     needed = needed_nodes(dependencies, targets) if targets is not None else None
-    refuse_unimplemented(dependencies if needed is None else needed)
     reuse = not create_graph
     # node -> input buffer, a flat list: [grad, mine] for output 0, then for
     # output 1, ... (mine: a new array only this walk holds, to add into)
