@@ -140,6 +140,22 @@ def preserved_copy(array: np.ndarray) -> np.ndarray:
     return out
 
 
+def cast_preserved(array: np.ndarray, dtype) -> np.ndarray:
+    """``array`` converted to the NumPy ``dtype``, laid out as torch's ``.to()`` lays out
+    its copy (preserve_format: its own strides when dense, else dense ones in its order);
+    NumPy's ``astype`` lays out a broadcast array otherwise, and an empty one with
+    strides of 0."""
+    if type(array) is MetaArray:
+        return array.astype(dtype)
+    if array.size == 0:
+        return empty_strided(array.shape, preserved_strides(array), dtype)
+    converted = array.astype(dtype)
+    if [step // array.itemsize for step in array.strides] == \
+            [step // converted.itemsize for step in converted.strides]:
+        return converted
+    return with_strides(converted, preserved_strides(array))
+
+
 def empty_strided(shape, strides, dtype) -> np.ndarray:
     """A new array of ``shape`` whose strides (in elements) are ``strides``, which
     must be dense or, for an empty array, anything."""
