@@ -425,8 +425,10 @@ def inplace(x, op, *args, where=None):
         node, original = result._grad_fn, source._grad_fn
         node.next_functions = tuple(x._gradient_edge() if next_node is original else
                                     (next_node, nr) for next_node, nr in node.next_functions)
-        # (torch makes the op's node first, then the clone: so are they numbered)
-        node._sequence_nr, original._sequence_nr = original._sequence_nr, node._sequence_nr
+        # (torch makes the op's node first, then the clone: so are they numbered; its
+        # NotImplemented keeps UINT64_MAX, the leaves', see engine.RefusingNode)
+        if not isinstance(node, RefusingNode):
+            node._sequence_nr, original._sequence_nr = original._sequence_nr, node._sequence_nr
     if isinstance(result._grad_fn, RefusingNode):  # (its error names the in-place op:
         result._grad_fn.operation += "_"  # "derivative for aten::floor_divide_ ...")
     if result.shape != x.shape:

@@ -8,7 +8,7 @@ import torch
 import minigrad as mg
 
 from op_cases import X
-from torch_compare import check, check_error
+from torch_compare import check, check_error, outcome
 
 
 def test_backward_twice_through_saved_tensors():
@@ -148,3 +148,16 @@ def test_missing_derivative_ready_late_raises_after_newer_nodes_ran(case):
     raised "backward through the graph a second time" in PyTorch; minigrad refused the
     missing derivative before running any node. ``steps``: the reference walk."""
     assert _late_refusal(mg, case) == _late_refusal(torch, "hooks" if case == "steps" else case)
+
+
+@pytest.mark.parametrize("order", ["in-place newer", "in-place older"])
+def test_an_in_place_missing_derivative_keeps_the_leaves_sequence_number(order):
+    """``x.floor_divide_(2)`` on a tensor that requires grad: its NotImplemented node keeps
+    UINT64_MAX, so of two refusing nodes the one whose sum is newer runs (and raises) first
+    (meet seed 37313: minigrad gave the in-place node the sequence number of the copy it
+    reads, and raised the other's error)."""
+    def call(lib):
+        b = lib.tensor([1.5, 7.0], requires_grad=True)
+        c0, c1 = b // 2, b.clone().floor_divide_(2)
+        (c0.sum() + c1.sum() if order == "in-place newer" else c1.sum() + c0.sum()).backward()
+    assert outcome(call, mg) == outcome(call, torch)
