@@ -149,8 +149,8 @@ def _half_layer_norm(x: np.ndarray, weight, bias, kept: int, eps: float):
     y = _fma(rows, rstd[:, None], (-rstd * mean)[:, None])
     if weight is not None:
         y = y * weight.reshape(-1).astype(np.float32)
-    if bias is not None:
-        y = y + bias.reshape(-1).astype(np.float32)
+    # (a bias of 0 where none is given, as PyTorch's kernel adds it: -0. becomes 0.)
+    y = y + (np.float32(0) if bias is None else bias.reshape(-1).astype(np.float32))
     stats_shape = x.shape[:x.ndim - kept] + (1,) * kept
     return (y.astype(np.float16).reshape(x.shape), mean.astype(np.float16).reshape(stats_shape),
             rstd.astype(np.float16).reshape(stats_shape))
