@@ -28,7 +28,7 @@ from .rules.indexing import check_put_arguments
 from .size import Size
 from .autograd import fast, inference, replaced
 from .autograd.grad_mode import is_grad_enabled
-from .autograd.hooks import add_hook, add_post_accumulate_hook
+from .autograd.hooks import UnattachedHooks, add_hook, add_post_accumulate_hook
 from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
@@ -262,11 +262,18 @@ class Tensor(TensorBase):
         (``handle.remove()``)."""
         if not self.requires_grad:  # (a view made under no_grad requires grad through its base)
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is None:  # a leaf keeps its own hooks (its AccumulateGrad may come and go)
+        if type(self._leaf_hooks) is UnattachedHooks:
+            return add_hook(self._leaf_hooks, hook)
+        try:
+            grad_fn = self.grad_fn
+        except RuntimeError:  # (a changed multi-output view)
+            self._leaf_hooks = UnattachedHooks()
+            raise
+        if grad_fn is None:  # a leaf keeps its own hooks (its AccumulateGrad may come and go)
             if self._leaf_hooks is None:
                 self._leaf_hooks = OrderedDict()
             return add_hook(self._leaf_hooks, hook)
-        return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
+        return grad_fn._add_tensor_pre_hook(self._output_nr, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """Call ``hook(self)`` after each backward has added into this leaf's ``.grad``."""
@@ -326,6 +333,7 @@ class Tensor(TensorBase):
 
     @data.setter
     def data(self, value: "Tensor") -> None:
+        replaced.note_data_set()  # (a node that saved this tensor reads its new values)
         self._replace_data(value._data)
         self.dtype = value.dtype
 

@@ -112,7 +112,6 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
     root_nodes = [node for node, _, _ in roots]
     dependencies = count_dependencies(root_nodes)
     needed = None if targets is None else needed_nodes(dependencies, targets)
-    refuse_unimplemented(dependencies if needed is None else needed)
     arrived = {}  # node -> [(from_node, output_nr, grad)], in the order they came
     for node, nr, grad in roots:
         arrived.setdefault(node, []).append((None, nr, grad))
@@ -121,14 +120,25 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
     for index, node in enumerate(steps):
         received = arrived.pop(node, [])
         with silenced(), anomaly.blame(node), profiler.node_step(node, received):
-            grad_outputs = summed(received)
-            grad_outputs, _, retained = run_tensor_hooks(node, grad_outputs, False, True)
+            sums = summed(received)
+            grad_outputs, _, retained = run_tensor_hooks(node, sums, False, True)
             grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate, retained)
         for (next_node, nr), grad in zip(node.next_functions, grads):
             if next_node is not None and grad is not None and (needed is None
                                                                or next_node in needed):
                 arrived.setdefault(next_node, []).append((node, nr, grad))
-        yield _step(index, node, received, grad_outputs, grads, retained)
+        step = _step(index, node, received, grad_outputs, grads, retained)
+        yield _captured(step, sums, needed, accumulate)
+
+
+def _captured(step: BackwardStep, sums: tuple, needed, accumulate: bool) -> BackwardStep:
+    """``step``, with what ``autograd.grad`` hands back for its node if the node runs on
+    toward another input: the gradients as they arrived (``sums``), before any hook, as
+    PyTorch's engine captures them (else its ``grad_outputs``: after the tensor hooks)."""
+    if not accumulate and needed is not None and type(step.node) is not AccumulateGrad \
+            and leads_further(step.node, needed):
+        step.captured = sums
+    return step
 
 
 def summed(received: list) -> tuple:
@@ -274,26 +284,15 @@ def count_dependencies(root_nodes: Sequence[Node]) -> dict:
 
 class RefusingNode(Node):
     """A node whose backward only raises: PyTorch's ``NotImplemented`` (``floor_divide``,
-    ``heaviside``), which PyTorch's engine refuses before it runs any node, hooks
-    included (``refuse_unimplemented``). Like PyTorch's, it keeps edges only to inputs
-    that need a gradient, and its sequence number is the leaves' (PyTorch's UINT64_MAX):
-    in creation order it comes after every other node."""
-    made = False  # True once one was linked: until then no walk looks for one
+    ``heaviside``). Like PyTorch's, it keeps edges only to inputs that need a gradient,
+    and its sequence number is the leaves' (PyTorch's UINT64_MAX): it runs, and so
+    raises, as soon as it is ready, before any older node (a freed graph's among them);
+    newer nodes that were ready first, and their hooks, have run (as in PyTorch)."""
 
     def _link(self, inputs, output, same: bool = False) -> None:
         super()._link(inputs, output, same)
-        RefusingNode.made = True
         self._sequence_nr = _LEAF_SEQUENCE
         self.next_functions = tuple(edge for edge in self.next_functions if edge[0] is not None)
-
-
-def refuse_unimplemented(nodes) -> None:
-    """PyTorch's engine raises a missing derivative's error before it runs any node,
-    when a ``RefusingNode`` would run: the first such node among ``nodes`` raises it."""
-    if RefusingNode.made:
-        for node in nodes:
-            if isinstance(node, RefusingNode):
-                node.backward(None, None)
 
 
 def needed_nodes(dependencies: dict, targets: dict) -> set:

@@ -27,10 +27,10 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
-from . import anomaly, forward_ad, grad_mode, hooks, profiler
+from . import anomaly, forward_ad, grad_mode, hooks, profiler, replaced
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, GraphTask, Ready, count_dependencies, count_down, first_ready,
-                     leads_further, needed_nodes, refuse_unimplemented, run_tensor_hooks, seeds,
+                     leads_further, needed_nodes, run_tensor_hooks, seeds,
                      wanted, wrapped)
 from ..kernels.layout import leaf_grad_layout
 from ..kernels.meta import copied
@@ -143,7 +143,6 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
     root_nodes = [node for node, _, _ in roots]
     dependencies = count_dependencies(root_nodes)
     needed = needed_nodes(dependencies, targets) if targets is not None else None
-    refuse_unimplemented(dependencies if needed is None else needed)
     reuse = not create_graph
     # node -> input buffer, a flat list: [grad, mine] for output 0, then for
     # output 1, ... (mine: a new array only this walk holds, to add into)
@@ -228,7 +227,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
     hand out. A leaf runs (its node hooks) only when it accumulates, as in torch."""
     leaf = type(node) is AccumulateGrad
     owned, retained = False, ()
-    arrived = None  # (the gradients before the tensor hooks, when some ran)
+    arrived = None  # (the gradients as they arrived, before any hook)
     if create_graph:
         # Backward formulas are recorded; the mode is set per step, not
         # across the yield, so the caller's code between steps runs in its own mode.
@@ -240,12 +239,11 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
             # nothing to run; the node passes "no gradient" on.
             grad_outputs = _NO_GRADIENT
         else:
-            grad_outputs = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
+            grad_outputs = arrived = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
             if leaf and reuse:
                 owned = buffer[1] and _own_buffer(buffer[0])
             if node._tensor_pre_hooks or node._retains_grad or (
                     leaf and node.variable._leaf_hooks):
-                arrived = grad_outputs
                 grad_outputs, owned, retained = run_tensor_hooks(
                     node, grad_outputs, owned, not create_graph)
             if leaf and accumulate and node._node_hooks is not None \
@@ -302,7 +300,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
         step.grad_outputs, step.retained, step._owned = grad_outputs, retained, owned
         if arrived is not grad_outputs and not accumulate and targets is not None and \
                 node in targets and not leaf and leads_further(node, needed):
-            step.captured = arrived  # (PyTorch's engine captures it before the hooks)
+            step.captured = arrived  # (PyTorch's engine captures it before any hook)
         return step
     return None
 
@@ -397,7 +395,7 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
                     raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
                 if value.version.value != value.saved_version:
                     node._raise_modified()
-                value = value.data
+                value = value.data if not replaced.data_set else replaced.formula_array(value)
             elif value is FREED:
                 raise RuntimeError(errors.BACKWARD_TWICE)
             elif type(value) is PackedTensor:  # (saved_tensors_hooks)

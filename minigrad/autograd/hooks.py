@@ -23,7 +23,8 @@ from .. import errors
 from . import grad_mode
 from .tensor_base import TensorBase, make
 
-__all__ = ["RemovableHandle", "add_hook", "NodeHooks", "run_prehooks", "run_posthooks"]
+__all__ = ["RemovableHandle", "add_hook", "UnattachedHooks", "NodeHooks", "run_prehooks",
+           "run_posthooks"]
 
 
 class RemovableHandle:
@@ -75,6 +76,13 @@ def add_hook(hooks, hook) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = hook
     return handle
+
+
+class UnattachedHooks(OrderedDict):
+    """The hooks of a tensor whose ``register_hook`` was refused by its ``grad_fn`` (a
+    multi-output view changed in place): PyTorch makes the tensor's hook dict before it
+    asks for ``grad_fn``, so a second call finds the dict and adds to it without asking
+    (no error); no node holds that dict, so nothing runs those hooks."""
 
 
 # register_post_accumulate_grad_hook: id(leaf) -> (weak reference to it, {handle id: hook})

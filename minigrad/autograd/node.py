@@ -38,6 +38,7 @@ import numpy as np
 
 from .. import errors
 from ..dtypes import DTYPE_OF
+from ..kernels.layout import cast_preserved
 from . import anomaly, grad_mode, replaced
 from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
@@ -211,9 +212,8 @@ class Node(NodeHooks):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     def __dir__(self):
-        # As torch lists them: this node's saved names; a name starting with "_" is a
-        # part kept for backward (an index array ``_saved_indices`` shows), not listed.
-        # (not the readers of names other nodes save: see SavedValue)
+        # As torch lists them: this node's saved names (not the readers of names other
+        # nodes save, see SavedValue; not a part kept for backward, named with "_")
         names = {name for name in super().__dir__()
                  if name != "_saved" and not reads_saved(type(self), name)}
         return sorted(names | saved_names(self))
@@ -289,10 +289,9 @@ class Node(NodeHooks):
         return grads
 
     def _values_for_formula(self, unpack: bool) -> Saved:
-        """What the formula reads (``saved.other``): each saved value, as the array
-        forward computed with, or (``unpack``) as a Tensor. As in torch, every saved
-        value is checked before the formula runs, so a freed graph or an in-place
-        change fails even where the formula would not read the value."""
+        """What the formula reads (``saved.other``): each saved value, as the array forward
+        computed with (see replaced.formula_array), or (``unpack``) as a Tensor. As in torch,
+        each is checked first: a freed graph or an in-place change fails even unread."""
         values = {}
         for name, value in self._saved.items():
             if type(value) is SavedTensor:
@@ -300,7 +299,8 @@ class Node(NodeHooks):
                     raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
                 if value.version.value != value.saved_version:
                     self._raise_modified()
-                value = value.unpack(self) if unpack else value.data
+                value = value.unpack(self) if unpack else \
+                    value.data if not replaced.data_set else replaced.formula_array(value)
             elif value is FREED:
                 raise RuntimeError(errors.BACKWARD_TWICE)
             elif type(value) is PackedTensor:  # (saved_tensors_hooks)
@@ -331,7 +331,7 @@ class Node(NodeHooks):
         if grad.shape != shape:
             self._check_expandable(index, grad.shape, shape)
             grad = sum_to(grad, shape)
-        return grad if grad.dtype == np_dtype else grad.astype(np_dtype)
+        return grad if grad.dtype == np_dtype else cast_preserved(grad, np_dtype)
 
     def _validate(self, index: int, grad):
         """Bring a returned gradient to its input's shape (undoing broadcasting)

@@ -7,13 +7,21 @@ so ``b.grad`` stays float64, and a hook on ``b`` sees float64, though ``b`` now 
 float16. minigrad's nodes check the gradients they send against their inputs' shapes
 and dtypes (``Node._input_meta``), read when they are made: once such a replacement
 happened, a node made from ``b`` reads the shape and dtype ``b``'s node kept instead.
+
+A tensor a node saved as an input (``c = a * b`` keeps ``b`` for ``a``'s gradient) whose
+array ``.data =`` replaces after: PyTorch saves such an input as the tensor itself (not
+a copy of its data, SavedVariable's saved_original), so its formula reads the new values
+(``b.data = b.data * 2`` doubles ``a.grad``); the formulas on arrays read
+``formula_array`` once any ``.data =`` happened.
 """
 
 from __future__ import annotations
 
-__all__ = ["keep_output_meta", "recorded_meta", "forward_input_meta"]
+__all__ = ["keep_output_meta", "recorded_meta", "forward_input_meta", "note_data_set",
+           "formula_array"]
 
 seen = False  # True once a non-leaf's array was replaced (``Node._link`` then asks here)
+data_set = False  # True once ``t.data = `` ran (the formulas then read ``formula_array``)
 
 
 def keep_output_meta(node, output_nr: int, like) -> None:
@@ -47,3 +55,22 @@ def forward_input_meta(node, index: int):
     converts back to it first, as PyTorch's formula does."""
     seen_by_forward = node.__dict__.get("_forward_input_meta")
     return node._input_meta[index] if seen_by_forward is None else seen_by_forward[index]
+
+
+def note_data_set() -> None:
+    """``t.data = `` ran (``Tensor.data``'s setter): saved inputs may hold another array now."""
+    global data_set
+    data_set = True
+
+
+def formula_array(saved):
+    """The array a formula reads for ``saved`` (a ``SavedTensor``): the one forward computed
+    with, unless ``.data =`` replaced its tensor's array since; then the new one (in the
+    dtype forward converted the old one to, if it did)."""
+    tensor = saved.tensor
+    if tensor is None or tensor._data is saved.source:
+        return saved.data
+    array = tensor._data
+    if saved.data is saved.source or array.shape != saved.data.shape:
+        return array
+    return array.astype(saved.data.dtype)

@@ -73,8 +73,8 @@ class SavedTensor:
     rebuilds a Tensor whose ``grad_fn`` is the node, as PyTorch does.
     """
 
-    __slots__ = ("tensor", "data", "version", "saved_version", "output_nr", "view_grad_fn",
-                 "had_grad_fn")
+    __slots__ = ("tensor", "data", "source", "version", "saved_version", "output_nr",
+                 "view_grad_fn", "had_grad_fn")
 
     def __new__(cls, tensor, *, is_output: bool = False, array=None):
         # ``data``: the array backward formulas read on arrays: the one forward
@@ -131,7 +131,8 @@ def saved_tensor(tensor, data, is_output: bool = False, checked: bool = True) ->
     saved.version, saved.saved_version = version, version.value
     saved.tensor = None if is_output else tensor
     saved.had_grad_fn = not is_output and tensor._grad_fn is not None  # (not a leaf then)
-    saved.data, saved.output_nr = data, tensor._output_nr
+    # (``source``: the tensor's array then; ``.data =`` may replace it, see replaced.py)
+    saved.data, saved.source, saved.output_nr = data, tensor._data, tensor._output_nr
     # (the output of an in-place op on a view: a weak reference to the view's
     # node, which names the output while something else keeps it alive, as in torch)
     saved.view_grad_fn = None

@@ -9,7 +9,9 @@ rstd, weight, bias). The compiler fuses some of the multiply-adds into FMA
 instructions: the same ones are fused here (``fma.py``). Rows of up to 16 vectors
 (128 float32) get PyTorch's bits; in longer rows the mean is still PyTorch's, but
 the variance's merge of chunks differs in a way not found yet: 1 % (136 wide) to 13 %
-(1,024 wide) of rows get an rstd one ulp off (tests/nn/test_nn_gpt_layers.py).
+(1,024 wide) of rows get an rstd one ulp off (tests/nn/test_nn_gpt_layers.py). float16
+rows: in float32, as PyTorch's mixed-type kernel (16 halves loaded at a time, each half
+updated in a vector of its own; y = fma(x, rstd, -rstd * mean) * weight + bias).
 
 gelu: x * (1 + erf(x / sqrt 2)) / 2 ('none') or x * (1 + tanh(sqrt(2 / pi) * (x +
 0.044715 x**3))) / 2 ('tanh'), in the dtype, in the steps of PyTorch's scalar kernel,
@@ -61,24 +63,30 @@ def _ceil_log2(x: int) -> int:
     return 1 if x <= 2 else (x - 1).bit_length()
 
 
-def rowwise_moments(rows: np.ndarray):
-    """(mean, biased variance) of each row of a 2-D float array, as torch's RowwiseMoments."""
+def rowwise_moments(rows: np.ndarray, halves: int = 1):
+    """(mean, biased variance) of each row of a 2-D float array, as torch's RowwiseMoments.
+    ``halves``: 2 for float16 rows (given here in float32): PyTorch loads 16 of them at a
+    time and updates each half in a float32 vector of its own, merged in turn."""
     dtype = rows.dtype.type
     count, size = rows.shape
     lanes = vec.VECTOR_BYTES // rows.itemsize
-    vectors = size // lanes
+    loaded = lanes * halves
+    vectors = size // loaded
     chunks = -(-vectors // _CHUNK)
     depth = _ceil_log2(chunks)
     zeros = np.zeros((count, lanes), rows.dtype)
     stack = [(0, zeros, zeros)] * depth
     for i in range(chunks):
-        m1 = m2 = zeros
+        parts = [(zeros, zeros)] * halves
         for j in range(min(_CHUNK, vectors - i * _CHUNK)):
-            x = rows[:, (i * _CHUNK + j) * lanes:(i * _CHUNK + j + 1) * lanes]
-            delta = x - m1
-            m1 = _fma(delta, dtype(1) / dtype(j + 1), m1)
-            m2 = _fma(delta, x - m1, m2)
-        stack[0] = _merge(j + 1, m1, m2, *stack[0], fused_mean=False)
+            for h, (m1, m2) in enumerate(parts):
+                start = (i * _CHUNK + j) * loaded + h * lanes
+                x = rows[:, start:start + lanes]
+                delta = x - m1
+                m1 = _fma(delta, dtype(1) / dtype(j + 1), m1)
+                parts[h] = (m1, _fma(delta, x - m1, m2))
+        for m1, m2 in parts:
+            stack[0] = _merge(j + 1, m1, m2, *stack[0], fused_mean=False)
         mask, level = i + 1, 1
         while level < depth and mask & 1 == 0:  # (a cascade: merge equal-sized parts)
             stack[level] = _merge(*stack[level - 1], *stack[level], fused_mean=False)
@@ -87,15 +95,15 @@ def rowwise_moments(rows: np.ndarray):
     for level in range(1, depth):
         stack[0] = _merge(*stack[level], *stack[0], fused_mean=False)
     seen, m1, m2 = 0, np.zeros(count, rows.dtype), np.zeros(count, rows.dtype)
-    for k in range(vectors * lanes, size):  # (the elements after the last vector)
+    for k in range(vectors * loaded, size):  # (the elements after the last vector)
         x = rows[:, k]
         delta = x - m1
         seen += 1
         m1 = m1 + delta / dtype(seen)
         m2 = m2 + delta * (x - m1)
     for lane in range(lanes):  # (here the compiler fuses the mean's update too)
-        seen, m1, m2 = _merge(vectors, stack[0][1][:, lane], stack[0][2][:, lane], seen, m1,
-                              m2, fused_mean=True)
+        seen, m1, m2 = _merge(vectors * halves, stack[0][1][:, lane], stack[0][2][:, lane],
+                              seen, m1, m2, fused_mean=True)
     return m1, m2 / dtype(size)
 
 
@@ -112,7 +120,7 @@ def _in_float32(function, x: np.ndarray, *others):
 def layer_norm(x: np.ndarray, weight, bias, kept: int, eps: float):
     """(y, mean, rstd): mean and rstd with x's leading dims and 1s for the last ``kept``."""
     if x.dtype == np.float16:
-        return _in_float32(lambda *a: layer_norm(*a, kept, eps), x, weight, bias)
+        return _half_layer_norm(x, weight, bias, kept, eps)
     size = int(np.prod(x.shape[x.ndim - kept:], dtype=np.int64))
     count = int(np.prod(x.shape[:x.ndim - kept], dtype=np.int64))  # (not -1: a size of 0)
     rows = np.ascontiguousarray(x).reshape(count, size)
@@ -126,6 +134,26 @@ def layer_norm(x: np.ndarray, weight, bias, kept: int, eps: float):
     y = _fma(normalised, weight.reshape(-1), bias.reshape(-1))
     stats_shape = x.shape[:x.ndim - kept] + (1,) * kept
     return y.reshape(x.shape), mean.reshape(stats_shape), rstd.reshape(stats_shape)
+
+
+def _half_layer_norm(x: np.ndarray, weight, bias, kept: int, eps: float):
+    """``layer_norm`` of float16 ``x``, as PyTorch's mixed-type kernel computes it in
+    float32: the moments of 16 halves at a time (``rowwise_moments``), then
+    y = fma(x, rstd, -rstd * mean) * weight + bias (so a constant row need not give 0)."""
+    size = int(np.prod(x.shape[x.ndim - kept:], dtype=np.int64))
+    count = int(np.prod(x.shape[:x.ndim - kept], dtype=np.int64))
+    rows = np.ascontiguousarray(x).reshape(count, size).astype(np.float32)
+    mean, var = rowwise_moments(rows, halves=2) if rows.size else \
+        (np.zeros(len(rows), np.float32),) * 2
+    rstd = np.float32(1) / np.sqrt(var + np.float32(eps))
+    y = _fma(rows, rstd[:, None], (-rstd * mean)[:, None])
+    if weight is not None:
+        y = y * weight.reshape(-1).astype(np.float32)
+    # (a bias of 0 where none is given, as PyTorch's kernel adds it: -0. becomes 0.)
+    y = y + (np.float32(0) if bias is None else bias.reshape(-1).astype(np.float32))
+    stats_shape = x.shape[:x.ndim - kept] + (1,) * kept
+    return (y.astype(np.float16).reshape(x.shape), mean.astype(np.float16).reshape(stats_shape),
+            rstd.astype(np.float16).reshape(stats_shape))
 
 
 def _row_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import errors
 from .meta import MetaArray
+from .vec import VECTOR_BYTES
 
 
 def storage_nbytes(array: np.ndarray) -> int:
@@ -140,6 +141,22 @@ def preserved_copy(array: np.ndarray) -> np.ndarray:
     return out
 
 
+def cast_preserved(array: np.ndarray, dtype) -> np.ndarray:
+    """``array`` converted to the NumPy ``dtype``, laid out as torch's ``.to()`` lays out
+    its copy (preserve_format: its own strides when dense, else dense ones in its order);
+    NumPy's ``astype`` lays out a broadcast array otherwise, and an empty one with
+    strides of 0."""
+    if type(array) is MetaArray:
+        return array.astype(dtype)
+    if array.size == 0:
+        return empty_strided(array.shape, preserved_strides(array), dtype)
+    converted = array.astype(dtype)
+    if [step // array.itemsize for step in array.strides] == \
+            [step // converted.itemsize for step in converted.strides]:
+        return converted
+    return with_strides(converted, preserved_strides(array))
+
+
 def empty_strided(shape, strides, dtype) -> np.ndarray:
     """A new array of ``shape`` whose strides (in elements) are ``strides``, which
     must be dense or, for an empty array, anything."""
@@ -221,6 +238,32 @@ def check_no_partial_overlap(written: np.ndarray, read: np.ndarray) -> None:
     if start_w == start_r and written.nbytes == read.nbytes and written.strides == read.strides:
         return  # the same elements: a full overlap is fine
     raise RuntimeError(errors.PARTIAL_OVERLAP)
+
+
+def element_by_element(written: np.ndarray, reads) -> list | None:
+    """The order in which torch's elementwise loop writes ``written``'s elements one by one,
+    when that matters: an operand in ``reads`` is some other part of the same memory
+    (``x.T[0].sub_(x[0, 0])``: the later elements read the new value), and torch's loop
+    takes one element at a time (its scalar loop: the fastest dim, in its iterator order,
+    not contiguous in ``written`` or in an operand, or shorter than two vectors). None
+    otherwise (its vector loop, not followed here, or every element reads what was there)."""
+    aliased = [read for read in reads if read.size and np.may_share_memory(written, read) and not (
+        read.shape == written.shape and read.strides == written.strides and
+        np.lib.array_utils.byte_bounds(read) == np.lib.array_utils.byte_bounds(written))]
+    if written.size <= 1 or not aliased:
+        return None
+    order = iterator_order(written.shape, [written, *reads])
+    fastest = next((dim for dim in order if written.shape[dim] > 1), None)
+    if fastest is None:
+        return None
+    strides = [_broadcast_strides(read, written.shape)[fastest] for read in reads]
+    if written.strides[fastest] == written.itemsize and \
+            written.shape[fastest] >= 2 * VECTOR_BYTES // written.itemsize and \
+            all(stride in (0, read.itemsize) for stride, read in zip(strides, reads)):
+        return None
+    slow_to_fast = list(reversed(order))
+    return [tuple(index[slow_to_fast.index(dim)] for dim in range(written.ndim))
+            for index in np.ndindex(*[written.shape[dim] for dim in slow_to_fast])]
 
 
 def strided_view(array: np.ndarray, size, strides, offset) -> np.ndarray:

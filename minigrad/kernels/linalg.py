@@ -225,18 +225,22 @@ def dot(a, b):
     return np.asarray(np.dot(a, b) + a.dtype.type(0))
 
 
-def vector_norm(x, ord, axes, keepdim):
+def vector_norm(x, ord, axes, keepdim, over_a_dim: bool = False):
     """(sum |x_i|**ord)**(1/ord) over ``axes`` (every axis for None); ord inf and -inf
     are the largest and smallest |x_i|, ord 0 counts the nonzeros; a half's in float32,
-    rounded once, as PyTorch accumulates it."""
+    rounded once, as PyTorch accumulates it. ``over_a_dim``: a dim was given (not None,
+    not empty), which matters for a 0-dim x only (see below)."""
     if x.dtype == np.float16 and ord == 2:
         return np.sqrt(two_norm_squared(x, axes, keepdim)).astype(np.float16)
     if x.dtype == np.float16:
-        return vector_norm(x.astype(np.float32), ord, axes, keepdim).astype(np.float16)
+        return vector_norm(x.astype(np.float32), ord, axes, keepdim,
+                           over_a_dim).astype(np.float16)
     magnitude = np.abs(x)
     reduced = x.size if axes is None else int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
-    if reduced == 1 and ord != 0:  # (one element per norm: PyTorch gives |x| itself, so
-        # no square overflows and no power rounds)
+    if reduced == 1 and ord != 0 and not (over_a_dim and x.ndim == 0):
+        # (one element per norm: PyTorch gives |x| itself, so no square overflows and no
+        # power rounds; but a 0-dim x reduced over a dim given goes through its kernel,
+        # which raises |x| to ord and the sum to 1 / ord)
         result = np.sum(magnitude, axis=axes, keepdims=keepdim)
     elif ord == float("inf"):
         result = np.max(magnitude, axis=axes, keepdims=keepdim, initial=0)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .arithmetic import power
+from .layout import in_iterator_layout
 from .special import by_vectors
 
 __all__ = ["round_decimals", "remainder", "fmod", "floor_divide", "trunc_divide", "rsqrt",
@@ -38,7 +39,9 @@ def ldexp(x, other, dtype):
     if x.dtype.kind == "f" and other.dtype.kind in "iu":
         exponent = np.clip(other, -4096, 4096).astype(np.int32)  # (beyond: the same result)
         return np.ldexp(x.astype(dtype, copy=False), exponent)
-    return x.astype(dtype, copy=False) * power(dtype.type(2), other.astype(dtype))
+    # (torch's x * pow(2., other): each an elementwise result laid out by its iterator)
+    powers = in_iterator_layout(power(dtype.type(2), other.astype(dtype)), [other])
+    return in_iterator_layout(x.astype(dtype, copy=False) * powers, [x, powers])
 
 
 def integer_power_of_two(k: np.ndarray) -> np.ndarray:

@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["sort_indices", "introsort", "topk_indices", "kth_indices", "median_indices",
-           "nanmedian_indices", "quick_select", "mode_of", "quantile_ranks", "search_places", "unique_slices"]
+           "nanmedian_indices", "quick_select", "mode_of", "quantile_ranks", "search_places", "unique_slices",
+           "unique_values"]
 
 
 def sort_indices(x: np.ndarray, axis: int, descending: bool = False,
@@ -423,6 +424,33 @@ def search_places(rows: np.ndarray, values: np.ndarray, right: bool) -> np.ndarr
         end = np.where(active & ~after, mid, end)
         active = start < end
     return start
+
+
+def unique_values(data: np.ndarray) -> tuple:
+    """``np.unique(data, return_inverse=True, return_counts=True)`` as PyTorch's CPU
+    unique computes it, which matters where ``data`` holds NaNs (each one a value of its
+    own: which goes where) or both 0. and -0. (one value: which is kept): the flattened
+    ``data`` sorted by ``std::sort`` (unstable past 16 elements), then each run of equal
+    values kept once, as its first element."""
+    flat = data.reshape(-1)
+    if flat.dtype.kind != "f" or not _has_unequal_ties(flat):
+        return np.unique(flat, return_inverse=True, return_counts=True, equal_nan=False)
+    order = sort_indices(flat, 0, stable=False)
+    in_order = flat[order]
+    starts = np.empty(len(flat), bool)
+    starts[:1] = True
+    starts[1:] = in_order[1:] != in_order[:-1]
+    inverse = np.empty(len(flat), np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    return in_order[starts], inverse, np.diff(np.append(np.flatnonzero(starts), len(flat)))
+
+
+def _has_unequal_ties(flat: np.ndarray) -> bool:
+    """Whether ``flat`` holds two NaNs, or both 0. and -0."""
+    if np.count_nonzero(flat != flat) > 1:
+        return True
+    signs = np.signbit(flat[flat == 0])
+    return bool(signs.any() and not signs.all())
 
 
 def unique_slices(x: np.ndarray, axis: int) -> tuple:

@@ -82,8 +82,7 @@ def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
     element went (``return_inverse``) and how often each occurs (``return_counts``)."""
     refuse_meta("_unique2" if dim is None else "unique_dim", x)
     if dim is None:
-        values, inverse, counts = np.unique(x._data, return_inverse=True, return_counts=True,
-                                            equal_nan=False)
+        values, inverse, counts = sorting.unique_values(x._data)
         node, inverse = Unique2Backward0, inverse.reshape(x.shape)
     else:
         axis = refuse_empty_slices(x, dim)

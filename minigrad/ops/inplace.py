@@ -35,7 +35,7 @@ from ..rules import out as out_rules
 from ..rules.arguments import refused_operand
 from . import fn, limits, pointwise
 from . import shape as shape_ops
-from ..kernels.layout import check_no_partial_overlap, geometry
+from ..kernels.layout import check_no_partial_overlap, element_by_element, geometry
 from . import strided
 from ..autograd.tensor_base import is_tensor, make
 
@@ -381,6 +381,9 @@ def inplace(x, op, *args, where=None):
     # As torch's "original self", the copy is a recorded clone (CloneBackward0,
     # seen by a second backward), while the op's node takes the gradient edge of
     # x itself.
+    in_turn = None if op is fill or where is not None else \
+        element_by_element(x._data, [value._data for value in args if is_tensor(value)])
+    before = None if in_turn is None else x._data.copy()
     recording = grad_mode.is_grad_enabled() and any(
         getattr(value, "requires_grad", False) for value in (x, *args))
     if recording and x.requires_grad:
@@ -422,8 +425,10 @@ def inplace(x, op, *args, where=None):
         node, original = result._grad_fn, source._grad_fn
         node.next_functions = tuple(x._gradient_edge() if next_node is original else
                                     (next_node, nr) for next_node, nr in node.next_functions)
-        # (torch makes the op's node first, then the clone: so are they numbered)
-        node._sequence_nr, original._sequence_nr = original._sequence_nr, node._sequence_nr
+        # (torch makes the op's node first, then the clone: so are they numbered; its
+        # NotImplemented keeps UINT64_MAX, the leaves', see engine.RefusingNode)
+        if not isinstance(node, RefusingNode):
+            node._sequence_nr, original._sequence_nr = original._sequence_nr, node._sequence_nr
     if isinstance(result._grad_fn, RefusingNode):  # (its error names the in-place op:
         result._grad_fn.operation += "_"  # "derivative for aten::floor_divide_ ...")
     if result.shape != x.shape:
@@ -434,4 +439,22 @@ def inplace(x, op, *args, where=None):
     # (clamp_ with number bounds names the output's C++ type: 'long int')
     _check_result_casts(x, result.dtype, number_clamp)
     rebase(x, result, overlap_ok=True, where=True if where is None else where)  # (checked)
+    if in_turn is not None:
+        _in_turn(x, op, args, before, in_turn)
     return x
+
+
+def _in_turn(x, op, args, before, order) -> None:
+    """``x``'s values written again element by element in ``order``, from ``before`` (its
+    values before the op), each reading its operands' memory as it is then: torch's loop
+    over a tensor whose fastest dim is not contiguous, where an operand is another part of
+    the same memory (see kernels.layout.element_by_element)."""
+    x._data[...] = before
+    operands = [np.broadcast_to(value._data, x.shape) if is_tensor(value) else value
+                for value in args]
+    with grad_mode.no_grad():
+        for index in order:
+            element = op(make(x._data[index].copy()), *[
+                make(value[index].copy()) if isinstance(value, np.ndarray) else value
+                for value in operands])
+            x._data[index] = element._data

@@ -404,7 +404,8 @@ class LinalgVectorNormBackward0(Node):
         # ``x.norm()`` shows ord 2, an int)
         self.save(ord=ord if shown is None else shown[0], _ord=ord, keepdim=keepdim, _axes=dim,
                   dim=None if every_dim else (dim if shown is None else shown[1]))
-        return kernels_linalg.vector_norm(x, ord, dim, keepdim)
+        return kernels_linalg.vector_norm(x, ord, dim, keepdim,
+                                          over_a_dim=bool(shown and shown[1]))
 
     def backward(self, saved, grad):
         x, norm = saved.self, saved.result
@@ -418,9 +419,9 @@ class NormBackward1(LinalgVectorNormBackward0):
     # ``at::norm(x, p, dim)``, the node of ATen's own callers (pairwise_distance): the
     # vector norm with its ``p`` saved as ``_saved_p`` (a float)
 
-    def forward(self, x, p, dim, keepdim):
+    def forward(self, x, p, dim, keepdim, over_a_dim=True):
         self.save(p=float(p), _ord=float(p), keepdim=keepdim, _axes=dim, dim=as_shown(dim))
-        return kernels_linalg.vector_norm(x, float(p), dim, keepdim)
+        return kernels_linalg.vector_norm(x, float(p), dim, keepdim, over_a_dim)
 
 
 class NormBackward0(LinalgVectorNormBackward0):
@@ -441,7 +442,8 @@ def aten_norm(x, p, dim=None, keepdim=False):
     ``dim``, of all the elements, NormBackward0."""
     if dim is None:
         return NormBackward0.apply(x, p=p)
-    return NormBackward1.apply(x, p=p, dim=normalize_dims(dim, x.ndim), keepdim=keepdim)
+    return NormBackward1.apply(x, p=p, dim=normalize_dims(dim, x.ndim), keepdim=keepdim,
+                               over_a_dim=dim not in ((), []))
 
 
 def vector_norm_backward_of(grad, x, norm, p, dim, keepdim):

@@ -140,16 +140,8 @@ class ToCopyBackward0(Node):
                       note="The gradient is converted back.")
 
     def forward(self, x, dtype):
-        # As clone: the copy keeps the order of x's dims in memory (torch's
-        # preserve_format); NumPy forgets an empty x's layout, and may lay out a
-        # view otherwise.
-        if x.size == 0:
-            return layout.empty_strided(x.shape, layout.preserved_strides(x), dtype.numpy)
-        converted = x.astype(dtype.numpy)
-        if [step // x.itemsize for step in x.strides] == \
-                [step // converted.itemsize for step in converted.strides]:
-            return converted
-        return layout.with_strides(converted, layout.preserved_strides(x))
+        # (as clone: the copy keeps the order of x's dims in memory, preserve_format)
+        return layout.cast_preserved(x, dtype.numpy)
 
     def backward(self, saved, grad):
         return to_copy_gradient(grad, forward_input_meta(self, 0))

@@ -11,9 +11,9 @@ import numpy as np
 from .. import dtypes
 from ..autograd.saved import SavedTensor
 from ..autograd.tensor_base import TensorBase
-from ..kernels.layout import (contiguous_strides, empty_strided, geometry, in_iterator_layout,
-                              is_non_overlapping_and_dense, preserved_strides, storage_nbytes,
-                              with_strides)
+from ..kernels.layout import (cast_preserved, contiguous_strides, empty_strided, geometry,
+                              in_iterator_layout, is_non_overlapping_and_dense, preserved_strides,
+                              storage_nbytes, with_strides)
 
 
 def with_iterator_layout(result, *operands, cast_to=None):
@@ -169,7 +169,7 @@ def to_copy_gradient(grad, meta):
     data = grad._data if isinstance(grad, TensorBase) else grad
     if meta is None or data.dtype == meta[1] or not data.size:
         return empty_gradient_cast(grad, meta)
-    return data.astype(meta[1]) if data is grad else grad.to(dtypes.DTYPE_OF[meta[1]])
+    return cast_preserved(data, meta[1]) if data is grad else grad.to(dtypes.DTYPE_OF[meta[1]])
 
 
 def check_row_major_grad_input(x) -> None:

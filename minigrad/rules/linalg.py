@@ -95,7 +95,7 @@ def check_norm_identity(x, ord, dim) -> None:
             raise RuntimeError(f"linalg.vector_norm cannot compute the {_order(ord)} norm on an "
                                "empty tensor because the operation does not have an identity")
         for d in () if dim is None else dim:
-            if x.shape[normalize_dim(d, x.ndim)] == 0:
+            if x.ndim and x.shape[normalize_dim(d, x.ndim)] == 0:  # (0-dim: one element)
                 raise RuntimeError(
                     f"linalg.vector_norm cannot compute the {_order(ord)} norm on the dimension "
                     f"{d}because this dimension is empty and the operation does not have an "

@@ -269,6 +269,32 @@ def test_layer_norm_of_empty_and_integer_inputs_is_torchs(shape, normalized, dty
     assert outcome(call, mg) == outcome(call, torch)
 
 
+@pytest.mark.parametrize("rows", ["constant", "one element", "random", "signed zeros"])
+@pytest.mark.parametrize("affine", [False, True])
+def test_float16_layer_norm_is_torchs_mixed_type_kernel(rows, affine):
+    """float16 layer_norm computes in float32 as PyTorch's mixed-type kernel: moments of
+    16 halves at a time, then fma(x, rstd, -rstd * mean): a constant row (and a row of one
+    element) gives PyTorch's small nonzero values, not 0 (fuzz11, fuzz12). Bit for bit
+    here; measured on 900 random row sets of 1-200 elements: rows near a constant still
+    differ in a last bit in 13 % of sets (before: 91 %), random rows in 1 % (5 %), constant
+    rows in none (81 %); the means and rstds in none."""
+    rs = np.random.default_rng(len(rows) + affine)
+    size = {"constant": 7, "one element": 1, "random": 33, "signed zeros": 2}[rows]
+    for _ in range(10):
+        if rows == "signed zeros":  # (meet seed 38131: PyTorch adds a bias of 0: no -0.)
+            x = np.array([[-0.0, 0.0], [0.0, -0.0], [-0.0, -0.0], [0.0, 0.0]])
+        elif rows == "constant" or rows == "one element":
+            x = np.repeat(rs.standard_normal((4, 1)) * 10.0 ** rs.integers(-2, 5), size, 1)
+        else:
+            x = rs.standard_normal((4, size)) * 3
+        w, b = rs.standard_normal((2, size))
+        theirs, ours = (lib.nn.functional.layer_norm(
+            lib.tensor(x, dtype=lib.float16), (size,),
+            *[lib.tensor(a, dtype=lib.float16) if affine else None for a in (w, b)]).numpy()
+            for lib in (torch, mg))
+        assert theirs.tobytes() == ours.tobytes(), (x, theirs, ours)
+
+
 @pytest.mark.parametrize("p, training", [(0.0, True), (1.0, True), (0.5, True), (0.5, False)])
 def test_dropout_of_an_empty_tensor_returns_it(p, training):
     """(torch's at::dropout returns an empty input itself; minigrad multiplied it at p = 1:

@@ -8,7 +8,7 @@ import torch
 import minigrad as mg
 
 from op_cases import X
-from torch_compare import check, check_error
+from torch_compare import check, check_error, outcome
 
 
 def test_backward_twice_through_saved_tensors():
@@ -111,9 +111,53 @@ def _refusal_order(lib):
     return outcomes
 
 
-def test_missing_derivative_raises_before_any_node_runs_as_torch():
-    """PyTorch's engine raises a missing derivative's error (floor_divide, heaviside) before
-    running any node, even newer ones, and before a freed graph's error; not when
-    autograd.grad does not need that node (session 12's random programs: minigrad ran the
-    other nodes first, and so raised the freed graph's error instead)."""
+def test_missing_derivative_raises_as_soon_as_its_node_is_ready_as_torch():
+    """PyTorch's NotImplemented node (floor_divide, heaviside) has the leaves' sequence
+    number: it runs, and raises, as soon as it is ready, so before older nodes (a freed
+    graph's among them: session 12's random programs), and not when autograd.grad does not
+    need it; see the next test for one that is ready late."""
     assert _refusal_order(mg) == _refusal_order(torch)
+
+
+def _late_refusal(lib, case: str):
+    """A missing derivative's node that is ready only after newer nodes ran: their hooks
+    run, and a newer freed graph raises its own error first."""
+    log = []
+    x = lib.tensor([1.5, 2.5], requires_grad=True)
+    z = lib.floor_divide(x, 2)
+    z.register_hook(lambda g: log.append("z's hook"))
+    w = (z * 3).sum()  # (z's node is ready once this MulBackward0 ran)
+    v = (x * 5).exp()
+    v.register_hook(lambda g: log.append("v's hook"))
+    if case == "freed":
+        v.sum().backward()  # (exp's saved result freed)
+    total = w + v.sum()
+    try:
+        if case == "steps":
+            list(lib.autograd.backward_steps(total))
+        else:
+            total.backward()
+    except RuntimeError as error:
+        log.append(str(error).split("\n")[0][:60])
+    return log, None if x.grad is None else x.grad.tolist()
+
+
+@pytest.mark.parametrize("case", ["hooks", "freed", "steps"])
+def test_missing_derivative_ready_late_raises_after_newer_nodes_ran(case):
+    """Broad seed 30462: an LSTM's freed graph made after the floor_divide that a dist read
+    raised "backward through the graph a second time" in PyTorch; minigrad refused the
+    missing derivative before running any node. ``steps``: the reference walk."""
+    assert _late_refusal(mg, case) == _late_refusal(torch, "hooks" if case == "steps" else case)
+
+
+@pytest.mark.parametrize("order", ["in-place newer", "in-place older"])
+def test_an_in_place_missing_derivative_keeps_the_leaves_sequence_number(order):
+    """``x.floor_divide_(2)`` on a tensor that requires grad: its NotImplemented node keeps
+    UINT64_MAX, so of two refusing nodes the one whose sum is newer runs (and raises) first
+    (meet seed 37313: minigrad gave the in-place node the sequence number of the copy it
+    reads, and raised the other's error)."""
+    def call(lib):
+        b = lib.tensor([1.5, 7.0], requires_grad=True)
+        c0, c1 = b // 2, b.clone().floor_divide_(2)
+        (c0.sum() + c1.sum() if order == "in-place newer" else c1.sum() + c0.sum()).backward()
+    assert outcome(call, mg) == outcome(call, torch)

@@ -98,3 +98,37 @@ def test_empty_leaf_grad_takes_the_leafs_strides_as_torch(made, program):
         f(y).backward()
         seen.append((x.grad.stride(), y.grad.stride()))
     assert seen[0] == seen[1]
+
+
+CASTS = {
+    "sum with dtype": lambda x: x.sum(0, dtype=torch_or(x).float32).cumprod(0),
+    "float of a sum": lambda x: x.sum(0).float().exp(),
+    "float then expand": lambda x: x.float().sum(1, keepdim=True).expand(2, 3) * 2,
+    "double of a column": lambda x: (x[:, :1].double() * 3).expand(2, 2),
+    "remainder then sum with dtype": lambda x: x.remainder(0.3).sum(0, dtype=torch_or(x).float64),
+}
+
+
+def torch_or(x):
+    return torch if isinstance(x, torch.Tensor) else mg
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+@pytest.mark.parametrize("name", sorted(CASTS))
+def test_a_gradient_cast_to_its_inputs_dtype_is_laid_out_as_torch(name, transposed):
+    """The engine casts a gradient to the dtype its input had (validate_outputs:
+    ``grad.to(dtype)``, preserve_format): an expanded gradient (a sum's) becomes dense in
+    its dims' order, not in NumPy's ``astype`` layout. Meet seeds 30147 and 31083: a
+    float16 leaf's gradient through ``sum(dtype=torch.float32)`` was transposed."""
+    seen = []
+    for lib in (torch, mg):
+        log = []
+        x_ = lib.tensor([[0.25, -2.5, 1.0], [3.0, 0.5, -1.0]], dtype=lib.float16,
+                        requires_grad=True)
+        x = x_.mT.mT if not transposed else x_.mT[:2, :2].mT
+        y = x * 1
+        y.register_hook(lambda g: log.append((g.stride(), str(g.dtype))))
+        out = CASTS[name](y)
+        grad, = lib.autograd.grad(out.float().sum(), [x_])
+        seen.append((log, grad.stride(), grad.tolist()))
+    assert seen[1] == seen[0]

@@ -23,6 +23,7 @@ import warnings
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -255,3 +256,24 @@ def test_the_reference_walk_is_the_one_that_ran():
     finally:
         fast._walk = FAST_WALK
     assert x.grad.tolist() == [4.0, 8.0] and calls == [1]
+
+
+@pytest.mark.parametrize("hook", ["node pre-hook", "tensor hook", "both"])
+@pytest.mark.parametrize("runs_on", [True, False], ids=["runs on", "runs no further"])
+def test_autograd_grad_hands_back_an_input_gradient_as_torch_captures_it(hook, runs_on):
+    """``autograd.grad``'s gradient for an input whose node runs on toward another input
+    is the one that arrived, before any hook (its node's pre-hooks too); for one whose
+    node runs no further, the one after its tensor hooks: PyTorch's engine captures them
+    so. Semantic seed 34657 (a node pre-hook's change came back). Both walks, and torch."""
+    def run(lib):
+        x = lib.tensor([0.5, -1.0], dtype=lib.float64, requires_grad=True)
+        y = x.tanh()
+        if hook != "tensor hook":
+            y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+        if hook != "node pre-hook":
+            y.register_hook(lambda grad: grad + 1)
+        grads = minigrad.autograd.grad if lib is minigrad else torch.autograd.grad
+        return [g.tolist() for g in grads(y * 3, [x, y] if runs_on else [y],
+                                          lib.full((2,), 0.5, dtype=lib.float64))]
+    (fast_shown, _), (reference_shown, _) = _both_walks(lambda: run(minigrad))
+    assert fast_shown == reference_shown == run(torch)

@@ -179,6 +179,23 @@ def test_unique_dim_with_nan_as_torch():
         assert str(seen[0]) == str(seen[1]), (values, dim)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+@pytest.mark.parametrize("size", [5, 16, 17, 40])
+def test_unique_of_nans_and_signed_zeros_as_torch(size, dtype):
+    """unique sorts the values with std::sort, unstable past 16 elements: which of 0. and
+    -0. stands for both, and which NaN (each a value of its own) goes where in the inverse,
+    are its order's (NumPy's sort kept another zero: fuzz12's unique(-0./0.))."""
+    rs = np.random.default_rng(size)
+    for _ in range(20):
+        values = rs.choice([0.0, -0.0, 1.0, -1.0, NAN], size).tolist()
+        seen = []
+        for lib in (torch, mg):
+            x = lib.tensor(values, dtype=getattr(lib, dtype))
+            got = [*lib.unique(x, return_inverse=True, return_counts=True), x.unique(sorted=False)]
+            seen.append(str([(np.signbit(t.numpy()).tolist(), t.tolist()) for t in got]))
+        assert seen[1] == seen[0], values
+
+
 # ---- torch.histogram: (hist, bin_edges) --------------------------------------------------
 
 HISTOGRAM_LINES = [

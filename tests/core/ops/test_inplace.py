@@ -498,3 +498,32 @@ def test_an_expanded_bool_written_in_place_is_refused_for_its_memory_first(case)
     def call(lib):
         return EXPANDED_BOOL_WRITES[case](lib, lib.tensor([True]).expand(3))
     assert outcome(call, mg) == outcome(call, torch)
+
+
+ALIASED_OPERANDS = {
+    "column minus its first element": lambda lib, w: w.T[0].sub_(w[0, 0]),
+    "column times an element below": lambda lib, w: w[:, 0].mul_(w[1, 0]),
+    "every other element times one": lambda lib, w: w.reshape(-1)[::2].mul_(w[1, 0]),
+    "column divided by its first": lambda lib, w: w.T[1].div_(w[0, 1]),
+    "short rows minus an element": lambda lib, w: w[:, :2].sub_(w[0, 0]),
+    "strided block minus a corner": lambda lib, w: w[::2, ::2].sub_(w[2, 2]),
+    "column plus itself reversed": lambda lib, w: w.T[0].add_(w[:, 0].flip(0)),
+    "column clamped by an element": lambda lib, w: w[:, 1].clamp_(max=w[1, 1]),
+    "row plus a column (dense written)": lambda lib, w: w[0].add_(w[:, 1]),
+    "dense plus a part of itself (refused)": lambda lib, w: w.reshape(-1).sub_(w[0, 0]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ALIASED_OPERANDS))
+def test_an_operand_in_the_memory_written_is_read_as_torchs_loop_reads_it(name):
+    """An in-place op whose operand is another part of the tensor's memory: where torch's
+    loop takes one element at a time (a written tensor whose fastest dim is not contiguous,
+    or short), each element reads the operand as it is then, written elements included
+    (``x.T[0].sub_(x[0, 0])`` gives [0, 0, 2] for a column [-1.25, 0, 2]; minigrad read
+    every operand before writing: fuzz prog_views seeds 35128, 35277, 35382, 35420, ...)."""
+    def call(lib):
+        w = lib.tensor([[-1.25, 1.5, 3.0, 2.0], [0.5, -0.0, -7.75, 4.0],
+                        [2.0, 0.25, 5.0, -1.0]], dtype=lib.float64)
+        ALIASED_OPERANDS[name](lib, w)
+        return w
+    assert outcome(call, mg) == outcome(call, torch)

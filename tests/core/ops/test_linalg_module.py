@@ -825,6 +825,29 @@ def test_one_element_p_norms_are_exact_as_torch(p):
     np.testing.assert_array_equal(seen[1], seen[0])
 
 
+@pytest.mark.parametrize("p", [3.0, 0.5, 1.5, 2.5, -1.0, 4.0, 1.0, 2.0, float("inf"),
+                               -float("inf"), 0.0])
+def test_a_0_dim_norm_over_a_dim_given_takes_torchs_powers(p):
+    """A 0-dim tensor's norm over a dim given (``x.norm(p, dim=-1)``, ``vector_norm(x, p,
+    dim=0)``, ``pairwise_distance`` of 0-dim tensors: ``at::norm`` over dim -1) goes
+    through PyTorch's p-norm kernel, |x| ** p then ** (1 / p), not the one-element |x| of a
+    1-element tensor (nnf seeds 35448, 35618: 9.999995e-07 for 1e-06); over no dim, or
+    dim=(), it is |x|. With p = inf or a negative p and a dim, minigrad raised an
+    IndexError (its check for an empty dim read the 0-dim shape)."""
+    values = np.random.default_rng(0).standard_normal(200).astype(np.float32) * 10.0 ** \
+        np.random.default_rng(1).integers(-8, 8, 200)
+    seen = []
+    for lib in (torch, mg):
+        got = []
+        for v in values.tolist() + [0.0]:
+            x = lib.tensor(v)
+            got += [x.norm(p, dim=-1).item(), lib.linalg.vector_norm(x, p, dim=0).item(),
+                    lib.linalg.vector_norm(x, p, dim=()).item(), x.norm(p).item(),
+                    lib.nn.functional.pairwise_distance(x, lib.tensor(0.25), p=p).item()]
+        seen.append(got)
+    assert seen[1] == seen[0]
+
+
 @pytest.mark.xfail(strict=True, reason="minigrad's linalg.lstsq takes driver= and ignores it "
                    "(gelsy's results for every driver): PyTorch's gelsd and gelss give A's "
                    "singular values and, for a tall full-rank A, the residuals (differentiable), "

@@ -179,3 +179,21 @@ def test_ldexp_refuses_a_bool_exponent_and_warns_of_a_broadcast_x_as_torch(call)
                 result = str(error)
         return result, [(str(w.message), w.filename) for w in seen]
     assert run(mg) == run(torch)
+
+
+@pytest.mark.parametrize("operands", ["expanded row", "expanded column", "transposed",
+                                      "transposed exponent", "half transposed"])
+def test_ldexp_of_views_is_laid_out_as_torch(operands):
+    """ldexp is PyTorch's ``x * pow(2., other)``: each step's result laid out by its
+    iterator, so an expanded x gives a row-major result (meet seed 37273: minigrad's was
+    transposed, NumPy's layout of a product of broadcast arrays)."""
+    def call(lib):
+        row = lib.tensor([[0.25, 1.5, 0.0]]).expand(2, 3)
+        column = lib.tensor([[0.25], [1.5]]).expand(2, 3)
+        t = lib.tensor([[0.25, 1.5, 0.0], [1.0, 2.0, 3.0]]).t()
+        x, e = {"expanded row": (row, row), "expanded column": (column, column),
+                "transposed": (t, lib.ones(3, 2)), "transposed exponent": (lib.ones(3, 2), t),
+                "half transposed": (t.half(), t)}[operands]
+        result = lib.ldexp(x, e)
+        return result, result.stride()
+    assert outcome(call, mg) == outcome(call, torch)
