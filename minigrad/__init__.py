@@ -111,7 +111,7 @@ from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
 )
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
     addmm, addmv, baddbmm, cdist, pdist, cross, roll, rot90, vdot, addr, addbmm, select_scatter,
-    slice_scatter, diagonal_scatter, ldexp, frexp, renorm, norm_except_dim, _weight_norm,
+    slice_scatter, diagonal_scatter, as_strided_scatter, narrow_copy, ldexp, frexp, renorm, norm_except_dim, _weight_norm,
 )
 from .functions import mkldnn_rnn_layer  # noqa: F401  (ops/recurrent.py: nn.LSTM's float32 layers)
 from .functions import (  # noqa: F401  (other names: ops/aliases.py)

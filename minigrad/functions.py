@@ -1299,6 +1299,21 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1, *, out=None):
     return _out("diagonal_scatter", ops.diagonal_scatter(input, src, offset, dim1, dim2), out, input, src)
 
 
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """A copy of ``input`` with the elements ``input.as_strided(size, stride,
+    storage_offset)`` would view replaced by ``src``.
+
+    >>> torch.as_strided_scatter(torch.zeros(2, 3), torch.ones(2, 2), (2, 2), (1, 2))
+    tensor([[1., 1., 1.],
+            [1., 0., 0.]])"""
+    return ops.as_strided_scatter(input, src, size, stride, storage_offset)
+
+
+def narrow_copy(input, dim, start, length, *, out=None):
+    """A new tensor holding ``input.narrow(dim, start, length)``'s elements (no view)."""
+    return _out("narrow_copy", ops.narrow_copy(input, dim, start, length), out, input)
+
+
 def cross(input, other, dim=None, *, out=None):
     """The cross product of 3-vectors along ``dim``."""
     return _out("cross", ops.cross(input, other, dim), out, input, other)

@@ -1856,6 +1856,9 @@ class Tensor(TensorBase):
     def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
         return ops.diagonal_scatter(self, src, offset, dim1, dim2)
 
+    def as_strided_scatter(self, src, size, stride, storage_offset=None):
+        return ops.as_strided_scatter(self, src, size, stride, storage_offset)
+
     @arguments.parsed_by(arguments.ints_by_keyword("repeat", "repeats"))
     def repeat(self, *repeats):
         """Copies of this tensor side by side, ``repeats[d]`` along each dim d
@@ -1935,6 +1938,9 @@ class Tensor(TensorBase):
 
     def narrow(self, dim, start, length):
         return ops.narrow(self, dim, start, length)
+
+    def narrow_copy(self, dim, start, length):
+        return ops.narrow_copy(self, dim, start, length)
 
     @arguments.parsed_by(arguments.unbind_arguments)
     def unbind(self, dim=0):

@@ -35,7 +35,8 @@
 |               | scatter_reduce                                          |
 | linalg        | matmul, mm, mv, dot, vdot, bmm, addmm, addmv, baddbmm,  |
 |               | addbmm, addr, cross                                     |
-| view_scatter  | select_scatter, slice_scatter, diagonal_scatter         |
+| view_scatter  | select_scatter, slice_scatter, diagonal_scatter,        |
+|               | as_strided_scatter, narrow_copy                         |
 | linalg_module | torch.linalg: inv, solve, det, slogdet, svd, qr, eigh,  |
 |               | cholesky, pinv, lstsq, matrix_power, the matrix norms   |
 | linalg_lu     | lu_factor(_ex), lu, lu_unpack, lu_solve                 |
@@ -94,7 +95,8 @@ from .inplace import write_refused_out  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num, renorm  # noqa: F401
 from .linalg import (  # noqa: F401
     addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)
-from .view_scatter import diagonal_scatter, select_scatter, slice_scatter  # noqa: F401
+from .view_scatter import (  # noqa: F401
+    as_strided_scatter, diagonal_scatter, narrow_copy, select_scatter, slice_scatter)
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
 from . import linalg_lu  # noqa: F401 (torch.linalg.lu_factor, lu, lu_solve; torch.lu_unpack)
 from . import sampling  # noqa: F401 (grid_sampler, affine_grid_generator: sampling.grid_sampler)

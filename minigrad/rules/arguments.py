@@ -1175,6 +1175,26 @@ def normalize_dim(dim: int, ndim: int) -> int:
     return dim % limit
 
 
+def narrow_copy_range(shape: tuple, dim: int, start: int, length: int) -> tuple[int, int]:
+    """narrow_copy's (dim, start), with PyTorch's checks and texts (narrow's, but for a
+    dim past the end and a negative length, which its own kernel words otherwise)."""
+    if not shape:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if dim >= len(shape):
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
+                           "but got false.  (Could this error message be improved?  If so, "
+                           "please report an enhancement request to PyTorch.)")
+    dim, start = normalize_dim(dim, len(shape)), int(start)
+    size = shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start += size if start < 0 else 0
+    if start + length > size or length < 0:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return dim, start
+
+
 def normalize_dim_strict(dim: int, ndim: int) -> int:
     """``normalize_dim`` where PyTorch makes no exception for a 0-dim tensor (``size``,
     ``stride``, ``roll``): it has no dimension to name."""

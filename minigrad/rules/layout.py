@@ -180,10 +180,12 @@ def check_row_major_grad_input(x) -> None:
         raise RuntimeError("grad_input must be contiguous")
 
 
-def check_as_strided(array: np.ndarray, size: tuple, stride: tuple, offset: int) -> None:
+def check_as_strided(array: np.ndarray, size: tuple, stride: tuple, offset: int,
+                     fresh: bool = False) -> None:
     """torch's checks of ``x.as_strided(size, stride, storage_offset)``, with its texts: the
     view must lie inside ``array``'s storage (NumPy's as_strided checks nothing, so a view
-    past it read and wrote the process's other memory)."""
+    past it read and wrote the process's other memory); ``fresh``: inside the storage of
+    ``array``'s clone (``as_strided_scatter``), its elements and no more."""
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in stride):
@@ -198,12 +200,22 @@ def check_as_strided(array: np.ndarray, size: tuple, stride: tuple, offset: int)
         return  # (no element: any storage holds it)
     itemsize = array.itemsize
     needed = itemsize * (1 + sum((n - 1) * s for n, s in zip(size, stride)) + offset)
-    available = storage_nbytes(array)
+    available = array.size * itemsize if fresh else storage_nbytes(array)
     if needed > available:
         raise RuntimeError(f"setStorage: sizes {_listed(size)}, strides {_listed(stride)}, "
                            f"storage offset {offset}, and itemsize {itemsize} requiring a "
                            f"storage size of {needed} are out of bounds for storage of size "
                            f"{available}")
+
+
+def check_as_strided_scatter(x) -> None:
+    """PyTorch 2.13 computes as_strided_scatter's gradient only for a row-major input and
+    says so with an internal assert."""
+    if x.requires_grad and not x._data.flags.c_contiguous:
+        raise RuntimeError(
+            '!self.requires_grad() || self.is_contiguous() INTERNAL ASSERT FAILED at '
+            '"/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp":4754, please report a '
+            'bug to PyTorch. as_strided_scatter is currently only supported for contiguous inputs')
 
 
 def check_view_dtype(array: np.ndarray, source, target) -> None:
