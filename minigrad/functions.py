@@ -1036,6 +1036,26 @@ def argwhere(input):
     return ops.argwhere(input)
 
 
+def nonzero_static(input, *, size, fill_value=-1):
+    """``nonzero``'s rows, exactly ``size`` of them: cut, or filled with ``fill_value``.
+
+    >>> torch.nonzero_static(torch.tensor([1, 0, 2, 0, 3]), size=4)
+    tensor([[ 0],
+            [ 2],
+            [ 4],
+            [-1]])"""
+    return ops.nonzero_static(input, size, fill_value)
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False):  # noqa: A002
+    """(hist, bin_edges): a D-dimensional histogram of the points in ``input``'s last dim.
+
+    >>> torch.histogramdd(torch.tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.]]), bins=[2, 2]).hist
+    tensor([[0., 1.],
+            [2., 1.]])"""
+    return ops.histogramdd(input, bins, range, weight, density)
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
     """The distinct values, sorted (with ``return_inverse``, ``return_counts``)."""
     return ops.unique(input, sorted, return_inverse, return_counts, dim)

@@ -25,6 +25,7 @@ from .rules import arguments, math_dtypes, parser
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .rules.indexing import check_put_arguments
+from .rules.layout import dim_order
 from .size import Size
 from .autograd import fast, inference, replaced
 from .autograd.grad_mode import is_grad_enabled
@@ -491,6 +492,13 @@ class Tensor(TensorBase):
         """A view of this tensor's memory: element ``i`` at
         ``storage_offset + sum(i_k * stride_k)``."""
         return ops.as_strided(self, size, stride, storage_offset)
+
+    def dim_order(self, *, ambiguity_check=False) -> tuple:
+        """The dims from the outermost in memory to the innermost.
+
+        >>> torch.empty((2, 3, 5, 7)).transpose(1, 2).dim_order()
+        (0, 2, 1, 3)"""
+        return dim_order(tuple(self.shape), self.stride(), ambiguity_check)
 
     def is_contiguous(self, memory_format=layouts.contiguous_format) -> bool:
         layouts.check_memory_format("is_contiguous", memory_format)
@@ -1087,6 +1095,9 @@ class Tensor(TensorBase):
 
     def argwhere(self):
         return ops.argwhere(self)
+
+    def nonzero_static(self, *, size, fill_value=-1):
+        return ops.nonzero_static(self, size, fill_value)
 
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         return ops.unique_consecutive(self, return_inverse, return_counts, dim)

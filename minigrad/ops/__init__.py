@@ -25,7 +25,7 @@
 | repeat        | repeat, tile, repeat_interleave                         |
 | limits        | clamp_min, clamp_max, nan_to_num, renorm                |
 | counting      | count_nonzero, nonzero, unique(_consecutive), bincount, |
-|               | histc                                                   |
+|               | histc, histogram, histogramdd, nonzero_static           |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum,          |
 |               | trapezoid, cumulative_trapezoid, tensordot,             |
 |               | cartesian_prod, combinations, cov, corrcoef             |
@@ -69,7 +69,7 @@ from .conv import (  # noqa: F401
     max_pool, max_unpool, unfold)
 from .counting import (  # noqa: F401
     argwhere, bincount, bucketize, count_nonzero, histc, histogram, HistogramOutResult, nonzero,
-    searchsorted, unique,
+    histogramdd, nonzero_static, searchsorted, unique,
     unique_consecutive)
 from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
 from .batch_norm import native_batch_norm  # noqa: F401
