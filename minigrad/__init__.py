@@ -102,7 +102,7 @@ from .functions import (  # noqa: F401  (ops/scatter.py)
 from .functions import block_diag, diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
 from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/counting.py)
     argwhere, bincount, bucketize, clamp_max, clamp_min, count_nonzero, histc, histogram,
-    histogramdd, nonzero_static, logical_and, logical_not, logical_or, logical_xor, nan_to_num, nonzero, searchsorted, unique,
+    histogramdd, nonzero_static, gradient, logical_and, logical_not, logical_or, logical_xor, nan_to_num, nonzero, searchsorted, unique,
 )
 from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
     cartesian_prod, column_stack, combinations, corrcoef, cov, cumulative_trapezoid, dstack,

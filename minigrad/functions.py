@@ -1036,6 +1036,15 @@ def argwhere(input):
     return ops.argwhere(input)
 
 
+def gradient(input, *, spacing=None, dim=None, edge_order=1):
+    """The derivative of ``input``'s samples along each dim, estimated by central
+    differences (one-sided at the ends), as a tuple of tensors.
+
+    >>> torch.gradient(torch.tensor([4., 1., 1., 16.]), spacing=(torch.tensor([-2., -1., 1., 4.]),))
+    (tensor([-3., -2.,  2.,  5.]),)"""
+    return ops.gradient(input, spacing, dim, edge_order)
+
+
 def nonzero_static(input, *, size, fill_value=-1):
     """``nonzero``'s rows, exactly ``size`` of them: cut, or filled with ``fill_value``.
 

@@ -35,6 +35,7 @@
 |               | scatter_reduce                                          |
 | linalg        | matmul, mm, mv, dot, vdot, bmm, addmm, addmv, baddbmm,  |
 |               | addbmm, addr, cross                                     |
+| differences   | gradient (torch.gradient: central differences)          |
 | view_scatter  | select_scatter, slice_scatter, diagonal_scatter,        |
 |               | as_strided_scatter, narrow_copy                         |
 | linalg_module | torch.linalg: inv, solve, det, slogdet, svd, qr, eigh,  |
@@ -95,6 +96,7 @@ from .inplace import write_refused_out  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num, renorm  # noqa: F401
 from .linalg import (  # noqa: F401
     addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)
+from .differences import gradient  # noqa: F401
 from .view_scatter import (  # noqa: F401
     as_strided_scatter, diagonal_scatter, narrow_copy, select_scatter, slice_scatter)
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)

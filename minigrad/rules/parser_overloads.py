@@ -223,6 +223,7 @@ SEVERAL_SIGNATURES = {
     'floor_divide': ('Tensor input, Tensor other, *, Tensor out = None', 'Tensor input, Number other'),
     'fmod': ('Tensor input, Tensor other, *, Tensor out = None', 'Tensor input, Number other, *, Tensor out = None'),
     'ge': ('Tensor input, Tensor other, *, Tensor out = None', 'Tensor input, Number other, *, Tensor out = None'),
+    'gradient': ('Tensor input, *, tuple of ints dim, int edge_order = 1', 'Tensor input, *, Number spacing, tuple of ints dim, int edge_order = 1', 'Tensor input, *, Number spacing = None, int dim = None, int edge_order = 1', 'Tensor input, *, tuple of Scalars spacing, int dim = None, int edge_order = 1', 'Tensor input, *, tuple of Scalars spacing, tuple of ints dim, int edge_order = 1', 'Tensor input, *, tuple of Tensors spacing, int dim = None, int edge_order = 1', 'Tensor input, *, tuple of Tensors spacing, tuple of ints dim, int edge_order = 1'),
     'greater': ('Tensor input, Tensor other, *, Tensor out = None', 'Tensor input, Number other, *, Tensor out = None'),
     'greater_equal': ('Tensor input, Tensor other, *, Tensor out = None', 'Tensor input, Number other, *, Tensor out = None'),
     'gt': ('Tensor input, Tensor other, *, Tensor out = None', 'Tensor input, Number other, *, Tensor out = None'),
