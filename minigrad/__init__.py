@@ -97,7 +97,8 @@ from .functions import (  # noqa: F401  (order: ops/sorting.py)
     topk,
 )
 from .functions import (  # noqa: F401  (ops/scatter.py)
-    index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce,
+    index_add, index_copy, index_fill, index_reduce, index_select, scatter, scatter_add,
+    scatter_reduce,
 )
 from .functions import block_diag, diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
 from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/counting.py)

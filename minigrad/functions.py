@@ -1737,6 +1737,13 @@ def index_fill(input, dim, index, value):
     return ops.index_fill(input, dim, index, value)
 
 
+def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
+    """``input`` with ``source``'s slices reduced into it at ``index`` along ``dim``
+    ("prod", "mean", "amax" or "amin"; ``include_self=False``: input's own slices left out)."""
+    return _out("index_reduce", ops.index_reduce(input, dim, index, source, reduce, include_self),
+                out, input)
+
+
 def index_copy(input, dim, index, source, *, out=None):
     return _out("index_copy", ops.index_copy(input, dim, index, source), out, input)
 

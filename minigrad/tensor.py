@@ -1920,6 +1920,20 @@ class Tensor(TensorBase):
     def index_fill(self, dim, index, value):
         return ops.index_fill(self, dim, index, value)
 
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+        return ops.index_reduce(self, dim, index, source, reduce, include_self)
+
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+        """Reduce ``source``'s slices into this tensor at ``index`` along ``dim``, in place:
+        "prod", "mean", "amax" or "amin" (``include_self=False``: its own slices left out).
+
+        >>> x = torch.full((3, 2), 2.)
+        >>> x.index_reduce_(0, torch.tensor([0, 2, 0]), torch.tensor([[1., 2], [3, 4], [5, 6]]), 'prod')
+        tensor([[10., 24.],
+                [ 2.,  2.],
+                [ 6.,  8.]])"""
+        return ops.inplace(self, ops.index_reduce, dim, index, source, reduce, include_self)
+
     def index_fill_(self, dim, index, value):
         return ops.inplace(self, ops.index_fill, dim, index, value)
 

@@ -36,6 +36,7 @@
 | linalg        | matmul, mm, mv, dot, vdot, bmm, addmm, addmv, baddbmm,  |
 |               | addbmm, addr, cross                                     |
 | differences   | gradient (torch.gradient: central differences)          |
+| index_reduce  | index_reduce (scatter_reduce with a 1-D index)          |
 | view_scatter  | select_scatter, slice_scatter, diagonal_scatter,        |
 |               | as_strided_scatter, narrow_copy                         |
 | linalg_module | torch.linalg: inv, solve, det, slogdet, svd, qr, eigh,  |
@@ -97,6 +98,7 @@ from .limits import clamp_max, clamp_min, nan_to_num, renorm  # noqa: F401
 from .linalg import (  # noqa: F401
     addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)
 from .differences import gradient  # noqa: F401
+from .index_reduce import index_reduce  # noqa: F401
 from .view_scatter import (  # noqa: F401
     as_strided_scatter, diagonal_scatter, narrow_copy, select_scatter, slice_scatter)
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
