@@ -35,6 +35,8 @@ __all__ = ["affine_grid", "grid_sample", "gumbel_softmax", "linear", "relu", "si
            "scaled_dot_product_attention", "multi_head_attention_forward", "one_hot", "embedding", "embedding_bag",
            "layer_norm", "group_norm", "instance_norm", "rms_norm", "gelu", "glu", "bilinear",
            "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle",
+           "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+           "fractional_max_pool3d_with_indices",
            "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pad",
            "conv3d", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
            "lp_pool1d", "lp_pool2d", "lp_pool3d", "alpha_dropout", "feature_alpha_dropout", "dropout3d",
@@ -1723,6 +1725,59 @@ def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False
     indices t * H * W + h * W + w)."""
     return ops.adaptive_max_pool(input, _adaptive_sizes(input, output_size, 3, "max"),
                                  return_indices)
+
+
+def _fractional_max_pool(input: Tensor, kernel_size, output_size, output_ratio,
+                         return_indices: bool, samples, spatial: int):
+    """Fractional max pooling, as PyTorch's functional.py: the output size from the ratio,
+    each (batch element, channel) plane's samples drawn with ``rand`` when not given."""
+    name = f"fractional_max_pool{spatial}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if spatial == 2 and len(output_ratio) > 2:  # (PyTorch's len(): a float is refused)
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple "
+                             "of Ints.")
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) \
+            else (output_ratio,) * spatial
+        output_size = [int(input.size(d - spatial) * ratio[d]) for d in range(spatial)]
+    if samples is None:
+        batch = 1 if input.dim() == spatial + 1 else input.size(0)
+        samples = minigrad.rand(batch, input.size(-spatial - 1), spatial, dtype=input.dtype)
+    values, indices = ops.fractional_max_pool(
+        input, ops.fractional_sizes(kernel_size, spatial, "kernel_size"),
+        ops.fractional_sizes(output_size, spatial, "output_size"), samples)
+    return (values, indices) if return_indices else values
+
+
+def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                          return_indices: bool = False, _random_samples=None):
+    """The largest element of each ``kernel_size`` window, the windows at pseudo-random
+    steps that shrink (H, W) to ``output_size`` (or by ``output_ratio``): each plane draws
+    its steps from its own samples (``rand`` unless ``_random_samples`` is given)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 2)
+
+
+def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                          return_indices: bool = False, _random_samples=None):
+    """fractional_max_pool2d over volumes (N, C, T, H, W) (FractionalMaxPool3DBackward0)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 3)
+
+
+def fractional_max_pool2d_with_indices(input: Tensor, kernel_size, output_size=None,
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, True,
+                                _random_samples, 2)
+
+
+def fractional_max_pool3d_with_indices(input: Tensor, kernel_size, output_size=None,
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, True,
+                                _random_samples, 3)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):

@@ -37,6 +37,7 @@
 |               | addbmm, addr, cross                                     |
 | differences   | gradient (torch.gradient: central differences)          |
 | index_reduce  | index_reduce (scatter_reduce with a 1-D index)          |
+| fractional_pool | fractional max pooling (pseudo-random strides)        |
 | view_scatter  | select_scatter, slice_scatter, diagonal_scatter,        |
 |               | as_strided_scatter, narrow_copy                         |
 | linalg_module | torch.linalg: inv, solve, det, slogdet, svd, qr, eigh,  |
@@ -65,7 +66,7 @@ from .gather import put, take  # noqa: F401
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
 from ..rules.conv import (check_dtype as check_pool_dtype, check_adaptive_empty,  # noqa: F401
-                          check_max_pool1d, check_pad)
+                          check_max_pool1d, check_pad, fractional_sizes)
 from .conv import (  # noqa: F401
     adaptive_avg_pool, adaptive_max_pool, avg_pool, constant_pad, conv_transpose, convolution, fold,
     max_pool, max_unpool, unfold)
@@ -98,6 +99,7 @@ from .limits import clamp_max, clamp_min, nan_to_num, renorm  # noqa: F401
 from .linalg import (  # noqa: F401
     addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)
 from .differences import gradient  # noqa: F401
+from .fractional_pool import fractional_max_pool  # noqa: F401
 from .index_reduce import index_reduce  # noqa: F401
 from .view_scatter import (  # noqa: F401
     as_strided_scatter, diagonal_scatter, narrow_copy, select_scatter, slice_scatter)

@@ -418,6 +418,12 @@ PROGRAMS = {
         (a * b).reshape(1, 1, 1, 2, 3), (1, 1, 2)) * a[:, :2],
     "AdaptiveMaxPool3DBackward0": lambda lib, a, b: _f(lib).adaptive_max_pool3d(
         (a * b).reshape(1, 1, 1, 2, 3), (1, 1, 2)) * a[:, :2],
+    "FractionalMaxPool2DBackward0": lambda lib, a, b: _f(lib).fractional_max_pool2d(
+        (a * b).unsqueeze(0), (1, 2), output_size=(2, 2),
+        _random_samples=lib.tensor([[[0.3, 0.6]]], dtype=lib.float64)) * a[:, :2],
+    "FractionalMaxPool3DBackward0": lambda lib, a, b: _f(lib).fractional_max_pool3d(
+        (a * b).reshape(1, 1, 1, 2, 3), (1, 1, 2), output_size=(1, 2, 2),
+        _random_samples=lib.tensor([[[0.3, 0.6, 0.8]]], dtype=lib.float64)) * a[:, :2],
     "UpsampleNearest3DBackward0": lambda lib, a, b: _f(lib).interpolate(
         (a * b)[None, None, None], size=(2, 3, 5)) * a[0, 0],
     "UpsampleNearestExact3DBackward0": lambda lib, a, b: _f(lib).interpolate(
@@ -488,6 +494,8 @@ RECORDED_BY_A_BACKWARD = {
        for kind in ("Nearest1D", "Nearest2D", "NearestExact1D", "NearestExact2D", "Linear1D",
                     "Bilinear2D", "Nearest3D", "NearestExact3D", "Trilinear3D", "Bicubic2D")},
     "AdaptiveMaxPool3DBackwardBackward0": "AdaptiveMaxPool3DBackward0",
+    "FractionalMaxPool2DBackwardBackward0": "FractionalMaxPool2DBackward0",
+    "FractionalMaxPool3DBackwardBackward0": "FractionalMaxPool3DBackward0",
     **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
        for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
 }

@@ -35,8 +35,8 @@ import torch
 
 import minigrad
 
-from public_tutorials import (PROGRAMS, fractional_max_pool_docstrings,
-                               linear_cross_entropy_loss_docstring, memory_format_channels_last)
+from public_tutorials import (PROGRAMS, linear_cross_entropy_loss_docstring,
+                               memory_format_channels_last)
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -156,14 +156,6 @@ def test_every_program_names_its_source():
                    "memory_format_tutorial.py is about")
 def test_the_memory_format_tutorial_prints_as_pytorch():
     test_program_prints_and_ends_as_pytorch(memory_format_channels_last)
-
-
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="minigrad has no "
-                   "nn.FractionalMaxPool2d/3d (nor F.fractional_max_pool2d/3d): PyTorch draws "
-                   "one random sample per batch and channel and pools windows at pseudo-random "
-                   "fractional steps; its docstring's examples fail on the missing class")
-def test_the_fractional_max_pool_docstrings_print_as_pytorch():
-    test_program_prints_and_ends_as_pytorch(fractional_max_pool_docstrings)
 
 
 @pytest.mark.xfail(strict=True, raises=AttributeError, reason="minigrad has no "
