@@ -35,8 +35,7 @@ import torch
 
 import minigrad
 
-from public_tutorials import (PROGRAMS, linear_cross_entropy_loss_docstring,
-                               memory_format_channels_last)
+from public_tutorials import PROGRAMS, memory_format_channels_last
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -156,11 +155,3 @@ def test_every_program_names_its_source():
                    "memory_format_tutorial.py is about")
 def test_the_memory_format_tutorial_prints_as_pytorch():
     test_program_prints_and_ends_as_pytorch(memory_format_channels_last)
-
-
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="minigrad has no "
-                   "nn.LinearCrossEntropyLoss (nor F.linear_cross_entropy), new in PyTorch "
-                   "2.13 with its chunked path and LinearCrossEntropyOptions; its docstring's "
-                   "example fails on the missing class")
-def test_the_linear_cross_entropy_loss_docstring_prints_as_pytorch():
-    test_program_prints_and_ends_as_pytorch(linear_cross_entropy_loss_docstring)

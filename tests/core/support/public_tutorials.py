@@ -34383,4 +34383,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             torch_creation_and_numpy_docstrings, optim_reference_page,
             torch_indexing_and_reduction_docstrings, tensor_methods_docstrings,
             nn_functional_docstrings, data_utilities_docstrings, gradcheck_note,
-            distributions_docstrings, fractional_max_pool_docstrings]
+            distributions_docstrings, fractional_max_pool_docstrings,
+            linear_cross_entropy_loss_docstring]
