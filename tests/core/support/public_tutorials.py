@@ -34318,6 +34318,153 @@ def linear_cross_entropy_loss_docstring(torch):
     return {"weight.grad": loss.linear.weight.grad}
 
 
+
+def newer_function_docstrings(torch):
+    """pytorch/pytorch torch/_torch_docs.py and torch/_tensor_docs.py: the Examples of
+    torch.gradient (coordinates, the implicit ones, a spacing, a dim, a spacing per dim and
+    the same as coordinates), nonzero_static (padding, truncating, size 0, a 0-dim input),
+    histogramdd (weighted; a range with density), frombuffer (an array.array shared, signed
+    chars read as an int32), empty_permuted's strides and dim_order, as_strided_scatter,
+    narrow_copy, Tensor.index_reduce_ ('prod', with and without include_self),
+    Tensor.dim_order and torch/autograd/graph.py's allow_mutation_on_saved_tensors; the
+    channels_last and sparse lines are left out (minigrad has neither); then torch.gradient
+    of a tensor that requires grad, backpropagated."""
+    import array
+    coordinates = (torch.tensor([-2., -1., 1., 4.]),)
+    values = torch.tensor([4., 1., 1., 16.], )
+    print(torch.gradient(values, spacing=coordinates))
+    t = torch.tensor([[1, 2, 4, 8], [10, 20, 40, 80]])
+    print(torch.gradient(t))
+    print(torch.gradient(t, spacing=2.0))  # dim = None (implicitly [0, 1])
+    print(torch.gradient(t, dim=1))  # spacing = None (implicitly 1.)
+    print(torch.gradient(t, spacing=[3., 2.]))
+    coords = (torch.tensor([0, 2]), torch.tensor([0, 3, 6, 9]))
+    print(torch.gradient(t, spacing=coords))
+    input_tensor = torch.tensor([[1, 0], [3, 2]])
+    print(torch.nonzero_static(input_tensor, size=4))
+    print(torch.nonzero_static(input_tensor, size=2))
+    print(torch.nonzero_static(torch.tensor([10]), size=0))
+    print(torch.nonzero_static(torch.tensor(10), size=2))
+    print(torch.histogramdd(torch.tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.]]), bins=[3, 3],
+                            weight=torch.tensor([1., 2., 4., 8.])))
+    print(torch.histogramdd(torch.tensor([[0., 0.], [1., 1.], [2., 2.]]), bins=[2, 2],
+                            range=[0., 1., 0., 1.], density=True))
+    a = array.array('i', [1, 2, 3])
+    t = torch.frombuffer(a, dtype=torch.int32)
+    print(t)
+    t[0] = -1
+    print(a)
+    a = array.array('b', [-1, 0, 0, 0])
+    print(torch.frombuffer(a, dtype=torch.int32))
+    print(torch.empty((2, 3, 5, 7)).stride())
+    print(torch.empty_permuted((2, 3, 5, 7), (0, 1, 2, 3)).stride())
+    print(torch.empty_permuted((2, 3, 5, 7), (0, 2, 3, 1)).stride())
+    print(torch.empty_permuted((2, 3, 5, 7), (0, 2, 3, 1)).dim_order())
+    a = torch.arange(4).reshape(2, 2) + 1
+    print(a)
+    b = torch.zeros(3, 3)
+    print(b)
+    print(torch.as_strided_scatter(b, a, (2, 2), (1, 2)))
+    x = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    print(torch.narrow_copy(x, 0, 0, 2))
+    print(torch.narrow_copy(x, 1, 1, 2))
+    x = torch.empty(5, 3).fill_(2)
+    t = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]], dtype=torch.float)
+    index = torch.tensor([0, 4, 2, 0])
+    print(x.index_reduce_(0, index, t, 'prod'))
+    x = torch.empty(5, 3).fill_(2)
+    print(x.index_reduce_(0, index, t, 'prod', include_self=False))
+    print(torch.empty((2, 3, 5, 7)).dim_order())
+    print(torch.empty((2, 3, 5, 7)).transpose(1, 2).dim_order())
+    print(torch.empty((1, 2, 3, 4)).dim_order())
+    try:
+        torch.empty((1, 2, 3, 4)).dim_order(ambiguity_check=True)
+    except RuntimeError as e:
+        print(e)
+    print(torch.empty((1, 2, 3, 4)).dim_order(ambiguity_check=[torch.contiguous_format]))
+    try:
+        torch.empty((1, 2, 3, 4)).dim_order(ambiguity_check="ILLEGAL")  # type: ignore[arg-type]
+    except TypeError as e:
+        print(e)
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        # forward
+        a = torch.ones(2, 3, requires_grad=True)
+        b = a.clone()
+        out = (b**2).sum()
+        print(b.sin_())
+        # backward
+        out.sum().backward()
+    print(a.grad)
+    samples = torch.linspace(0, 3, 7, requires_grad=True)
+    (slope,) = torch.gradient(samples ** 3, spacing=0.5, edge_order=2)
+    print(slope)
+    slope.pow(2).sum().backward()
+    return {"a.grad": a.grad, "samples.grad": samples.grad}
+
+
+def d2l_transposed_convolution(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/transposed-conv.md, the PyTorch tab: trans_conv
+    by hand (each input element times the kernel added into a window of zeros), then
+    nn.ConvTranspose2d with the same kernel put into weight.data (no padding, padding=1,
+    stride=2), a Conv2d and a ConvTranspose2d of the same hyperparameters giving back X's
+    shape, and the connection to matrix transposition: corr2d as a product with
+    kernel2matrix's sparse W, and the transposed convolution as one with W.T."""
+    nn = torch.nn
+
+    def trans_conv(X, K):
+        h, w = K.shape
+        Y = torch.zeros((X.shape[0] + h - 1, X.shape[1] + w - 1))
+        for i in range(X.shape[0]):
+            for j in range(X.shape[1]):
+                Y[i: i + h, j: j + w] += X[i, j] * K
+        return Y
+
+    def corr2d(X, K):
+        h, w = K.shape
+        Y = torch.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                Y[i, j] = (X[i:i + h, j:j + w] * K).sum()
+        return Y
+
+    X = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
+    K = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
+    print(trans_conv(X, K))
+    X, K = X.reshape(1, 1, 2, 2), K.reshape(1, 1, 2, 2)
+    tconv = nn.ConvTranspose2d(1, 1, kernel_size=2, bias=False)
+    tconv.weight.data = K
+    print(tconv(X))
+    tconv = nn.ConvTranspose2d(1, 1, kernel_size=2, padding=1, bias=False)
+    tconv.weight.data = K
+    print(tconv(X))
+    tconv = nn.ConvTranspose2d(1, 1, kernel_size=2, stride=2, bias=False)
+    tconv.weight.data = K
+    print(tconv(X))
+    X = torch.rand(size=(1, 10, 16, 16))
+    conv = nn.Conv2d(10, 20, kernel_size=5, padding=2, stride=3)
+    tconv = nn.ConvTranspose2d(20, 10, kernel_size=5, padding=2, stride=3)
+    print(tconv(conv(X)).shape == X.shape)
+    X = torch.arange(9.0).reshape(3, 3)
+    K = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    Y = corr2d(X, K)
+    print(Y)
+
+    def kernel2matrix(K):
+        k, W = torch.zeros(5), torch.zeros((4, 9))
+        k[:2], k[3:5] = K[0, :], K[1, :]
+        W[0, :5], W[1, 1:6], W[2, 3:8], W[3, 4:] = k, k, k, k
+        return W
+
+    W = kernel2matrix(K)
+    print(W)
+    print(Y == torch.matmul(W, torch.reshape(X, (-1,))).reshape(2, 2))
+    Z = trans_conv(Y, K)
+    print(Z == torch.matmul(W.T, torch.reshape(Y, (-1,))).reshape(3, 3))
+    small = nn.ConvTranspose2d(1, 1, kernel_size=2, stride=2)
+    X = torch.tensor([[0.0, 1.0], [2.0, 3.0]]).reshape(1, 1, 2, 2).requires_grad_()
+    (small(X) * torch.arange(16.).reshape(1, 1, 4, 4)).sum().backward()
+    return {"X.grad": X.grad, "small.weight.grad": small.weight.grad}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -34384,4 +34531,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             torch_indexing_and_reduction_docstrings, tensor_methods_docstrings,
             nn_functional_docstrings, data_utilities_docstrings, gradcheck_note,
             distributions_docstrings, fractional_max_pool_docstrings,
-            linear_cross_entropy_loss_docstring]
+            linear_cross_entropy_loss_docstring, newer_function_docstrings,
+            d2l_transposed_convolution]
