@@ -34465,6 +34465,95 @@ def d2l_transposed_convolution(torch):
     (small(X) * torch.arange(16.).reshape(1, 1, 4, 4)).sum().backward()
     return {"X.grad": X.grad, "small.weight.grad": small.weight.grad}
 
+
+def d2l_fully_convolutional_network(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/fcn.md, the PyTorch tab: the network made of a
+    ResNet's children but its last two (``nn.Sequential(*list(...children())[:-2])``),
+    ``add_module`` of a 1x1 ``final_conv`` and a ``transpose_conv`` (kernel 64, padding 16,
+    stride 32) that brings the features back to the input's height and width,
+    bilinear_kernel (``torch.abs`` of ``arange`` columns and rows, the filter written into
+    ``weight[range(in), range(out), :, :]``) copied into a ConvTranspose2d that doubles an
+    image's size, the per-pixel loss ``F.cross_entropy(..., reduction='none').mean(1).mean(1)``
+    with SGD and weight decay, predict's argmax over the channels and label2image through
+    VOC_COLORMAP. Offline: torchvision's resnet18 is the small ResNet (64 features, not 512),
+    catdog.jpg a random 3x8x12 image, VOC a batch of two random 64x96 images and labels."""
+    nn, F = torch.nn, torch.nn.functional
+    pretrained_net = resnet_stand_in(torch)()
+    print(pretrained_net.layer4[0], pretrained_net.avgpool, pretrained_net.fc)
+    net = nn.Sequential(*list(pretrained_net.children())[:-2])
+    X = torch.rand(size=(1, 3, 64, 96))
+    print(net(X).shape)
+    num_classes = 21
+    net.add_module('final_conv', nn.Conv2d(64, num_classes, kernel_size=1))
+    net.add_module('transpose_conv', nn.ConvTranspose2d(num_classes, num_classes,
+                                                        kernel_size=64, padding=16, stride=32))
+
+    def bilinear_kernel(in_channels, out_channels, kernel_size):
+        factor = (kernel_size + 1) // 2
+        if kernel_size % 2 == 1:
+            center = factor - 1
+        else:
+            center = factor - 0.5
+        og = (torch.arange(kernel_size).reshape(-1, 1),
+              torch.arange(kernel_size).reshape(1, -1))
+        filt = (1 - torch.abs(og[0] - center) / factor) * \
+               (1 - torch.abs(og[1] - center) / factor)
+        weight = torch.zeros((in_channels, out_channels,
+                              kernel_size, kernel_size))
+        weight[range(in_channels), range(out_channels), :, :] = filt
+        return weight
+
+    conv_trans = nn.ConvTranspose2d(3, 3, kernel_size=4, padding=1, stride=2,
+                                    bias=False)
+    conv_trans.weight.data.copy_(bilinear_kernel(3, 3, 4))
+    img = torch.rand(3, 8, 12)
+    X = img.unsqueeze(0)
+    Y = conv_trans(X)
+    out_img = Y[0].permute(1, 2, 0).detach()
+    print('input image shape:', img.permute(1, 2, 0).shape)
+    print('output image shape:', out_img.shape)
+    print(out_img[:3, :3, 0])
+    W = bilinear_kernel(num_classes, num_classes, 64)
+    net.transpose_conv.weight.data.copy_(W)
+
+    def loss(inputs, targets):
+        return F.cross_entropy(inputs, targets, reduction='none').mean(1).mean(1)
+
+    lr, wd = 0.001, 1e-3
+    trainer = torch.optim.SGD(net.parameters(), lr=lr, weight_decay=wd)
+    features = torch.rand(2, 3, 64, 96)
+    labels = torch.randint(0, num_classes, (2, 64, 96))
+    net.train()
+    for epoch in range(2):
+        trainer.zero_grad()
+        pred = net(features)
+        l = loss(pred, labels)
+        l.sum().backward()
+        trainer.step()
+        acc = (pred.argmax(dim=1) == labels).float().mean()
+        print(f'epoch {epoch + 1}, loss {l.sum().item():.4f}, pixel acc {acc.item():.3f}')
+    VOC_COLORMAP = [[0, 0, 0], [128, 0, 0], [0, 128, 0], [128, 128, 0],
+                    [0, 0, 128], [128, 0, 128], [0, 128, 128], [128, 128, 128],
+                    [64, 0, 0], [192, 0, 0], [64, 128, 0], [192, 128, 0],
+                    [64, 0, 128], [192, 0, 128], [64, 128, 128], [192, 128, 128],
+                    [0, 64, 0], [128, 64, 0], [0, 192, 0], [128, 192, 0],
+                    [0, 64, 128]]
+    net.eval()
+
+    def predict(img):
+        X = img.unsqueeze(0)
+        pred = net(X).argmax(dim=1)
+        return pred.reshape(pred.shape[1], pred.shape[2])
+
+    def label2image(pred):
+        colormap = torch.tensor(VOC_COLORMAP)
+        X = pred.long()
+        return colormap[X, :]
+
+    pred = label2image(predict(features[0]))
+    print(pred.shape, pred.dtype, pred[0, :4])
+    return {"final_conv.weight": net.final_conv.weight, "final_conv.bias": net.final_conv.bias}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -34532,4 +34621,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             nn_functional_docstrings, data_utilities_docstrings, gradcheck_note,
             distributions_docstrings, fractional_max_pool_docstrings,
             linear_cross_entropy_loss_docstring, newer_function_docstrings,
-            d2l_transposed_convolution]
+            d2l_transposed_convolution, d2l_fully_convolutional_network]
