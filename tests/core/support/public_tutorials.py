@@ -34554,6 +34554,180 @@ def d2l_fully_convolutional_network(torch):
     print(pred.shape, pred.dtype, pred[0, :4])
     return {"final_conv.weight": net.final_conv.weight, "final_conv.bias": net.final_conv.bias}
 
+
+def d2l_single_shot_multibox_detection(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/ssd.md, the PyTorch tab: cls_predictor and
+    bbox_predictor (3x3 convolutions), flatten_pred and concat_preds (permute, flatten,
+    cat) over two scales, down_sample_blk and base_net, get_blk (AdaptiveMaxPool2d((1, 1))
+    last), blk_forward with anchor.md's multibox_prior, TinySSD built with setattr and run
+    with getattr, calc_loss (CrossEntropyLoss and L1Loss with reduction='none', masked),
+    cls_eval and bbox_eval, and SGD with weight decay. Smaller than the book: images 64x64
+    (not 256x256), batches of 2; the banana dataset and multibox_target's labels are random
+    stand-ins of their shapes (class 0 or 1 per anchor, offsets, masks)."""
+    nn = torch.nn
+
+    def multibox_prior(data, sizes, ratios):
+        in_height, in_width = data.shape[-2:]
+        device, num_sizes, num_ratios = data.device, len(sizes), len(ratios)
+        boxes_per_pixel = (num_sizes + num_ratios - 1)
+        size_tensor = torch.tensor(sizes, device=device)
+        ratio_tensor = torch.tensor(ratios, device=device)
+        offset_h, offset_w = 0.5, 0.5
+        steps_h = 1.0 / in_height
+        steps_w = 1.0 / in_width
+        center_h = (torch.arange(in_height, device=device) + offset_h) * steps_h
+        center_w = (torch.arange(in_width, device=device) + offset_w) * steps_w
+        shift_y, shift_x = torch.meshgrid(center_h, center_w, indexing='ij')
+        shift_y, shift_x = shift_y.reshape(-1), shift_x.reshape(-1)
+        w = torch.cat((size_tensor * torch.sqrt(ratio_tensor[0]),
+                       sizes[0] * torch.sqrt(ratio_tensor[1:]))) * in_height / in_width
+        h = torch.cat((size_tensor / torch.sqrt(ratio_tensor[0]),
+                       sizes[0] / torch.sqrt(ratio_tensor[1:])))
+        anchor_manipulations = torch.stack((-w, -h, w, h)).T.repeat(in_height * in_width, 1) / 2
+        out_grid = torch.stack([shift_x, shift_y, shift_x, shift_y],
+                               dim=1).repeat_interleave(boxes_per_pixel, dim=0)
+        output = out_grid + anchor_manipulations
+        return output.unsqueeze(0)
+
+    def cls_predictor(num_inputs, num_anchors, num_classes):
+        return nn.Conv2d(num_inputs, num_anchors * (num_classes + 1),
+                         kernel_size=3, padding=1)
+
+    def bbox_predictor(num_inputs, num_anchors):
+        return nn.Conv2d(num_inputs, num_anchors * 4, kernel_size=3, padding=1)
+
+    def forward(x, block):
+        return block(x)
+
+    Y1 = forward(torch.zeros((2, 8, 20, 20)), cls_predictor(8, 5, 10))
+    Y2 = forward(torch.zeros((2, 16, 10, 10)), cls_predictor(16, 3, 10))
+    print((Y1.shape, Y2.shape))
+
+    def flatten_pred(pred):
+        return torch.flatten(pred.permute(0, 2, 3, 1), start_dim=1)
+
+    def concat_preds(preds):
+        return torch.cat([flatten_pred(p) for p in preds], dim=1)
+
+    print(concat_preds([Y1, Y2]).shape)
+
+    def down_sample_blk(in_channels, out_channels):
+        blk = []
+        for _ in range(2):
+            blk.append(nn.Conv2d(in_channels, out_channels,
+                                 kernel_size=3, padding=1))
+            blk.append(nn.BatchNorm2d(out_channels))
+            blk.append(nn.ReLU())
+            in_channels = out_channels
+        blk.append(nn.MaxPool2d(2))
+        return nn.Sequential(*blk)
+
+    print(forward(torch.zeros((2, 3, 20, 20)), down_sample_blk(3, 10)).shape)
+
+    def base_net():
+        blk = []
+        num_filters = [3, 16, 32, 64]
+        for i in range(len(num_filters) - 1):
+            blk.append(down_sample_blk(num_filters[i], num_filters[i + 1]))
+        return nn.Sequential(*blk)
+
+    print(forward(torch.zeros((2, 3, 64, 64)), base_net()).shape)
+
+    def get_blk(i):
+        if i == 0:
+            blk = base_net()
+        elif i == 1:
+            blk = down_sample_blk(64, 128)
+        elif i == 4:
+            blk = nn.AdaptiveMaxPool2d((1, 1))
+        else:
+            blk = down_sample_blk(128, 128)
+        return blk
+
+    def blk_forward(X, blk, size, ratio, cls_predictor, bbox_predictor):
+        Y = blk(X)
+        anchors = multibox_prior(Y, sizes=size, ratios=ratio)
+        cls_preds = cls_predictor(Y)
+        bbox_preds = bbox_predictor(Y)
+        return (Y, anchors, cls_preds, bbox_preds)
+
+    sizes = [[0.2, 0.272], [0.37, 0.447], [0.54, 0.619], [0.71, 0.79],
+             [0.88, 0.961]]
+    ratios = [[1, 2, 0.5]] * 5
+    num_anchors = len(sizes[0]) + len(ratios[0]) - 1
+
+    class TinySSD(nn.Module):
+        def __init__(self, num_classes, **kwargs):
+            super(TinySSD, self).__init__(**kwargs)
+            self.num_classes = num_classes
+            idx_to_in_channels = [64, 128, 128, 128, 128]
+            for i in range(5):
+                # The assignment statement is self.blk_i = get_blk(i)
+                setattr(self, f'blk_{i}', get_blk(i))
+                setattr(self, f'cls_{i}', cls_predictor(idx_to_in_channels[i],
+                                                        num_anchors, num_classes))
+                setattr(self, f'bbox_{i}', bbox_predictor(idx_to_in_channels[i],
+                                                          num_anchors))
+
+        def forward(self, X):
+            anchors, cls_preds, bbox_preds = [None] * 5, [None] * 5, [None] * 5
+            for i in range(5):
+                # getattr(self, 'blk_%d' % i) accesses self.blk_i
+                X, anchors[i], cls_preds[i], bbox_preds[i] = blk_forward(
+                    X, getattr(self, f'blk_{i}'), sizes[i], ratios[i],
+                    getattr(self, f'cls_{i}'), getattr(self, f'bbox_{i}'))
+            anchors = torch.cat(anchors, dim=1)
+            cls_preds = concat_preds(cls_preds)
+            cls_preds = cls_preds.reshape(
+                cls_preds.shape[0], -1, self.num_classes + 1)
+            bbox_preds = concat_preds(bbox_preds)
+            return anchors, cls_preds, bbox_preds
+
+    net = TinySSD(num_classes=1)
+    X = torch.zeros((2, 3, 64, 64))
+    anchors, cls_preds, bbox_preds = net(X)
+    print('output anchors:', anchors.shape)
+    print('output class preds:', cls_preds.shape)
+    print('output bbox preds:', bbox_preds.shape)
+    print(anchors[0, :3])
+    trainer = torch.optim.SGD(net.parameters(), lr=0.2, weight_decay=5e-4)
+    cls_loss = nn.CrossEntropyLoss(reduction='none')
+    bbox_loss = nn.L1Loss(reduction='none')
+
+    def calc_loss(cls_preds, cls_labels, bbox_preds, bbox_labels, bbox_masks):
+        batch_size, num_classes = cls_preds.shape[0], cls_preds.shape[2]
+        cls = cls_loss(cls_preds.reshape(-1, num_classes),
+                       cls_labels.reshape(-1)).reshape(batch_size, -1).mean(dim=1)
+        bbox = bbox_loss(bbox_preds * bbox_masks,
+                         bbox_labels * bbox_masks).mean(dim=1)
+        return cls + bbox
+
+    def cls_eval(cls_preds, cls_labels):
+        # Because the class prediction results are placed in the final
+        # dimension, argmax must specify this dimension
+        return float((cls_preds.argmax(dim=-1).type(
+            cls_labels.dtype) == cls_labels).sum())
+
+    def bbox_eval(bbox_preds, bbox_labels, bbox_masks):
+        return float((torch.abs((bbox_labels - bbox_preds) * bbox_masks)).sum())
+
+    num_epochs = 2
+    net.train()
+    features = torch.rand(2, 3, 64, 64)
+    count = anchors.shape[1]
+    cls_labels = (torch.rand(2, count) < 0.1).long()
+    bbox_masks = cls_labels.float().repeat_interleave(4, dim=1)
+    bbox_labels = torch.randn(2, count * 4) * 0.1 * bbox_masks
+    for epoch in range(num_epochs):
+        trainer.zero_grad()
+        anchors, cls_preds, bbox_preds = net(features)
+        l = calc_loss(cls_preds, cls_labels, bbox_preds, bbox_labels, bbox_masks)
+        l.mean().backward()
+        trainer.step()
+        print(epoch, l.mean().item(), cls_eval(cls_preds, cls_labels) / cls_labels.numel(),
+              bbox_eval(bbox_preds, bbox_labels, bbox_masks) / bbox_labels.numel())
+    return {"cls_4.bias": net.cls_4.bias, "bbox_4.bias": net.bbox_4.bias}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -34621,4 +34795,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             nn_functional_docstrings, data_utilities_docstrings, gradcheck_note,
             distributions_docstrings, fractional_max_pool_docstrings,
             linear_cross_entropy_loss_docstring, newer_function_docstrings,
-            d2l_transposed_convolution, d2l_fully_convolutional_network]
+            d2l_transposed_convolution, d2l_fully_convolutional_network,
+            d2l_single_shot_multibox_detection]
