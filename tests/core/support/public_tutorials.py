@@ -34728,6 +34728,171 @@ def d2l_single_shot_multibox_detection(torch):
               bbox_eval(bbox_preds, bbox_labels, bbox_masks) / bbox_labels.numel())
     return {"cls_4.bias": net.cls_4.bias, "bbox_4.bias": net.bbox_4.bias}
 
+
+def introyt_introduction(torch):
+    """pytorch/tutorials beginner_source/introyt/introyt1_tutorial.py (Introduction to
+    PyTorch, the YouTube series' first part): zeros and its dtype, int16 ones, rand after
+    manual_seed(1729) twice, arithmetic and broadcasting of ones and twos, abs, asin, det,
+    svd, std_mean and max of a random matrix, the LeNet with num_flat_features run on one
+    32x32 image, CIFAR10 through Normalize and a DataLoader of 4 (labels printed by class
+    name), then the CIFAR Net trained with CrossEntropyLoss and SGD (momentum 0.9) printing
+    its running loss, and its accuracy on the test set. Offline: CIFAR10 is 48 training and
+    16 test images (``image_dataset``), normalized as the transform would, num_workers 0,
+    the running loss printed every 4 batches (not 2000), one epoch (not two)."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    z = torch.zeros(5, 3)
+    print(z)
+    print(z.dtype)
+    i = torch.ones((5, 3), dtype=torch.int16)
+    print(i)
+    torch.manual_seed(1729)
+    r1 = torch.rand(2, 2)
+    print('A random tensor:')
+    print(r1)
+    r2 = torch.rand(2, 2)
+    print('\nA different random tensor:')
+    print(r2)  # new values
+    torch.manual_seed(1729)
+    r3 = torch.rand(2, 2)
+    print('\nShould match r1:')
+    print(r3)  # repeats values of r1 because of re-seed
+    ones = torch.ones(2, 3)
+    print(ones)
+    twos = torch.ones(2, 3) * 2  # every element is multiplied by 2
+    print(twos)
+    threes = ones + twos       # addition allowed because shapes are similar
+    print(threes)              # tensors are added element-wise
+    print(threes.shape)        # this has the same dimensions as input tensors
+    r1 = torch.rand(2, 3)
+    r2 = torch.rand(3, 2)
+    r = (torch.rand(2, 2) - 0.5) * 2  # values between -1 and 1
+    print('A random matrix, r:')
+    print(r)
+    print('\nAbsolute value of r:')
+    print(torch.abs(r))
+    print('\nInverse sine of r:')
+    print(torch.asin(r))
+    print('\nDeterminant of r:')
+    print(torch.det(r))
+    print('\nSingular value decomposition of r:')
+    print(torch.svd(r))
+    print('\nAverage and standard deviation of r:')
+    print(torch.std_mean(r))
+    print('\nMaximum value of r:')
+    print(torch.max(r))
+
+    class LeNet(nn.Module):
+
+        def __init__(self):
+            super(LeNet, self).__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)  # 5*5 from image dimension
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
+            x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+            x = x.view(-1, self.num_flat_features(x))
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            x = self.fc3(x)
+            return x
+
+        def num_flat_features(self, x):
+            size = x.size()[1:]  # all dimensions except the batch dimension
+            num_features = 1
+            for s in size:
+                num_features *= s
+            return num_features
+
+    net = LeNet()
+    print(net)
+    input = torch.rand(1, 1, 32, 32)   # stand-in for a 32x32 black & white image
+    print('\nImage batch shape:')
+    print(input.shape)
+    output = net(input)                # we don't call forward() directly
+    print('\nRaw output:')
+    print(output)
+    print(output.shape)
+
+    def cifar10(n, seed):
+        images = image_dataset(torch, n, (3, 32, 32), seed=seed)
+
+        class Normalized(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(images)
+
+            def __getitem__(self, k):
+                x, y = images[k]
+                return (x - 0.5) / 0.5, y
+        return Normalized()
+
+    trainset = cifar10(48, 3)
+    trainloader = torch.utils.data.DataLoader(trainset, batch_size=4, shuffle=True, num_workers=0)
+    testset = cifar10(16, 4)
+    testloader = torch.utils.data.DataLoader(testset, batch_size=4, shuffle=False, num_workers=0)
+    classes = ('plane', 'car', 'bird', 'cat',
+               'deer', 'dog', 'frog', 'horse', 'ship', 'truck')
+    dataiter = iter(trainloader)
+    images, labels = next(dataiter)
+    print(' '.join('%5s' % classes[labels[j]] for j in range(4)))
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = x.view(-1, 16 * 5 * 5)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            x = self.fc3(x)
+            return x
+
+    net = Net()
+    criterion = nn.CrossEntropyLoss()
+    optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+    for epoch in range(1):  # loop over the dataset multiple times
+        running_loss = 0.0
+        for i, data in enumerate(trainloader, 0):
+            # get the inputs
+            inputs, labels = data
+            # zero the parameter gradients
+            optimizer.zero_grad()
+            # forward + backward + optimize
+            outputs = net(inputs)
+            loss = criterion(outputs, labels)
+            loss.backward()
+            optimizer.step()
+            # print statistics
+            running_loss += loss.item()
+            if i % 4 == 3:    # print every 4 mini-batches
+                print('[%d, %5d] loss: %.3f' %
+                      (epoch + 1, i + 1, running_loss / 4))
+                running_loss = 0.0
+    print('Finished Training')
+    correct = 0
+    total = 0
+    with torch.no_grad():
+        for data in testloader:
+            images, labels = data
+            outputs = net(images)
+            _, predicted = torch.max(outputs.data, 1)
+            total += labels.size(0)
+            correct += (predicted == labels).sum().item()
+    print('Accuracy of the network on the 16 test images: %d %%' % (
+        100 * correct / total))
+    return {"fc3.weight": net.fc3.weight, "fc3.bias": net.fc3.bias}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -34796,4 +34961,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             distributions_docstrings, fractional_max_pool_docstrings,
             linear_cross_entropy_loss_docstring, newer_function_docstrings,
             d2l_transposed_convolution, d2l_fully_convolutional_network,
-            d2l_single_shot_multibox_detection]
+            d2l_single_shot_multibox_detection, introyt_introduction]
