@@ -34893,6 +34893,141 @@ def introyt_introduction(torch):
         100 * correct / total))
     return {"fc3.weight": net.fc3.weight, "fc3.bias": net.fc3.bias}
 
+
+def pytorch_cheat_sheet(torch):
+    """pytorch/tutorials beginner_source/ptcheat.rst (the PyTorch Cheat Sheet), each line
+    made concrete: creation (randn, ones, zeros, tensor of a list and of an ndarray, clone,
+    no_grad, requires_grad), dimensionality (size, cat, view, view(-1, a), transpose,
+    permute, unsqueeze, squeeze with and without a dim), algebra (mm, mv, t), the device
+    agnostic lines (cuda.is_available, a torch.device, net.to, x.to, x.cpu), the layers it
+    names (Linear, Conv1d/2d/3d, MaxPool1d/2d/3d, BatchNorm1d/2d/3d, RNN/LSTM/GRU, Dropout,
+    Dropout2d, Embedding), each loss and activation it lists applied once, each optimizer
+    it lists making a step (LBFGS with a closure; SparseAdam, which takes only sparse
+    gradients, left out) and each learning-rate scheduler stepped, and the data utilities
+    (TensorDataset, ConcatDataset, DataLoader and the samplers it names). The JIT, ONNX,
+    torchvision and distributed lines are left out."""
+    import numpy as np
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    data_utils = torch.utils.data
+    ConcatDataset, DataLoader = data_utils.ConcatDataset, data_utils.DataLoader
+    TensorDataset, sampler = data_utils.TensorDataset, data_utils.sampler
+    x = torch.randn(2, 3)
+    print(x, torch.ones(2, 3), torch.zeros(2, 3))
+    print(torch.tensor([[1, 2], [3, 4]]), torch.tensor(np.arange(3.)))
+    y = x.clone()
+    with torch.no_grad():
+        z = x * 2
+    w = torch.randn(3, requires_grad=True)
+    print(y, z.requires_grad, w.requires_grad)
+    x = torch.randn(2, 1, 3, 1)
+    print(x.size(), torch.cat([x, x], dim=0).shape, x.view(3, 2).shape, x.view(-1, 3).shape)
+    print(x.transpose(0, 2).shape, x.permute(3, 2, 1, 0).shape, x.unsqueeze(2).shape,
+          x.unsqueeze(dim=2).shape, x.squeeze().shape, x.squeeze(dim=1).shape)
+    A, B, v = torch.randn(2, 3), torch.randn(3, 4), torch.randn(3)
+    print(A.mm(B), A.mv(v), A.t())
+    print(torch.cuda.is_available())
+    device = torch.device('cuda') if torch.cuda.is_available() else torch.device('cpu')
+    net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)).to(device)
+    x = A.to(device).cpu()
+    print(device, net(x))
+    signals = torch.randn(2, 3, 8, 8, 8)
+    layers = [nn.Linear(8, 2), nn.Conv1d(3, 2, 3), nn.Conv2d(3, 2, 3), nn.Conv3d(3, 2, 3),
+              nn.MaxPool1d(2), nn.MaxPool2d(2), nn.MaxPool3d(2), nn.BatchNorm1d(3),
+              nn.BatchNorm2d(3), nn.BatchNorm3d(3), nn.Dropout(p=0.5, inplace=False),
+              nn.Dropout2d(p=0.5, inplace=False)]
+    inputs = [signals[:, 0, 0, 0], signals[:, :, 0, 0], signals[:, :, 0], signals,
+              signals[:, :, 0, 0], signals[:, :, 0], signals, signals[:, :, 0, 0],
+              signals[:, :, 0], signals, signals[:, 0, 0], signals[:, :, 0]]
+    for layer, given in zip(layers, inputs):
+        out = layer(given)
+        print(type(layer).__name__, tuple(out.shape), out.abs().sum().item())
+    for recurrent in (nn.RNN(8, 4), nn.LSTM(8, 4), nn.GRU(8, 4)):
+        out, _ = recurrent(signals[:, 0, 0])
+        print(type(recurrent).__name__, tuple(out.shape), out.sum().item())
+    print(nn.Embedding(10, 3)(torch.tensor([[1, 2], [3, 9]])))
+    logits, target = torch.randn(3, 5, requires_grad=True), torch.tensor([1, 0, 4])
+    p, q = torch.rand(3, 5), torch.rand(3, 5)
+    labels = (torch.rand(3, 5) > 0.5).float()
+    signs = torch.tensor([1., -1., 1.])
+    multilabel = torch.tensor([[3, 0, -1, 1, 2], [1, 2, -1, 0, 0], [0, -1, 1, 1, 1]])
+    losses = {
+        "L1Loss": nn.L1Loss()(logits, p), "MSELoss": nn.MSELoss()(logits, p),
+        "CrossEntropyLoss": nn.CrossEntropyLoss()(logits, target),
+        "CTCLoss": nn.CTCLoss()(logits.log_softmax(1).unsqueeze(1).expand(3, 2, 5),
+                                torch.tensor([[1, 2], [3, 3]]), torch.tensor([3, 3]),
+                                torch.tensor([2, 1])),
+        "NLLLoss": nn.NLLLoss()(logits.log_softmax(1), target),
+        "PoissonNLLLoss": nn.PoissonNLLLoss()(logits, p),
+        "KLDivLoss": nn.KLDivLoss(reduction='batchmean')(logits.log_softmax(1), q),
+        "BCELoss": nn.BCELoss()(logits.sigmoid(), labels),
+        "BCEWithLogitsLoss": nn.BCEWithLogitsLoss()(logits, labels),
+        "MarginRankingLoss": nn.MarginRankingLoss()(logits[:, 0], logits[:, 1], signs),
+        "HingeEmbeddingLoss": nn.HingeEmbeddingLoss()(logits, labels * 2 - 1),
+        "MultiLabelMarginLoss": nn.MultiLabelMarginLoss()(logits, multilabel),
+        "SmoothL1Loss": nn.SmoothL1Loss()(logits, p),
+        "SoftMarginLoss": nn.SoftMarginLoss()(logits, labels * 2 - 1),
+        "MultiLabelSoftMarginLoss": nn.MultiLabelSoftMarginLoss()(logits, labels),
+        "CosineEmbeddingLoss": nn.CosineEmbeddingLoss()(logits, p, signs),
+        "MultiMarginLoss": nn.MultiMarginLoss()(logits, target),
+        "TripletMarginLoss": nn.TripletMarginLoss()(logits, p, q),
+    }
+    for name, value in losses.items():
+        print(name, value)
+    sum(losses.values()).backward()
+    activations = [nn.ReLU(), nn.ReLU6(), nn.ELU(), nn.SELU(), nn.PReLU(), nn.LeakyReLU(),
+                   nn.RReLU(), nn.CELU(), nn.GELU(), nn.Threshold(0.1, 20), nn.Hardshrink(),
+                   nn.Hardtanh(), nn.Sigmoid(), nn.LogSigmoid(), nn.Softplus(), nn.Softshrink(),
+                   nn.Softsign(), nn.Tanh(), nn.Tanhshrink(), nn.Softmin(dim=1),
+                   nn.Softmax(dim=1), nn.Softmax2d(), nn.LogSoftmax(dim=1)]
+    for activation in activations:
+        given = signals[:, :, 0] if isinstance(activation, nn.Softmax2d) else logits
+        print(activation, activation(given).sum().item())
+    adaptive = nn.AdaptiveLogSoftmaxWithLoss(5, 6, cutoffs=[2, 4])
+    print(adaptive(logits, target).loss)
+    model = nn.Linear(5, 1)
+    data = torch.randn(6, 5)
+
+    def closure():
+        opt.zero_grad()
+        loss = model(data).pow(2).mean()
+        loss.backward()
+        return loss
+
+    for name in ("SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "ASGD", "LBFGS",
+                 "RMSprop", "Rprop"):
+        opt = getattr(optim, name)(model.parameters(), lr=0.01)
+        print(name, opt.step(closure).item())
+    opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    schedulers = [optim.lr_scheduler.LambdaLR(opt, lambda epoch: 0.9 ** epoch),
+                  optim.lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.95),
+                  optim.lr_scheduler.StepLR(opt, step_size=2),
+                  optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 3]),
+                  optim.lr_scheduler.ExponentialLR(opt, gamma=0.9),
+                  optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4),
+                  optim.lr_scheduler.ReduceLROnPlateau(opt),
+                  optim.lr_scheduler.CyclicLR(opt, base_lr=0.01, max_lr=0.1),
+                  optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=10),
+                  optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)]
+    for scheduler in schedulers:
+        for _ in range(3):
+            opt.step(closure)
+            if isinstance(scheduler, optim.lr_scheduler.ReduceLROnPlateau):
+                scheduler.step(1.0)
+            else:
+                scheduler.step()
+        print(type(scheduler).__name__, opt.param_groups[0]['lr'])
+    dataset = TensorDataset(torch.arange(6.).reshape(6, 1), torch.arange(6))
+    both = ConcatDataset([dataset, dataset])
+    print(len(both), both[7])
+    for chosen in (sampler.SequentialSampler(both), sampler.RandomSampler(both),
+                   sampler.SubsetRandomSampler([0, 5, 7]),
+                   sampler.WeightedRandomSampler([0.1, 0.9, 0.4], 5),
+                   sampler.BatchSampler(sampler.SequentialSampler(both), 4, False)):
+        print(type(chosen).__name__, list(chosen))
+    for batch in DataLoader(both, batch_size=5, shuffle=True):
+        print(batch)
+    return {"logits.grad": logits.grad, "model.weight": model.weight}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -34961,4 +35096,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             distributions_docstrings, fractional_max_pool_docstrings,
             linear_cross_entropy_loss_docstring, newer_function_docstrings,
             d2l_transposed_convolution, d2l_fully_convolutional_network,
-            d2l_single_shot_multibox_detection, introyt_introduction]
+            d2l_single_shot_multibox_detection, introyt_introduction, pytorch_cheat_sheet]
