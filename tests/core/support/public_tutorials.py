@@ -35028,6 +35028,157 @@ def pytorch_cheat_sheet(torch):
         print(batch)
     return {"logits.grad": logits.grad, "model.weight": model.weight}
 
+
+def d2l_semantic_segmentation_dataset(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/semantic-segmentation-and-dataset.md, the PyTorch
+    tab: VOC_COLORMAP and VOC_CLASSES, voc_colormap2label (a 256**3 long lookup table filled
+    at each colour's index), voc_label_indices (the label image permuted to HWC, through
+    NumPy's int32, then indexed into the table), voc_rand_crop cropping a feature and its
+    label alike, VOCSegDataset (normalize_image, filter, __getitem__) and a DataLoader's first
+    batch. Offline: VOC2012 is six random uint8 images and labels painted with the colormap's
+    colours (two of them too small, as filter drops), torchvision's Normalize is its formula,
+    RandomCrop.get_params its two randint draws, crops of 32x48 (not 320x480)."""
+    VOC_COLORMAP = [[0, 0, 0], [128, 0, 0], [0, 128, 0], [128, 128, 0],
+                    [0, 0, 128], [128, 0, 128], [0, 128, 128], [128, 128, 128],
+                    [64, 0, 0], [192, 0, 0], [64, 128, 0], [192, 128, 0],
+                    [64, 0, 128], [192, 0, 128], [64, 128, 128], [192, 128, 128],
+                    [0, 64, 0], [128, 64, 0], [0, 192, 0], [128, 192, 0],
+                    [0, 64, 128]]
+    VOC_CLASSES = ['background', 'aeroplane', 'bicycle', 'bird', 'boat',
+                   'bottle', 'bus', 'car', 'cat', 'chair', 'cow',
+                   'diningtable', 'dog', 'horse', 'motorbike', 'person',
+                   'potted plant', 'sheep', 'sofa', 'train', 'tv/monitor']
+
+    def voc_colormap2label():
+        colormap2label = torch.zeros(256 ** 3, dtype=torch.long)
+        for i, colormap in enumerate(VOC_COLORMAP):
+            colormap2label[
+                (colormap[0] * 256 + colormap[1]) * 256 + colormap[2]] = i
+        return colormap2label
+
+    def voc_label_indices(colormap, colormap2label):
+        colormap = colormap.permute(1, 2, 0).numpy().astype('int32')
+        idx = ((colormap[:, :, 0] * 256 + colormap[:, :, 1]) * 256
+               + colormap[:, :, 2])
+        return colormap2label[idx]
+
+    def read_voc_images():
+        sizes = [(40, 60), (36, 50), (20, 30), (48, 64), (30, 70), (44, 52)]
+        features, labels = [], []
+        for h, w in sizes:
+            features.append((torch.rand(3, h, w) * 255).to(torch.uint8))
+            classes = torch.randint(0, 21, (h // 4 + 1, w // 4 + 1))
+            classes = classes.repeat_interleave(4, 0).repeat_interleave(4, 1)[:h, :w]
+            labels.append(torch.tensor(VOC_COLORMAP, dtype=torch.uint8)[classes].permute(2, 0, 1))
+        return features, labels
+
+    train_features, train_labels = read_voc_images()
+    y = voc_label_indices(train_labels[0], voc_colormap2label())
+    print(y[5:10, 13:20], VOC_CLASSES[1])
+
+    def random_crop_params(img, output_size):
+        h, w = img.shape[-2:]
+        th, tw = output_size
+        i = torch.randint(0, h - th + 1, size=(1,)).item()
+        j = torch.randint(0, w - tw + 1, size=(1,)).item()
+        return i, j, th, tw
+
+    def voc_rand_crop(feature, label, height, width):
+        i, j, h, w = random_crop_params(feature, (height, width))
+        feature = feature[:, i:i + h, j:j + w]
+        label = label[:, i:i + h, j:j + w]
+        return feature, label
+
+    imgs = []
+    for _ in range(3):
+        imgs += voc_rand_crop(train_features[0], train_labels[0], 20, 30)
+    print([tuple(img.shape) for img in imgs], imgs[1][:, 0, :4])
+
+    class VOCSegDataset(torch.utils.data.Dataset):
+        def __init__(self, is_train, crop_size):
+            self.mean = torch.tensor([0.485, 0.456, 0.406]).reshape(3, 1, 1)
+            self.std = torch.tensor([0.229, 0.224, 0.225]).reshape(3, 1, 1)
+            self.crop_size = crop_size
+            features, labels = read_voc_images()
+            self.features = [self.normalize_image(feature)
+                             for feature in self.filter(features)]
+            self.labels = self.filter(labels)
+            self.colormap2label = voc_colormap2label()
+            print('read ' + str(len(self.features)) + ' examples')
+
+        def normalize_image(self, img):
+            return (img.float() / 255 - self.mean) / self.std
+
+        def filter(self, imgs):
+            return [img for img in imgs if (
+                img.shape[1] >= self.crop_size[0] and
+                img.shape[2] >= self.crop_size[1])]
+
+        def __getitem__(self, idx):
+            feature, label = voc_rand_crop(self.features[idx], self.labels[idx],
+                                           *self.crop_size)
+            return (feature, voc_label_indices(label, self.colormap2label))
+
+        def __len__(self):
+            return len(self.features)
+
+    crop_size = (32, 48)
+    voc_train = VOCSegDataset(True, crop_size)
+    train_iter = torch.utils.data.DataLoader(voc_train, 2, shuffle=True, drop_last=True)
+    for X, Y in train_iter:
+        print(X.shape)
+        print(Y.shape)
+        print(X[0, :, 0, :3], Y[:, 0, :6])
+        break
+    return {"X": X}
+
+
+def d2l_multiscale_object_detection(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/multiscale-object-detection.md, the PyTorch
+    tab: display_anchors on feature maps of 4x4, 2x2 and 1x1 (fmap zeros of 10 channels,
+    anchor.md's multibox_prior with ratios [1, 2, 0.5], scaled by bbox_scale), the anchors
+    printed where the book draws them on catdog.jpg (an image of its 561x728 size)."""
+    h, w = 561, 728
+
+    def multibox_prior(data, sizes, ratios):
+        in_height, in_width = data.shape[-2:]
+        device, num_sizes, num_ratios = data.device, len(sizes), len(ratios)
+        boxes_per_pixel = (num_sizes + num_ratios - 1)
+        size_tensor = torch.tensor(sizes, device=device)
+        ratio_tensor = torch.tensor(ratios, device=device)
+        offset_h, offset_w = 0.5, 0.5
+        steps_h = 1.0 / in_height
+        steps_w = 1.0 / in_width
+        center_h = (torch.arange(in_height, device=device) + offset_h) * steps_h
+        center_w = (torch.arange(in_width, device=device) + offset_w) * steps_w
+        shift_y, shift_x = torch.meshgrid(center_h, center_w, indexing='ij')
+        shift_y, shift_x = shift_y.reshape(-1), shift_x.reshape(-1)
+        w_ = torch.cat((size_tensor * torch.sqrt(ratio_tensor[0]),
+                        sizes[0] * torch.sqrt(ratio_tensor[1:]))) * in_height / in_width
+        h_ = torch.cat((size_tensor / torch.sqrt(ratio_tensor[0]),
+                        sizes[0] / torch.sqrt(ratio_tensor[1:])))
+        anchor_manipulations = torch.stack((-w_, -h_, w_, h_)).T.repeat(
+            in_height * in_width, 1) / 2
+        out_grid = torch.stack([shift_x, shift_y, shift_x, shift_y],
+                               dim=1).repeat_interleave(boxes_per_pixel, dim=0)
+        output = out_grid + anchor_manipulations
+        return output.unsqueeze(0)
+
+    def display_anchors(fmap_w, fmap_h, s):
+        # Values on the first two dimensions do not affect the output
+        fmap = torch.zeros((1, 10, fmap_h, fmap_w))
+        anchors = multibox_prior(fmap, sizes=s, ratios=[1, 2, 0.5])
+        bbox_scale = torch.tensor((w, h, w, h))
+        boxes = anchors[0] * bbox_scale
+        print(fmap_w, fmap_h, s, boxes.shape)
+        print(boxes[:4])
+        return boxes
+
+    display_anchors(fmap_w=4, fmap_h=4, s=[0.15])
+    display_anchors(fmap_w=2, fmap_h=2, s=[0.4])
+    boxes = display_anchors(fmap_w=1, fmap_h=1, s=[0.8])
+    return {"boxes": boxes}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -35096,4 +35247,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             distributions_docstrings, fractional_max_pool_docstrings,
             linear_cross_entropy_loss_docstring, newer_function_docstrings,
             d2l_transposed_convolution, d2l_fully_convolutional_network,
-            d2l_single_shot_multibox_detection, introyt_introduction, pytorch_cheat_sheet]
+            d2l_single_shot_multibox_detection, introyt_introduction, pytorch_cheat_sheet,
+            d2l_semantic_segmentation_dataset, d2l_multiscale_object_detection]
