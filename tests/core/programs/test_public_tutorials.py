@@ -111,7 +111,11 @@ def run(program, library):
 # on the first batch differ in the last bits), and four Adam runs at lr 1e-3 carry that into
 # the weights: D's first layer ends 5.5e-6 from PyTorch's; its printed losses are PyTorch's
 # to 2e-5.
-FINAL_TOLERANCE = {"d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6},
+# d2l's neural style: Adam at lr 0.3 on the image's pixels, whose gradients come back through
+# ten float32 convolutions (oneDNN's summation order, not minigrad's): after 10 steps 4 of
+# 2,304 pixels near 0 end up to 4.6e-6 from PyTorch's (its printed losses are PyTorch's).
+FINAL_TOLERANCE = {"d2l_neural_style": {"rtol": 1e-4, "atol": 1e-5},
+                   "d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6},
                    "cs224n_parser_model": {"rtol": 1e-3, "atol": 1e-6},
                    "cs231n_gan_pytorch": {"rtol": 1e-3, "atol": 1e-5}}
 

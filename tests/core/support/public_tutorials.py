@@ -35179,6 +35179,198 @@ def d2l_multiscale_object_detection(torch):
     boxes = display_anchors(fmap_w=1, fmap_h=1, s=[0.8])
     return {"boxes": boxes}
 
+
+def d2l_fine_tuning(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/fine-tuning.md, the PyTorch tab: a pretrained
+    ResNet's ``fc`` printed, a copy whose ``fc`` is a new Linear(in_features, 2) with
+    xavier_uniform_, train_fine_tuning with SGD over two parameter groups (the pretrained
+    layers' named_parameters but fc's, at the learning rate, and fc's at ten times it,
+    weight_decay 0.001) against a network trained from scratch with one group, d2l's
+    train_ch13 loop (CrossEntropyLoss(reduction='none'), l.sum().backward(), accuracy), and
+    the exercise's frozen parameters and hotdog_w read with torch.split. Offline: the ResNet
+    is ``resnet_stand_in`` (64 features; the 1000-way fc kept), the "pretrained" weights a
+    seeded initialisation copied with load_state_dict, hotdog/not-hotdog 8 random 32x32
+    images, two epochs of batches of 4."""
+    nn = torch.nn
+    ResNet = resnet_stand_in(torch)
+    pretrained_net = ResNet()
+    print(pretrained_net.fc)
+    finetune_net = ResNet()
+    finetune_net.load_state_dict(pretrained_net.state_dict())
+    finetune_net.fc = nn.Linear(finetune_net.fc.in_features, 2)
+    nn.init.xavier_uniform_(finetune_net.fc.weight)
+    normalize = (torch.tensor([0.485, 0.456, 0.406]).reshape(3, 1, 1),
+                 torch.tensor([0.229, 0.224, 0.225]).reshape(3, 1, 1))
+    images = (torch.rand(8, 3, 32, 32) - normalize[0]) / normalize[1]
+    labels = torch.randint(0, 2, (8,))
+    train_iter = torch.utils.data.DataLoader(
+        torch.utils.data.TensorDataset(images, labels), batch_size=4, shuffle=True)
+
+    def train_ch13(net, train_iter, loss, trainer, num_epochs):
+        for epoch in range(num_epochs):
+            net.train()
+            total, correct, count = 0.0, 0, 0
+            for features, labels in train_iter:
+                trainer.zero_grad()
+                pred = net(features)
+                l = loss(pred, labels)
+                l.sum().backward()
+                trainer.step()
+                total += l.sum().item()
+                correct += (pred.argmax(dim=1) == labels).sum().item()
+                count += labels.numel()
+            print(f'epoch {epoch + 1}, loss {total / count:.3f}, train acc {correct / count:.3f}')
+
+    def train_fine_tuning(net, learning_rate, num_epochs=2, param_group=True):
+        loss = nn.CrossEntropyLoss(reduction="none")
+        if param_group:
+            params_1x = [param for name, param in net.named_parameters()
+                         if name not in ["fc.weight", "fc.bias"]]
+            trainer = torch.optim.SGD([{'params': params_1x},
+                                       {'params': net.fc.parameters(),
+                                        'lr': learning_rate * 10}],
+                                      lr=learning_rate, weight_decay=0.001)
+        else:
+            trainer = torch.optim.SGD(net.parameters(), lr=learning_rate,
+                                      weight_decay=0.001)
+        print([group['lr'] for group in trainer.param_groups])
+        train_ch13(net, train_iter, loss, trainer, num_epochs)
+
+    train_fine_tuning(finetune_net, 5e-5)
+    scratch_net = ResNet()
+    scratch_net.fc = nn.Linear(scratch_net.fc.in_features, 2)
+    train_fine_tuning(scratch_net, 5e-4, param_group=False)
+    for param in finetune_net.parameters():
+        param.requires_grad = False
+    print(sum(p.requires_grad for p in finetune_net.parameters()))
+    weight = pretrained_net.fc.weight
+    hotdog_w = torch.split(weight.data, 1, dim=0)[934]
+    print(hotdog_w.shape)
+    return {"finetune fc": finetune_net.fc.weight, "scratch fc": scratch_net.fc.weight}
+
+
+def d2l_neural_style(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/neural-style.md, the PyTorch tab: preprocess
+    and postprocess (normalise, clamp, permute), the net of a pretrained VGG's features up
+    to layer 28 with style layers [0, 5, 10, 19, 28] and content layer [25],
+    extract_features, get_contents and get_styles, content_loss, gram, style_loss, tv_loss,
+    compute_loss with weights 1, 1e4 and 10, SynthesizedImage (an nn.Parameter image),
+    get_inits (copy_ of the content image, Adam, the style Grams) and train with
+    StepLR(lr_decay_epoch, 0.8), the losses printed. Offline: VGG19's features are its
+    layer pattern in small (widths 4 to 16), the images random 3x24x32, 10 epochs (not
+    500; lr_decay_epoch 5, not 50; the losses printed every 5): Adam at lr 0.3 on the
+    pixels with a style weight of 1e4 grows the convolutions' last-bit differences (oneDNN's
+    order of its sums) to 0.1 % by epoch 20."""
+    nn = torch.nn
+    rgb_mean = torch.tensor([0.485, 0.456, 0.406])
+    rgb_std = torch.tensor([0.229, 0.224, 0.225])
+
+    def preprocess(img):
+        return ((img - rgb_mean.reshape(3, 1, 1)) / rgb_std.reshape(3, 1, 1)).unsqueeze(0)
+
+    def postprocess(img):
+        img = img[0].to(rgb_std.device)
+        img = torch.clamp(img.permute(1, 2, 0) * rgb_std + rgb_mean, 0, 1)
+        return img.permute(2, 0, 1)
+
+    layers, width = [], 3
+    for out, convs in ((4, 2), (8, 2), (16, 4), (16, 4), (16, 4)):
+        for _ in range(convs):
+            layers += [nn.Conv2d(width, out, kernel_size=3, padding=1), nn.ReLU(inplace=True)]
+            width = out
+        layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
+    features = nn.Sequential(*layers)
+    style_layers, content_layers = [0, 5, 10, 19, 28], [25]
+    net = nn.Sequential(*[features[i] for i in
+                          range(max(content_layers + style_layers) + 1)])
+    print(net[:6])
+
+    def extract_features(X, content_layers, style_layers):
+        contents = []
+        styles = []
+        for i in range(len(net)):
+            X = net[i](X)
+            if i in style_layers:
+                styles.append(X)
+            if i in content_layers:
+                contents.append(X)
+        return contents, styles
+
+    content_img, style_img = torch.rand(3, 24, 32), torch.rand(3, 24, 32)
+
+    def get_contents():
+        content_X = preprocess(content_img)
+        contents_Y, _ = extract_features(content_X, content_layers, style_layers)
+        return content_X, contents_Y
+
+    def get_styles():
+        style_X = preprocess(style_img)
+        _, styles_Y = extract_features(style_X, content_layers, style_layers)
+        return style_X, styles_Y
+
+    def content_loss(Y_hat, Y):
+        return torch.square(Y_hat - Y.detach()).mean()
+
+    def gram(X):
+        num_channels, n = X.shape[1], X.numel() // X.shape[1]
+        X = X.reshape((num_channels, n))
+        return torch.matmul(X, X.T) / (num_channels * n)
+
+    def style_loss(Y_hat, gram_Y):
+        return torch.square(gram(Y_hat) - gram_Y.detach()).mean()
+
+    def tv_loss(Y_hat):
+        return 0.5 * (torch.abs(Y_hat[:, :, 1:, :] - Y_hat[:, :, :-1, :]).mean() +
+                      torch.abs(Y_hat[:, :, :, 1:] - Y_hat[:, :, :, :-1]).mean())
+
+    content_weight, style_weight, tv_weight = 1, 1e4, 10
+
+    def compute_loss(X, contents_Y_hat, styles_Y_hat, contents_Y, styles_Y_gram):
+        contents_l = [content_loss(Y_hat, Y) * content_weight for Y_hat, Y in zip(
+            contents_Y_hat, contents_Y)]
+        styles_l = [style_loss(Y_hat, Y) * style_weight for Y_hat, Y in zip(
+            styles_Y_hat, styles_Y_gram)]
+        tv_l = tv_loss(X) * tv_weight
+        l = sum(styles_l + contents_l + [tv_l])
+        return contents_l, styles_l, tv_l, l
+
+    class SynthesizedImage(nn.Module):
+        def __init__(self, img_shape, **kwargs):
+            super(SynthesizedImage, self).__init__(**kwargs)
+            self.weight = nn.Parameter(torch.rand(*img_shape))
+
+        def forward(self):
+            return self.weight
+
+    def get_inits(X, lr, styles_Y):
+        gen_img = SynthesizedImage(X.shape)
+        gen_img.weight.data.copy_(X.data)
+        trainer = torch.optim.Adam(gen_img.parameters(), lr=lr)
+        styles_Y_gram = [gram(Y) for Y in styles_Y]
+        return gen_img(), styles_Y_gram, trainer
+
+    def train(X, contents_Y, styles_Y, lr, num_epochs, lr_decay_epoch):
+        X, styles_Y_gram, trainer = get_inits(X, lr, styles_Y)
+        scheduler = torch.optim.lr_scheduler.StepLR(trainer, lr_decay_epoch, 0.8)
+        for epoch in range(num_epochs):
+            trainer.zero_grad()
+            contents_Y_hat, styles_Y_hat = extract_features(
+                X, content_layers, style_layers)
+            contents_l, styles_l, tv_l, l = compute_loss(
+                X, contents_Y_hat, styles_Y_hat, contents_Y, styles_Y_gram)
+            l.backward()
+            trainer.step()
+            scheduler.step()
+            if (epoch + 1) % 5 == 0:
+                print(epoch + 1, float(sum(contents_l)), float(sum(styles_l)), float(tv_l))
+        return X
+
+    content_X, contents_Y = get_contents()
+    _, styles_Y = get_styles()
+    output = train(content_X, contents_Y, styles_Y, 0.3, 10, 5)
+    print(postprocess(output)[:, 0, :4])
+    return {"output": output}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -35248,4 +35440,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             linear_cross_entropy_loss_docstring, newer_function_docstrings,
             d2l_transposed_convolution, d2l_fully_convolutional_network,
             d2l_single_shot_multibox_detection, introyt_introduction, pytorch_cheat_sheet,
-            d2l_semantic_segmentation_dataset, d2l_multiscale_object_detection]
+            d2l_semantic_segmentation_dataset, d2l_multiscale_object_detection, d2l_fine_tuning,
+            d2l_neural_style]
