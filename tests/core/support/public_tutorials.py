@@ -35371,6 +35371,24 @@ def d2l_neural_style(torch):
     print(postprocess(output)[:, 0, :4])
     return {"output": output}
 
+
+def titanfuzz_torch_gradient(torch):
+    """WGQZYJZ/Empirical-Study-on-LLM-based-DL-Compiler-Testing-Techniques TitanFuzz/mycoverage/
+    test_programs_titan_all_10000/torch8362.py (a program TitanFuzz generated, kept in
+    the study's coverage set): torch.gradient of a 2x3 tensor
+    that requires grad along dim 0, along dim 1, and along dim 1 with edge_order=2, the
+    results printed (the file only calls them), then each backpropagated into x.grad."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    results = [torch.gradient(x, dim=0), torch.gradient(x, dim=1),
+               torch.gradient(x, dim=1, edge_order=2)]
+    for result in results:
+        print(result)
+    weights = torch.arange(6.).reshape(2, 3)
+    for (g,) in results:
+        (g * weights).sum().backward()
+        print(x.grad)
+    return {"x.grad": x.grad}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -35441,4 +35459,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             d2l_transposed_convolution, d2l_fully_convolutional_network,
             d2l_single_shot_multibox_detection, introyt_introduction, pytorch_cheat_sheet,
             d2l_semantic_segmentation_dataset, d2l_multiscale_object_detection, d2l_fine_tuning,
-            d2l_neural_style]
+            d2l_neural_style, titanfuzz_torch_gradient]
