@@ -422,8 +422,8 @@ PROGRAMS = {
         (a * b).unsqueeze(0), (1, 2), output_size=(2, 2),
         _random_samples=lib.tensor([[[0.3, 0.6]]], dtype=lib.float64)) * a[:, :2],
     "FractionalMaxPool3DBackward0": lambda lib, a, b: _f(lib).fractional_max_pool3d(
-        (a * b).reshape(1, 1, 1, 2, 3), (1, 1, 2), output_size=(1, 2, 2),
-        _random_samples=lib.tensor([[[0.3, 0.6, 0.8]]], dtype=lib.float64)) * a[:, :2],
+        lib.cat([a * b, b]).reshape(1, 1, 2, 2, 3), 1, output_size=(1, 1, 2),
+        _random_samples=lib.tensor([[[0.3, 0.6, 0.8]]], dtype=lib.float64)) * a[0, :2],
     "UpsampleNearest3DBackward0": lambda lib, a, b: _f(lib).interpolate(
         (a * b)[None, None, None], size=(2, 3, 5)) * a[0, 0],
     "UpsampleNearestExact3DBackward0": lambda lib, a, b: _f(lib).interpolate(
