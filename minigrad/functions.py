@@ -31,6 +31,7 @@ from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
+from .rules.counting import check_nonzero_static_out as _check_nonzero_static_out
 from .rules.arguments import einsum_equation as _einsum_equation
 from .rules.indexing import check_put_arguments as _check_put_arguments
 from .rules.arguments import check_where_arguments as _check_where_arguments
@@ -1045,7 +1046,7 @@ def gradient(input, *, spacing=None, dim=None, edge_order=1):
     return ops.gradient(input, spacing, dim, edge_order)
 
 
-def nonzero_static(input, *, size, fill_value=-1):
+def nonzero_static(input, *, size, fill_value=-1, out=None):
     """``nonzero``'s rows, exactly ``size`` of them: cut, or filled with ``fill_value``.
 
     >>> torch.nonzero_static(torch.tensor([1, 0, 2, 0, 3]), size=4)
@@ -1053,7 +1054,9 @@ def nonzero_static(input, *, size, fill_value=-1):
             [ 2],
             [ 4],
             [-1]])"""
-    return ops.nonzero_static(input, size, fill_value)
+    _check_nonzero_static_out(out)
+    return _out("nonzero_static", ops.nonzero_static(input, size, fill_value), out, input,
+                differentiable=False, exact_dtype=True)
 
 
 def histogramdd(input, bins, *, range=None, weight=None, density=False):  # noqa: A002

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import dtypes
 from ..autograd.tensor_base import is_tensor
 
-__all__ = ["check_histogramdd", "check_nonzero_static"]
+__all__ = ["check_histogramdd", "check_nonzero_static", "check_nonzero_static_out"]
 
 
 def _listed(shape) -> str:
@@ -66,3 +66,10 @@ def check_nonzero_static(size, fill_value) -> None:
                         f"{type(fill_value).__name__}")
     if size < 0:
         raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+
+
+def check_nonzero_static_out(out) -> None:
+    """nonzero_static writes only into a long ``out`` (its own text, before out='s rules)."""
+    if out is not None and is_tensor(out) and out.dtype is not dtypes.int64:
+        raise RuntimeError("nonzero_static: Expected out tensor to have scalar type Long but got "
+                           f"scalar type{dtypes.SCALAR_NAMES[out.dtype]}")

@@ -118,6 +118,8 @@ ERRORS = {
     "as_strided negative": lambda lib, x: lib.as_strided_scatter(x, x[0, :2, :2], (2, 2), (-1, 2)),
     "as_strided non-contiguous": lambda lib, x: lib.as_strided_scatter(x.mT, x[0, :2, :2], (2, 2),
                                                                        (1, 2)),
+    "as_strided out": lambda lib, x: lib.as_strided_scatter(
+        x, x[0, :2, :2], (2, 2), (1, 2), out=lib.empty(0)),
     "narrow_copy past the end": lambda lib, x: lib.narrow_copy(x, 1, 3, 2),
     "narrow_copy dim": lambda lib, x: lib.narrow_copy(x, 3, 0, 1),
     "narrow_copy negative dim": lambda lib, x: lib.narrow_copy(x, -4, 0, 1),
@@ -144,7 +146,9 @@ def test_as_strided_scatter_keeps_the_layout_of_a_clone_as_torch():
         said.append([repr(lib.as_strided_scatter(x.t(), lib.ones(2, 2, dtype=lib.float64),
                                                  (2, 2), (1, 2))),
                      repr(lib.as_strided_scatter(x[1:], lib.ones(2, 2), (2, 2), (1, 2))),
-                     lib.narrow_copy(x.t(), 1, 1, 2).stride()])
+                     lib.narrow_copy(x.t(), 1, 1, 2).stride(),
+                     repr(lib.as_strided_scatter(x, lib.ones(2), (2,), (3,), 1)),
+                     repr(lib.narrow_copy(x, 0, 1, 2, out=lib.empty(0)))])
     assert said[0] == said[1]
 
 
