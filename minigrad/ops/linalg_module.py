@@ -341,8 +341,8 @@ class LinalgLstsqBackward0(_Factorization):
 
     def forward(self, A, B, rcond, vector, driver):
         solution = kernels.lstsq(A, B[..., None] if vector else B, rcond, driver)[0]
-        self.save(_vector=vector)
         residuals = lstsq_residuals(A, B[..., None] if vector else B, solution, rcond, driver)
+        self.save(_vector=vector, _residuals=residuals.size > 0)
         return solution[..., 0] if vector else solution, residuals
 
     def backward(self, saved, *grads):
@@ -354,7 +354,7 @@ class LinalgLstsqBackward0(_Factorization):
             grad = _column(grad, vector)
             grad_A = pinv_backward(fn.matmul(grad, _mT(B)), pinv, A)
             grad_B = fn.matmul(_mT(pinv), grad)
-        if grad_r is not None and fn.as_array(grad_r).size:  # (X optimal: r holds X still)
+        if grad_r is not None and saved._residuals:  # (X is optimal: r holds X still)
             X = fn.matmul(pinv, B)
             weighted = (fn.matmul(A, X) - B) * fn.unsqueeze(grad_r, -2) * 2
             grad_A = _added(grad_A, fn.matmul(weighted, _mT(X)))
