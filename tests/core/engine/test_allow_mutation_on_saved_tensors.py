@@ -58,6 +58,17 @@ def saved_twice_then_changed(lib):
     return w.grad
 
 
+def transposed_in_place(lib):
+    with lib.autograd.graph.allow_mutation_on_saved_tensors():
+        a = lib.arange(6.).reshape(2, 3).requires_grad_()
+        b = a.clone()
+        out = (b ** 3).sum()
+        b.t_()
+        b.unsqueeze_(0)
+        out.backward()
+    return b.shape, a.grad
+
+
 def changed_after_backward(lib):
     with lib.autograd.graph.allow_mutation_on_saved_tensors():
         a = lib.tensor([1., 2.], requires_grad=True).clone()
@@ -91,6 +102,7 @@ def nested(lib):
 
 
 PROGRAMS = [docstring, saved_output_changed_twice, view_changed, saved_twice_then_changed,
+            transposed_in_place,
             changed_after_backward, outside_the_block, backward_after_the_block, nested]
 
 
