@@ -42,6 +42,7 @@ Where things live:
     runner.py      ... its side inside that process
     grade.py       grade one submission: read the data, run the code, judge, review
     batch.py       grade many submission files in parallel
+    resume.py      what a stopped run graded, kept until every result is stored (--missing)
     release.py     write student versions, after proving solution and stub behave
     manifest.py    the result files the grader wrote, with their hashes
     report.py      gradebook CSV, feedback files, written answers, review decisions;
@@ -49,6 +50,7 @@ Where things live:
     kit.py         the kit's lessons and assignments, shipped as package data
     i18n.py        the message catalogs (the language is chosen in kit_i18n)
     cli.py         the ``minigrad-kit`` command
+    command_line.py ``--salt``'s value off the process list (``/proc/<pid>/cmdline``)
 """
 
 from .i18n import language, set_language

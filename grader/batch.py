@@ -13,8 +13,10 @@ import json
 import multiprocessing
 import os
 import re
+import signal
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from kit_i18n import speaking
@@ -28,7 +30,7 @@ from .source import Source, load_source
 __all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
            "nbgrader_owner", "collection_of", "student_of", "named_by_its_file", "named_as",
            "collisions", "platform_owner", "platform_id", "MOODLE", "MOODLE_FILE", "CANVAS",
-           "BLACKBOARD", "MAX_BYTES"]
+           "BLACKBOARD", "MAX_BYTES", "NOT_GRADED"]
 
 SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
 # The folders and names the learning platforms' "download all submissions" make: the
@@ -49,7 +51,10 @@ MOODLE_FILE = re.compile(r"^(?P<student>.+?_\d+)_assignsubmission_file_(?P<tail>
 # "Name: <full name> (<username>)"; its student is the username.
 BLACKBOARD = re.compile(
     r"^(?P<head>.+?)_attempt_(?P<date>\d{4}(?:-\d\d){5})_(?P<tail>.+)\.ipynb$")
-RECEIPT_NAME = re.compile(r"^Name:.*\((?P<username>[^()\s]+)\)\s*$", re.MULTILINE)
+# (its first line only: the lines after it hold the student's own text, their comments)
+RECEIPT_NAME = re.compile(r"^Name:.*\((?P<username>[^()\s]+)\)\s*$")
+# the error of a submission whose grading process died (``_alone``): never graded at all
+NOT_GRADED = "not graded: "
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options(),
@@ -275,7 +280,9 @@ def _blackboard_username(path: Path, match) -> str:
             if receipt.is_file() and not receipt.is_symlink() else ""
     except OSError:
         text = ""
-    named = RECEIPT_NAME.search(text)
+    # (the first line is Blackboard's; "Comments:" below it is the student's, and a line
+    # "Name: Zed (doe)" there made j_doe doe when the first line had another form)
+    named = RECEIPT_NAME.match(text.split("\n", 1)[0].rstrip("\r"))
     if named and match["head"].endswith("_" + named["username"]):
         return named["username"]
     return ""
@@ -419,7 +426,12 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
     path -> the folder it was collected in (``collection_of``); ``tops``: path -> the
     folder the teacher gave that holds it (``grade_file``); ``on_done(path,
     result, seconds)`` is called here as each one finishes (seconds: None when its worker
-    crashed)."""
+    crashed).
+
+    A worker that dies (killed, or by the system's out-of-memory killer) breaks the pool,
+    and every submission not yet finished with it: each of those is graded again, alone
+    in a process of its own, so that only a submission whose own process dies again is
+    not graded, its result saying why (``_alone``)."""
     owners, collections, tops = owners or {}, collections or {}, tops or {}
     results: list = [None] * len(paths)
 
@@ -428,19 +440,23 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
         if on_done is not None:
             on_done(paths[index], result, seconds)
 
+    def arguments(path: str) -> tuple:
+        return path, sources, options, owners.get(path), collections.get(path), tops.get(path)
+
     if jobs <= 1 or len(paths) <= 1:
         for index, path in enumerate(paths):
-            finished(index, *_timed(path, sources, options, owners.get(path),
-                                    collections.get(path), tops.get(path)))
+            finished(index, *_timed(*arguments(path)))
         return results
+    broken = []
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=workers()) as pool:
-        futures = {pool.submit(_timed, p, sources, options, owners.get(p),
-                               collections.get(p), tops.get(p)): i
-                   for i, p in enumerate(paths)}
+        futures = {pool.submit(_timed, *arguments(p)): i for i, p in enumerate(paths)}
         for future in as_completed(futures):
             index = futures[future]
             try:
                 result, seconds = future.result()
+            except BrokenProcessPool:
+                broken.append(index)  # (which of them killed it, the pool cannot say)
+                continue
             except Exception as error:  # noqa: BLE001 (a worker crashed)
                 path = Path(paths[index])
                 result, seconds = readable(Result(
@@ -448,4 +464,70 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
                     error=f"the grading process failed: {error}",
                     platform=platform_id(path, owners.get(paths[index])))), None
             finished(index, result, seconds)
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(broken)))) as threads:
+        again = {threads.submit(_alone, *arguments(paths[i])): i for i in sorted(broken)}
+        for future in as_completed(again):
+            finished(again[future], *future.result())
     return results
+
+
+def _alone(path: str, sources: list[str], options: Options, owner: str | None,
+           collected: str | None, top: str | None) -> tuple[Result, float | None]:
+    """``_timed`` in a process of its own; when that process dies before it answers, the
+    submission's result says so (not graded, and why), seconds None."""
+    context = workers()
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_answer, args=(send, path, sources, options, owner,
+                                                    collected, top), daemon=True)
+    process.start()
+    send.close()
+    try:
+        answer = receive.recv()
+    except (EOFError, OSError):
+        answer = None
+    finally:
+        receive.close()
+        process.join()
+    if answer is not None:
+        return answer
+    return _not_graded(path, sources, owner, _death(process.exitcode)), None
+
+
+def _answer(send, *arguments) -> None:
+    """In ``_alone``'s process: grade, and send back the result and its seconds."""
+    send.send(_timed(*arguments))
+    send.close()
+
+
+def _death(code: int | None) -> str:
+    """Why a grading process that ended without an answer did (its exit ``code``)."""
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        cause = (": most often the system ran out of memory and its out-of-memory killer "
+                 "ended the largest process, or someone ended it" if -code == signal.SIGKILL
+                 else "")
+        return f"its grading process was killed ({name}) before it finished{cause}"
+    return f"its grading process ended (exit status {code}) before it finished"
+
+
+def _not_graded(path: str, sources: list[str], owner: str | None, why: str) -> Result:
+    """The result of a submission whose grading process died: its student and assignment
+    as a graded one's would be (read from its path, and from its metadata where it names
+    an assignment given), so that grading it again replaces this result."""
+    student, assignment = safe_name(owner or nbgrader_owner(path) or platform_owner(path)
+                                    or Path(path).stem), ""
+    try:
+        loaded = [load_source(s, "") for s in sources]
+        name = nbg.assignment_name(read_submission(Path(path)))
+        source = next((s for s in loaded if s.assignment.name == name), None)
+        if source is not None:
+            student, assignment = _student(Path(path), source, owner), name
+    except Exception:  # noqa: BLE001 (what could not be read stays as the path says)
+        pass
+    return readable(Result(student, assignment, Path(path).name,
+                           error=f"{NOT_GRADED}{why}; grade it again (minigrad-kit grade "
+                                 "... --missing grades only what is missing)",
+                           platform=platform_id(Path(path), owner)))

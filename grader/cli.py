@@ -24,15 +24,17 @@ from pathlib import Path
 from kit_i18n import speaking
 
 from . import commands as course_commands
-from .batch import (collection_of, collisions, grade_files, named_by_its_file,
+from .batch import (NOT_GRADED, collection_of, collisions, grade_files, named_by_its_file,
                     nbgrader_owner, owner_of, platform_id, platform_owner, readable, safe_name,
                     student_of)
+from .command_line import hide
 from .grade import VARIANTS, Options, Result
 from .i18n import _
 from .intake import one_line, printable, valid_text
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .progress import progress
-from .sandbox import MODES, SandboxUnavailable, choose
+from .resume import UNFINISHED, finish, graded_before, keep, sources_digest, submission_key
+from .sandbox import MODES, SandboxUnavailable, choose, withhold
 from .source import SourceError, load_source
 from .timing import merge_timing, write_timing
 
@@ -230,10 +232,18 @@ def _parser() -> argparse.ArgumentParser:
                        help="a private text mixed into the hidden inputs, so no one can "
                             "predict them (default: $MINIGRAD_KIT_SALT, else a secret drawn "
                             "at the first grading into --out and kept there, OUT/salt.txt); "
-                            "keep it the same to re-grade identically")
+                            "keep it the same to re-grade identically. Prefer the variable: "
+                            "the grader stars the value out of its own command line, but "
+                            "what started it (sudo, a script's shell) shows it to every "
+                            "user")
     grade.add_argument("--sandbox", choices=MODES, default="auto",
                        help="run each kernel under bubblewrap: auto (default; without it, "
                             "loudly, where it does not work), required, or off")
+    grade.add_argument("--missing", action="store_true",
+                       help="grade only what a run into --out that was stopped, or that left "
+                            "submissions not graded, did not grade: a submission whose "
+                            "result that run kept (OUT/unfinished/) for the same file, "
+                            "instructor notebooks and options is stored as it was graded")
     grade.add_argument("--shard", type=_shard, metavar="I/N",
                        help="grade only part I of N (I = 1..N) of the students, sorted by "
                             "name, each with all their notebooks; give every part the same "
@@ -366,6 +376,8 @@ def _notebooks(items: list[str], what: str, hint: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # (this process's own command line: the salt off the process list)
+        hide()
     args = _parser().parse_args(argv)
     if args.command in course_commands.HANDLERS:
         return course_commands.HANDLERS[args.command](args)
@@ -476,6 +488,8 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     if not sandbox.on:
         print(f"WARNING: grading without a sandbox. {sandbox.reason}. (Recorded in "
               "flags.csv.)", file=sys.stderr)
+        out.mkdir(parents=True, exist_ok=True)
+        withhold(out)  # (earlier gradings' feedback and written answers: red team 16)
     options = Options(timeout=args.timeout, memory_mb=args.memory, salt=salt,
                       sandbox="bubblewrap" if sandbox.on else "off", budget=args.budget,
                       variants=args.variants, strict=args.strict,
@@ -485,14 +499,22 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     clashing = collisions(submissions, owners, {Path(source).stem for source in sources})
     clashing.update(_unowned(args.submissions, submissions, owners, sources))
     graded = [path for path in submissions if path not in clashing]
-    with progress("grading", len(graded)) as bar:
+    tops, digest = _tops(args.submissions, graded), sources_digest(sources)
+    keys = {path: submission_key(path, digest, options, owners.get(path),
+                                 collections.get(path), tops.get(path)) for path in graded}
+    before = graded_before(out, keys) if args.missing else {}
+    pending = [path for path in graded if path not in before]
+    if args.missing:
+        print(f"--missing: {len(before)} submission(s) graded before are kept as graded; "
+              f"{len(pending)} to grade")
+    with progress("grading", len(pending)) as bar:
         def done(path, result, seconds):
+            keep(out, keys[path], result)  # (a run stopped now loses nothing: --missing)
             measured.append((result, seconds))
             bar.done(failed=bool(result.error))
-        results = grade_files(graded, sources, options, jobs=args.jobs, owners=owners,
-                              collections=collections, on_done=done,
-                              tops=_tops(args.submissions, graded))
-    by_path = dict(zip(graded, results))
+        results = grade_files(pending, sources, options, jobs=args.jobs, owners=owners,
+                              collections=collections, on_done=done, tops=tops)
+    by_path = {**before, **dict(zip(pending, results))}
     results = [by_path[path] if path in by_path else
                _clash(path, clashing[path], owners, sources) for path in submissions]
     submissions, results = _folders_last(submissions, results, owners, sources)
@@ -505,6 +527,10 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     failed = [r for r in results if r.error] + _duplicates(submissions, results, by_file)
     write_report(results, out, args.format)
     write_timing(out, measured)
+    if not finish(out, results, NOT_GRADED):
+        print(f"some submissions were not graded (their grading process died; listed "
+              f"below): what was graded is kept in {out / UNFINISHED}; grade again with "
+              "--missing to grade only those", file=sys.stderr)
     for r in results:
         held = sum(q.held for q in r.questions)
         line = (f"could not grade {r.file}: {r.error}" if r.error else

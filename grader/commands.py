@@ -59,7 +59,9 @@ the roster: what the LMS itself exports, which lists every student it knows
           SIS Login ID, Section, ...); or no --roster: a row per user id that Canvas's
           download named (bobsmith_456_9001_hw.ipynb is user 456), found by ID
   Moodle: the assignment's grading worksheet (View all submissions, Grading action,
-          Download grading worksheet; feedback type "Offline grading worksheet"):
+          Download grading worksheet; feedback type "Offline grading worksheet"), with
+          Moodle in English, German, French, Spanish, Chinese or Korean (upload it in
+          the same):
           needed for a class Moodle's download named (Bob B_456_assignsubmission_file_
           is "Participant 456" there, and in no gradebook export); or Grade
           administration, Export, Plain text file (First name, Last name, ID number,

@@ -66,6 +66,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .batch import CANVAS, MOODLE_FILE, safe_name
 from .grade import Result
 from .report import inert, write_atomic
 from .stored import read_grades
@@ -112,8 +113,32 @@ WORKSHEET = System(
     ("Identifier", "Grade", "Last modified (grade)"), ("Email address",), False,
     "download it from the Moodle assignment: View all submissions, Grading action, "
     "Download grading worksheet", "moodle", "Identifier")
-MAXIMUM, CAN_CHANGE = "Maximum Grade", "Grade can be changed"
 PARTICIPANT = re.compile(r"^\D*?(\d+)\s*$")
+# Moodle writes the worksheet's headers in the language of the teacher who downloads it,
+# and its upload looks for them in the language of the teacher who uploads it (mod/assign's
+# gradingtable.php and feedback/offline/importgradeslib.php: get_string of mod_assign's
+# recordid, maxgrade, scale, gradecanbechanged, lastmodifiedgrade, and core's grade and
+# no, as Moodle's language packs spell them; "Maximum grade" is "Maximum Grade" in some
+# versions, so headers are compared ignoring case; a string a language pack lacks is
+# written in English, so each is also looked for in English). Per language: Identifier,
+# Grade, Maximum grade, Scale, Grade can be changed, Last modified (grade), and the "No" of
+# a grade that cannot be changed.
+WORKSHEET_LANGUAGES = {
+    "English": ("Identifier", "Grade", "Maximum grade", "Scale", "Grade can be changed",
+                "Last modified (grade)", "No"),
+    "German": ("ID", "Bewertung", "Bestwertung", "Skala", "Bewertung kann geändert werden",
+               "Zuletzt geändert (Bewertung)", "Nein"),
+    "French": ("Identifiant", "Note", "Note maximale", "Barème", "La note peut être modifiée",
+               "Dernière modification (note)", "Non"),
+    "Spanish": ("Identificador", "Calificación", "Calificación máxima", "Escala",
+                "La calificación puede cambiarse", "Última modificación (calificación)", "No"),
+    "Chinese": ("识别码", "成绩", "最高成绩", "量表", "允许更改成绩", "最后修改（教师）", "否"),
+    "Korean": ("식별자", "성적", "최대 성적", "척도", "Grade can be changed",
+               "마지막 수정됨(성적)", "아니오"),
+}
+MAXIMUM, SCALE, CAN_CHANGE, MODIFIED = ("Maximum grade", "Scale", "Grade can be changed",
+                                       "Last modified (grade)")
+WORKSHEET_KEYS = ("Identifier", "Grade", MAXIMUM, SCALE, CAN_CHANGE, MODIFIED)
 BLACKBOARD_ITEM = re.compile(r"^(?P<name>.*?) \[[^\]]*\]\s*\|\s*\d+\s*$")  # "HW 2 [Total ...] |12"
 CANVAS_ASSIGNMENT = re.compile(r"^(?P<name>.*) \(\d+\)$")  # "Homework 2 (12345)"
 CANVAS_IDENTITY = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
@@ -203,13 +228,64 @@ def read_roster(path, system: System) -> tuple[list[str], list[dict]]:
     return identity, rows
 
 
+@dataclass(frozen=True)
+class Worksheet:
+    """Where the columns of a Moodle grading worksheet are, in the language it was
+    downloaded in: ``at`` maps each of ``WORKSHEET_KEYS`` found to its index."""
+
+    language: str
+    at: dict
+    no: str  # that language's "No" (a grade that cannot be changed)
+
+
+def worksheet_columns(header: list[str]) -> Worksheet | None:
+    """The columns of Moodle's grading worksheet whose header is ``header``: those of the
+    language (``WORKSHEET_LANGUAGES``) whose Identifier, Grade and Last modified (grade),
+    the three its upload needs, are all there; None when no language's are."""
+    folded: dict = {}
+    for index, name in enumerate(header):
+        folded.setdefault(name.strip().casefold(), index)
+    english = WORKSHEET_LANGUAGES["English"]
+    for language, names in WORKSHEET_LANGUAGES.items():
+        at = {}
+        for key, name, fallback in zip(WORKSHEET_KEYS, names, english):
+            found = [folded[n.casefold()] for n in (name, fallback) if n.casefold() in folded]
+            if found:
+                at[key] = found[0]
+        if all(key in at for key in WORKSHEET.required):  # (English first: all of it)
+            return Worksheet(language, at, names[-1])
+    return None
+
+
 def is_worksheet(path) -> bool:
     """Whether the roster at ``path`` is a Moodle assignment's grading worksheet."""
     try:
         header = _read_table(path, WORKSHEET)[0]
     except RosterError:
         return False
-    return all(name in header for name in WORKSHEET.required)
+    return worksheet_columns(header) is not None
+
+
+def _unknown_worksheet(path) -> None:
+    """Refuse, saying why, a roster whose first column holds Moodle's participant ids
+    ("Teilnehmer/in 7") but whose headers are in a language ``WORKSHEET_LANGUAGES`` lacks:
+    a grading worksheet whose Grade column cannot be told."""
+    try:
+        header, rows = _read_table(path, WORKSHEET)
+    except RosterError:
+        return
+    firsts = [PARTICIPANT.match(row[0].strip()) for row in rows if header and row[0].strip()]
+    prefixes = {match.string[:match.start(1)].strip() for match in firsts if match}
+    if not firsts or not all(firsts) or len(prefixes) != 1:
+        return
+    raise RosterError(
+        f"the roster {path} looks like a Moodle grading worksheet (its first column, "
+        f"{header[0]!r}, holds participant ids such as {firsts[0].string.strip()!r}), but its "
+        f"headers are in a language the kit does not know ({', '.join(header[:6])}, ...): "
+        "its Identifier, Grade and Last modified (grade) columns could not be found, so "
+        "nothing was written. Download the worksheet with Moodle in "
+        f"{', '.join(WORKSHEET_LANGUAGES)} (your profile's Preferred language, or the "
+        "language menu) and upload it in the same language")
 
 
 def _matching_column(rows: list[dict], students: set, system: System, chosen: str | None
@@ -281,12 +357,15 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
     grades = read_grades(out)
     if to == "moodle" and roster is not None and is_worksheet(roster):
         return _worksheet(grades, out, roster, target, match, names or {}, assignment)
+    older = _older(grades)
     system = SYSTEMS[to]
     if roster is None:
         if to != "canvas":
             raise RosterError(f"--roster is needed for {system.name}: {system.export_hint}")
         identity, rows, ids = _canvas_ids(grades)
     else:
+        if to == "moodle":
+            _unknown_worksheet(roster)
         identity, rows = read_roster(roster, system)
         ids = [row.get(system.platform_column, "") for row in rows]
     graded = [r for r in grades.results if r.assignment]
@@ -303,6 +382,7 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
                       if not r.error), default=0) for a in assignments}
     report = Export(Path(target) if target else Path(out) / f"{to}.csv", columns, maxima,
                     column, kind="" if roster is not None else "no roster")
+    report.notes += older
     places = _Places(rows, column, system, ids)
     cells = _cells(grades, places, report)
     _hints(places, system, report)
@@ -335,6 +415,46 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
         writer.writerow([inert(value) for value in line])
     write_atomic(report.path, buffer.getvalue())
     return report
+
+
+def _older(grades) -> list[str]:
+    """Results stored by a grader that did not yet record the platforms' ids (before
+    ``heading`` and ``platform`` were kept: its graded results have no ``heading``). Where
+    that grader named the student by the head a platform's download wrote in the file's
+    name (Canvas's user id, ``bobsmith_456_9001_hw.ipynb``: student 456; Moodle's
+    ``Full Name_<id>_assignsubmission_file_`` head: student Full_Name_<id>), the id is read
+    again from that head, as a grading now would; every other such result is matched by
+    its name, as before. Both are said, naming each student, with the re-grade that
+    records the ids (a Blackboard download or Moodle's folders cannot be read again from a
+    file name). The notes for the teacher."""
+    again, by_name, notes = [], [], []
+    for result in grades.results:
+        if result.platform or result.heading or result.error or not result.assignment:
+            continue
+        canvas, moodle = CANVAS.match(result.file), MOODLE_FILE.match(result.file)
+        if canvas and canvas["student"] == result.student:
+            result.platform = f"canvas:{canvas['student']}"
+        elif moodle and safe_name(moodle["student"]) == result.student:
+            result.platform = "moodle:" + re.search(r"(\d+)$", moodle["student"])[1]
+        else:
+            by_name.append(result.student)
+            continue
+        again.append(result.student)
+    hint = ("grade the submissions again into the same folder (minigrad-kit grade ... --out "
+            "GRADES, with the same --salt) to record the ids the platforms gave")
+    if again:
+        notes.append(
+            f"graded by an older minigrad-kit, which did not record the platforms' ids: "
+            f"{', '.join(sorted(set(again)))} matched by the id the platform's head in "
+            f"their file name gives; {hint}")
+    if by_name:
+        notes.append(
+            f"graded by an older minigrad-kit, which did not record the platforms' ids: "
+            f"{', '.join(sorted(set(by_name)))} matched by the name the grader gave them, "
+            "never by an id a platform gave (a student in a folder Moodle's download made, "
+            "Full Name_456_assignsubmission_file_, or named by Blackboard's download is "
+            f"then matched by no row); {hint}")
+    return notes
 
 
 def _canvas_ids(grades) -> tuple[list[str], list[dict], list[str]]:
@@ -420,16 +540,18 @@ def _cells(grades, places, report: Export, only: str | None = None) -> dict:
 
 def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | None) -> Export:
     """Moodle's grading worksheet ``roster`` written back with the ``Grade`` of each student
-    graded in one assignment (see the module docstring)."""
+    graded in one assignment (see the module docstring), in the language it came in."""
+    older = _older(grades)
     header, table = _read_table(roster, WORKSHEET)
-    _missing(roster, header, WORKSHEET)
-    if MAXIMUM not in header:  # (its "Scale" column: grades are the scale's words)
+    sheet = worksheet_columns(header)
+    at = sheet.at
+    if MAXIMUM not in at:  # (its "Scale" column: grades are the scale's words)
+        scale = f" ({header[at[SCALE]]!r})" if SCALE in at else ""
         raise RosterError(f"the grading worksheet {roster} is of an assignment graded on a "
-                          "scale (it has no 'Maximum Grade' column): points cannot be "
-                          "written there; set the assignment's grade type to Point")
-    at = {name: header.index(name) for name in header}
-    ids = [(PARTICIPANT.match(row[at["Identifier"]].strip()) or [None, ""])[1]
-           for row in table]
+                          f"scale{scale}: points cannot be written there; set the "
+                          "assignment's grade type to Point, and download it again")
+    identifier, grade, modified = at["Identifier"], at["Grade"], at[MODIFIED]
+    ids = [(PARTICIPANT.match(row[identifier].strip()) or [None, ""])[1] for row in table]
     assignment = _worksheet_assignment(grades, set(ids) - {""}, chosen, roster)
     rows = [dict(zip(header, (cell.strip() for cell in row))) for row in table]
     column = _matching_column(rows, {r.student for r in grades.of(assignment)
@@ -437,10 +559,11 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
                               WORKSHEET, match) if "Email address" in header or match \
         else "Identifier"
     report = Export(Path(target) if target else Path(out) / "moodle.csv",
-                    {assignment: names.get(assignment) or "Grade"},
+                    {assignment: names.get(assignment) or header[grade]},
                     {assignment: max((sum(q.max_points for q in r.questions)
                                       for r in grades.of(assignment) if not r.error),
                                      default=0)}, "Identifier", kind="worksheet")
+    report.notes += older
     places = _Places(rows if column != "Identifier" else [{} for _ in rows], column,
                      WORKSHEET, ids)
     cells = _cells(grades, places, report, assignment)
@@ -450,27 +573,35 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
     for index, row in enumerate(table):
         line = list(row)
         if (index, assignment) not in cells:
-            report.no_submission.append((row[at["Identifier"]], assignment))
+            report.no_submission.append((row[identifier], assignment))
         elif cells[index, assignment] is not None:
             points = cells[index, assignment]
             maximum = _number(row[at[MAXIMUM]])
             if maximum is not None and possible and maximum != possible:
                 points = points * maximum / possible
                 scaled.add(f"{maximum:g}")
-            if CAN_CHANGE in at and row[at[CAN_CHANGE]].strip().lower() == "no":
-                locked.append(row[at["Identifier"]])
-            line[at["Grade"]] = f"{points:.2f}"
+            if CAN_CHANGE in at and row[at[CAN_CHANGE]].strip().casefold() == \
+                    sheet.no.casefold():
+                locked.append(row[identifier])
+            # (in the decimal sign Moodle wrote the maximum with, "100,00" in German: its
+            # upload reads a grade with unformat_float, in the uploader's language)
+            comma = re.fullmatch(r"\s*\d+,\d+\s*", row[at[MAXIMUM]]) is not None
+            line[grade] = f"{points:.2f}".replace(".", "," if comma else ".")
             report.filled += 1
         lines.append(line)
     if scaled:
         report.notes.append(f"the points (of {possible:g}) are written scaled to the "
-                            f"worksheet's Maximum Grade, {' and '.join(sorted(scaled))}, as "
-                            "Moodle grades the assignment")
+                            f"worksheet's {header[at[MAXIMUM]]}, "
+                            f"{' and '.join(sorted(scaled))}, as Moodle grades the assignment")
     if locked:
         report.notes.append(f"Moodle will not change the locked grades of {', '.join(locked)} "
-                            "(\"Grade can be changed\": No)")
-    imported = {at["Identifier"], at["Grade"], at["Last modified (grade)"]}
-    feedback = set(range(at["Last modified (grade)"] + 1, len(header)))
+                            f"({header[at[CAN_CHANGE]]!r}: {sheet.no})")
+    if sheet.language != "English":
+        report.notes.append(f"the worksheet's headers are in {sheet.language}, as Moodle "
+                            "wrote them: upload it with Moodle in that language (its upload "
+                            "looks for the columns in the language of whoever uploads)")
+    imported = {identifier, grade, modified}
+    feedback = set(range(modified + 1, len(header)))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(header)

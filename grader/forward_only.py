@@ -7,7 +7,9 @@ gives this module. Its tensors compute forward only, with NumPy: arithmetic and
 broadcasting, reductions (``sum``, ``mean``, ``max``, ``min``) with ``dim`` and
 ``keepdim``, shapes (``view``, ``reshape``, ``squeeze``, ``unsqueeze``, ``expand``,
 ``permute``, ``T``), indexing and the usual factories. There is no ``backward``, no
-``.grad``, no graph: ``requires_grad=True`` is refused, saying why.
+``.grad``, no graph: ``requires_grad=True`` is refused, saying why, as an argument, by
+``requires_grad_()`` and by ``t.requires_grad = True``; ``t.grad`` (read or set) says the
+same, and a tensor takes no attribute of an answer's own (``t.anything = ...``).
 
 In a notebook, ``check()`` hands such a question's code these tensors too, so that an
 answer leaning on autograd fails there already, with the same message.
@@ -19,6 +21,10 @@ answer leaning on autograd fails there already, with the same message.
     Traceback (most recent call last):
     ...
     AttributeError: 'Tensor' object has no attribute 'backward'
+    >>> grad.requires_grad = True
+    Traceback (most recent call last):
+    ...
+    RuntimeError: autograd is not available here: this answer is graded on tensors without autograd (no backward, no .grad, no requires_grad), so that it shows the work by hand
 """
 
 from __future__ import annotations
@@ -77,6 +83,8 @@ _Values = namedtuple("_Values", ["values", "indices"])
 
 
 def _array(value) -> np.ndarray:
+    if isinstance(value, (builtins.bool, builtins.int, builtins.float)):
+        return value  # a Python number stays one: NumPy keeps the tensor's dtype, as PyTorch
     if isinstance(value, Tensor):
         return value._data
     if hasattr(value, "detach") and hasattr(value, "numpy"):  # a minigrad or torch tensor
@@ -99,6 +107,7 @@ class Tensor:
     """A NumPy array with PyTorch's forward-only tensor methods."""
 
     __array_priority__ = 1000  # NumPy defers to the tensor's operators
+    __slots__ = ("_data",)  # t.grad = ..., t.anything = ...: refused, not kept silently
 
     def __init__(self, data) -> None:
         self._data = np.asarray(data)
@@ -123,7 +132,22 @@ class Tensor:
     def dtype(self) -> _DType:
         return _dtype_of(self._data)
 
-    requires_grad = False  # (no autograd here: always)
+    @property
+    def requires_grad(self) -> bool:
+        return False  # (no autograd here: always)
+
+    @requires_grad.setter
+    def requires_grad(self, requires_grad) -> None:
+        _refuse_grad(requires_grad)
+
+    @property
+    def grad(self):
+        raise AttributeError(NO_AUTOGRAD)
+
+    @grad.setter
+    def grad(self, grad) -> None:
+        raise AttributeError(NO_AUTOGRAD)
+
     is_leaf = True
     grad_fn = None
 
@@ -184,36 +208,36 @@ class Tensor:
         _refuse_grad(requires_grad)
         return self
 
-    # arithmetic (NumPy's broadcasting is PyTorch's)
+    # arithmetic (NumPy's broadcasting is PyTorch's; its dtypes: _binary)
     def __add__(self, other):
-        return Tensor(self._data + _array(other))
+        return _binary(np.add, self, other)
 
     def __radd__(self, other):
-        return Tensor(_array(other) + self._data)
+        return _binary(np.add, other, self)
 
     def __sub__(self, other):
-        return Tensor(self._data - _array(other))
+        return _binary(np.subtract, self, other)
 
     def __rsub__(self, other):
-        return Tensor(_array(other) - self._data)
+        return _binary(np.subtract, other, self)
 
     def __mul__(self, other):
-        return Tensor(self._data * _array(other))
+        return _binary(np.multiply, self, other)
 
     def __rmul__(self, other):
-        return Tensor(_array(other) * self._data)
+        return _binary(np.multiply, other, self)
 
     def __truediv__(self, other):
-        return Tensor(self._data / _array(other))
+        return _binary(_divide, self, other)
 
     def __rtruediv__(self, other):
-        return Tensor(_array(other) / self._data)
+        return _binary(_divide, other, self)
 
     def __pow__(self, other):
-        return Tensor(self._data ** _array(other))
+        return _binary(np.power, self, other)
 
     def __rpow__(self, other):
-        return Tensor(_array(other) ** self._data)
+        return _binary(np.power, other, self)
 
     def __matmul__(self, other):
         return Tensor(self._data @ _array(other))
@@ -228,22 +252,22 @@ class Tensor:
         return Tensor(np.abs(self._data))
 
     def __eq__(self, other):
-        return Tensor(self._data == _array(other))
+        return _binary(np.equal, self, other)
 
     def __ne__(self, other):
-        return Tensor(self._data != _array(other))
+        return _binary(np.not_equal, self, other)
 
     def __lt__(self, other):
-        return Tensor(self._data < _array(other))
+        return _binary(np.less, self, other)
 
     def __le__(self, other):
-        return Tensor(self._data <= _array(other))
+        return _binary(np.less_equal, self, other)
 
     def __gt__(self, other):
-        return Tensor(self._data > _array(other))
+        return _binary(np.greater, self, other)
 
     def __ge__(self, other):
-        return Tensor(self._data >= _array(other))
+        return _binary(np.greater_equal, self, other)
 
     __hash__ = object.__hash__
 
@@ -269,16 +293,16 @@ class Tensor:
         return self @ other
 
     def exp(self):
-        return Tensor(np.exp(self._data))
+        return Tensor(np.exp(_floating(self._data)))
 
     def log(self):
-        return Tensor(np.log(self._data))
+        return Tensor(np.log(_floating(self._data)))
 
     def sqrt(self):
-        return Tensor(np.sqrt(self._data))
+        return Tensor(np.sqrt(_floating(self._data)))
 
     def tanh(self):
-        return Tensor(np.tanh(self._data))
+        return Tensor(np.tanh(_floating(self._data)))
 
     def abs(self):
         return Tensor(np.abs(self._data))
@@ -288,6 +312,10 @@ class Tensor:
         return Tensor(np.sum(self._data, axis=_axis(dim), keepdims=keepdim))
 
     def mean(self, dim=None, keepdim=False, *, dtype=None):
+        if self._data.dtype.kind not in "fc":
+            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be "
+                               "either a floating point or complex dtype. Got: "
+                               f"{_TYPE_NAMES.get(self._data.dtype.name, self._data.dtype.name)}")
         return Tensor(np.mean(self._data, axis=_axis(dim), keepdims=keepdim))
 
     def max(self, dim=None, keepdim=False):
@@ -351,6 +379,52 @@ class Tensor:
     def __setitem__(self, key, value) -> None:
         self._data = self._data.copy() if not self._data.flags.writeable else self._data
         self._data[_key(key)] = _array(value)
+
+
+# PyTorch's type promotion, which NumPy's differs from (a float32 tensor plus an int64
+# tensor is float32 in PyTorch, float64 in NumPy; an int64 tensor times 2.5 is float32)
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32),
+            3: np.dtype(np.complex64)}
+_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char",
+               "uint8": "Byte", "bool": "Bool"}
+
+
+def _result_dtype(a, b) -> np.dtype:
+    """The dtype PyTorch gives ``a op b`` (arrays, or Python numbers): the highest
+    category (bool < integer < float < complex) decides; in it, tensors with dimensions
+    come first, then 0-dim tensors, then Python numbers (the default dtype: float32)."""
+    groups: tuple = ([], [], [])
+    for x in (a, b):
+        if isinstance(x, np.ndarray):
+            groups[0 if x.ndim else 1].append(x.dtype)
+        else:
+            groups[2].append(_DEFAULT[_CATEGORY[np.asarray(x).dtype.kind]])
+    top = builtins.max(_CATEGORY[d.kind] for group in groups for d in group)
+    for group in groups:
+        highest = [d for d in group if _CATEGORY[d.kind] == top]
+        if highest:
+            return np.result_type(*highest)
+    raise AssertionError("unreachable")
+
+
+def _binary(function, a, b) -> "Tensor":
+    a, b = _array(a), _array(b)
+    dtype = _result_dtype(a, b)
+    return Tensor(function(np.asarray(a, dtype), np.asarray(b, dtype)))
+
+
+def _divide(a, b):
+    """True division: integers and bools give the default float dtype, as in PyTorch."""
+    if a.dtype.kind in "biu":
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    return np.true_divide(a, b)
+
+
+def _floating(array):
+    """exp, log, sqrt, tanh, sin, cos of integers or bools: in the default float dtype."""
+    array = np.asarray(array)
+    return array.astype(np.float32) if array.dtype.kind in "biu" else array
 
 
 def _axis(dim):
@@ -433,27 +507,27 @@ def eye(n: int, m: int | None = None, dtype=None, **_options) -> Tensor:
 
 
 def exp(input) -> Tensor:
-    return Tensor(np.exp(_array(input)))
+    return Tensor(np.exp(_floating(_array(input))))
 
 
 def log(input) -> Tensor:
-    return Tensor(np.log(_array(input)))
+    return Tensor(np.log(_floating(_array(input))))
 
 
 def sqrt(input) -> Tensor:
-    return Tensor(np.sqrt(_array(input)))
+    return Tensor(np.sqrt(_floating(_array(input))))
 
 
 def tanh(input) -> Tensor:
-    return Tensor(np.tanh(_array(input)))
+    return Tensor(np.tanh(_floating(_array(input))))
 
 
 def sin(input) -> Tensor:
-    return Tensor(np.sin(_array(input)))
+    return Tensor(np.sin(_floating(_array(input))))
 
 
 def cos(input) -> Tensor:
-    return Tensor(np.cos(_array(input)))
+    return Tensor(np.cos(_floating(_array(input))))
 
 
 def abs(input) -> Tensor:  # noqa: A001 (PyTorch's name)

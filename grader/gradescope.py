@@ -24,6 +24,7 @@ container, that the students' code ran without the sandbox and what that allows.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import tempfile
@@ -36,10 +37,11 @@ import nbformat
 from kit_i18n import speaking
 
 from . import notebook as nbg
+from .confine import landlock_abi
 from .i18n import _
 from .report import write_atomic
 from .source import load_source
-from .sandbox import runs_as_own_user
+from .sandbox import encloses, runs_as_own_user
 from .upload import (CONFIG, ONE_ASSIGNMENT, grade_upload, grader_failed, no_notebook,
                      not_graded, notebooks_in, overview, pack_course, question_feedback)
 from .variants import render
@@ -105,7 +107,13 @@ def build_zip(sources: list[str], out, options: dict) -> Path:
         packed = pack_course(sources, course, options)
         out.parent.mkdir(parents=True, exist_ok=True)
         partial = out.with_name(f".{out.name}.tmp")
-        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+        partial.unlink(missing_ok=True)
+        # (its owner's alone: it holds the solutions and the salt, and a zip readable by
+        # every user of the teacher's machine handed them to any student with an account
+        # there, red team 16)
+        handle = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(handle, "wb") as file, \
+                zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, text in (("setup.sh", SETUP_SH.format(wheel=wheel.name)),
                                ("run_autograder", RUN_AUTOGRADER)):
                 archive.writestr(*_executable(name, text))
@@ -131,7 +139,7 @@ def write_handouts(sources: list[str], folder: Path, numbers: str) -> list[Path]
         source = load_source(path)
         handout = render(source.notebook, source.assignment, numbers)
         written.append(folder / source.path.name)
-        write_atomic(written[-1], nbformat.writes(nbg.student_version(handout)) + "\n")
+        write_atomic(written[-1], nbformat.writes(nbg.handout(handout)) + "\n")
         written.append(folder / source.module.name)
         write_atomic(written[-1], source.module_text)
     return written
@@ -189,7 +197,16 @@ def _teacher_notes(result, lang: str) -> list[dict]:
         if result.flags:
             notes.append(_note(_("For the teacher · flagged code"), "\n".join(result.flags)))
         if result.sandbox and not result.sandbox.startswith("bubblewrap"):
-            if runs_as_own_user():
+            if runs_as_own_user() and (landlock_abi() or encloses()):
+                risk = _(
+                    "The student's code ran WITHOUT the sandbox ({why}). In this container it "
+                    "could open no file but the system's libraries, Python and the kit's "
+                    "packages (not the course folder, /autograder/source/course: the "
+                    "instructor notebooks, the salt), but not write the grader's files nor "
+                    "start a process. Gradescope's container did not let bubblewrap run; to "
+                    "grade sandboxed, grade with minigrad-kit grade on a machine where it "
+                    "runs.")
+            elif runs_as_own_user():
                 risk = _(
                     "The student's code ran WITHOUT the sandbox ({why}). In this container it "
                     "could read what any user may (not the course folder, /autograder/source/"

@@ -27,8 +27,8 @@ import re
 import nbformat
 
 __all__ = ["role", "grade_id", "points", "assignment_name", "clear_solutions",
-           "clear_hidden_tests", "checksum", "problems", "student_version", "is_student_version",
-           "stub_solutions", "SCHEMA_VERSION"]
+           "clear_hidden_tests", "checksum", "problems", "student_version", "handout",
+           "is_student_version", "stub_solutions", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 3
 BEGIN_SOLUTION, END_SOLUTION = "BEGIN SOLUTION", "END SOLUTION"  # matched inside a line
@@ -134,6 +134,22 @@ def student_version(notebook):
                 cell.metadata["editable"] = False
             cell.metadata["nbgrader"]["checksum"] = checksum(cell)
             cell.metadata["nbgrader"]["cell_type"] = cell.cell_type
+    return released
+
+
+# a Markdown link to a file outside the notebook's folder: [Lesson 10](../10_backprop.ipynb)
+LINK_OUT = re.compile(r"\[([^\]\n]+)\]\((?:\.\./|/)[^)\s]*\)")
+
+
+def handout(notebook):
+    """The student version as handed out on its own (a release folder, a Gradescope or
+    PrairieLearn handout): the folder holds the notebook and its question module only, so
+    a link out of it (the footer's lesson) would lead nowhere and is kept as its text.
+    (``make lab`` copies the assignments beside the lessons, links and all.)"""
+    released = student_version(notebook)
+    for cell in released.cells:
+        if cell.cell_type == "markdown":
+            cell.source = LINK_OUT.sub(r"\1", cell.source)
     return released
 
 

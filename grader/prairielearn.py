@@ -111,7 +111,7 @@ def write_course(sources: list[str], out, options: dict, image: str, timeout: in
         student.mkdir(parents=True, exist_ok=True)
         handout = render(source.notebook, source.assignment, numbers)
         write_atomic(student / source.path.name,
-                     nbformat.writes(nbg.student_version(handout)) + "\n")
+                     nbformat.writes(nbg.handout(handout)) + "\n")
         write_atomic(student / source.module.name, source.module_text)
         info = {"uuid": str(uuid.uuid5(NAMESPACE, name)),
                 "title": source.assignment.title, "topic": "Automatic differentiation",

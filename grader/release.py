@@ -79,7 +79,7 @@ def release(sources: list[str], out, *, verify_first: bool = True,
             folder = out / student if student else out
             mine = render(notebook, source.assignment, student)
             write_atomic(folder / source.path.name,
-                         nbformat.writes(nbg.student_version(mine)) + "\n")
+                         nbformat.writes(nbg.handout(mine)) + "\n")
             write_atomic(folder / source.module.name, source.module_text)  # check() needs it
             written += [folder / source.path.name, folder / source.module.name]
     return written, problems

@@ -38,11 +38,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .confine import landlock_abi
 from .runner import HEADER, MAC, sealed, sealing, signature
-from .sandbox import (Sandbox, hand_over, runner_argv, runner_packages, sandbox_environment,
-                      sandbox_user, sweep, unsandboxed_user)
+from .sandbox import (Sandbox, encloses, hand_over, runner_argv, runner_files,
+                      runner_packages, sandbox_environment, sandbox_user, sweep,
+                      unsandboxed_user)
 
-__all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
+__all__ = ["Plan", "StepRun", "CodeRun", "run_code", "confinement", "PROBE_SECONDS", "LIMIT"]
 
 PROBE_SECONDS = 5  # after an interrupt, how long the process has to answer
 LIMIT = 20_000_000  # characters the grader reads from one run's pipe
@@ -91,6 +93,7 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
         # a process of a session of its own, which outlived the run and rewrote Gradescope's
         # results.json once the grader had written it: 4 of 4 over wrong answers, and the
         # teacher's notes (the held code, "no sandbox") gone (red team 14).
+        files, enclose = confinement(sandbox, scratch, packages)
         if sandbox.on:
             paths = ["/kit"]
             command = runner_argv(scratch, packages)
@@ -111,7 +114,8 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
         finally:
             os.close(write_end)
         try:
-            return _Reader(process, read_end, plan, timeout, deadline).read()
+            return _Reader(process, read_end, plan, timeout, deadline, files,
+                           enclose).read()
         finally:
             os.close(read_end)
             _kill(process)
@@ -120,6 +124,18 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
             process.stdin.close()
             if user is not None and not sandbox.on:
                 sweep(user, scratch)  # (what it left where every user may write)
+
+
+def confinement(sandbox: Sandbox, scratch: Path, packages: dict) -> tuple:
+    """(files, enclose) of a code run (``runner._no_new_tasks``): with the sandbox, neither
+    (bubblewrap's view is the sandbox's own); without it, the files the sandbox would show
+    (``sandbox.runner_files``: Landlock, red team 16), or where the kernel has no Landlock,
+    a root grader's run enclosed in its working folder (``confine.enclose``)."""
+    if sandbox.on:
+        return None, False
+    if landlock_abi():
+        return runner_files(scratch.resolve(), packages), False
+    return None, encloses()
 
 
 def _kill(process) -> None:
@@ -133,8 +149,10 @@ def _kill(process) -> None:
 class _Reader:
     """Feeds the plan, reads the frames, enforces the time limits."""
 
-    def __init__(self, process, pipe: int, plan: Plan, timeout: float, deadline: float):
-        self.process, self.pipe, self.plan = process, pipe, plan
+    def __init__(self, process, pipe: int, plan: Plan, timeout: float, deadline: float,
+                 files: dict | None = None, enclose: bool = False):
+        self.process, self.pipe, self.plan, self.files = process, pipe, plan, files
+        self.enclose = enclose
         self.timeout, self.deadline = timeout, deadline
         self.buffer, self.read_so_far, self.stderr = b"", 0, b""
         self.selector = selectors.DefaultSelector()
@@ -152,7 +170,8 @@ class _Reader:
                                "module": self.plan.module,
                                "module_name": self.plan.module_name,
                                "inputs": inputs, "autograd": self.plan.autograd,
-                               "memory_mb": self.plan.memory_mb}).encode()
+                               "memory_mb": self.plan.memory_mb,
+                               "files": self.files, "enclose": self.enclose}).encode()
         try:
             self.process.stdin.write(frame_bytes(document))
             self.process.stdin.flush()

@@ -15,7 +15,10 @@ its inputs. Then, before any student code runs, this module
 * starts its one thread (interrupts), then becomes the sandbox's own user (when the grader
   is root) and allows no other process or thread (``confine.py``: ``RLIMIT_NPROC``
   at the number of tasks it has, counted in this sandbox only), so a fork or thread bomb
-  fails at once.
+  fails at once; without the sandbox, it opens no file but the plan's ``files`` from then
+  on (``confine.only_these_files``: the sandbox's view, none written), or, where the
+  kernel has no Landlock, a root grader's run sees its working folder alone
+  (``confine.enclose``).
 
 It then runs each step and reports on the result pipe (``RESULTS``, a file descriptor the
 grader passes): ``{"step": i, "started": true}``, then ``{"step": i, "status": ...}``, with
@@ -123,10 +126,12 @@ def main(results: int, user: str = "-") -> None:
 
     assignment = questions_from_text(plan["module"], plan["module_name"])
     namespace = {"__name__": "__main__", "__builtins__": builtins}
-    _quiet()
     default_interrupts()  # (whatever the grader's process had: see grader/signals.py)
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
-    _no_new_tasks(plan["autograd"], None if user == "-" else int(user))
+    sink = os.open(os.devnull, os.O_WRONLY)  # (before: an enclosed run sees no /dev)
+    _no_new_tasks(plan["autograd"], None if user == "-" else int(user), plan.get("files"),
+                  plan.get("enclose", False))
+    _quiet(sink)  # (after: a run that could not be confined says why, on its standard error)
     for index, step in enumerate(plan["steps"]):
         os.write(results, frame({"step": index, "started": True}, signer))
         report = {"step": index, "status": "ok"}
@@ -179,16 +184,23 @@ def _cap_memory(megabytes: int) -> None:
             pass
 
 
-def _no_new_tasks(autograd: bool, user: int | None) -> None:
+def _no_new_tasks(autograd: bool, user: int | None, files: dict | None = None,
+                  enclose: bool = False) -> None:
     """From here on, no process or thread can start (``sandbox.confine``, as ``user``);
-    minigrad computes on this thread only (its big kernels would start threads)."""
-    from grader.confine import confine, no_sockets
+    minigrad computes on this thread only (its big kernels would start threads); without
+    the sandbox, ``files`` (``sandbox.runner_files``) are the only files it may open, and
+    where the kernel has no Landlock to say so (``enclose``: a root grader's run), its
+    working folder is all it sees (``confine.enclose``)."""
+    from grader.confine import confine, enclose as enclosed, no_sockets, only_these_files
 
     if autograd:
         import minigrad
         minigrad.set_num_threads(1)
-    confine(user, None)
+    tasks = enclosed() if enclose else None
+    confine(user, tasks)
     no_sockets()  # (without the sandbox, no network namespace of its own: red team 15)
+    if files is not None:  # (without it, every file a user may read: red team 16)
+        only_these_files(files)
 
 
 def _without_autograd() -> None:
@@ -196,9 +208,9 @@ def _without_autograd() -> None:
     sys.modules["minigrad"] = sys.modules["torch"] = forward_only
 
 
-def _quiet() -> None:
-    """What the cells print goes nowhere (the grader reads the result pipe only)."""
-    sink = os.open(os.devnull, os.O_WRONLY)
+def _quiet(sink: int) -> None:
+    """What the cells print goes nowhere (``sink``: /dev/null; the grader reads the result
+    pipe only)."""
     for descriptor in (1, 2):
         os.dup2(sink, descriptor)
     os.close(sink)

@@ -55,8 +55,9 @@ from . import confine
 __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv",
            "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
            "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user",
+           "encloses",
            "withhold", "hand_over", "sweep",
-           "kernel_command", "KERNEL_TASKS"]
+           "kernel_command", "KERNEL_TASKS", "runner_files"]
 
 MODES = ("auto", "required", "off")
 KERNEL_NAME = "minigrad-kit-sandbox"
@@ -73,6 +74,7 @@ SCRATCH_BYTES = 64 * 1024 * 1024  # a code run's writable folder (no answer writ
 FIRST_USER = 2_100_000_000
 KERNEL_TASKS = 64  # processes and threads of a notebook kernel (ipykernel needs about 8)
 CHANGE_USER = (6, 7)  # CAP_SETGID, CAP_SETUID: what becoming a user of its own needs
+CHROOT = 18  # CAP_SYS_CHROOT
 LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32")
 INSTALL = ("the grader's sandbox needs bubblewrap: apt-get install bubblewrap (Debian, "
            "Ubuntu), dnf install bubblewrap (Fedora); on macOS or Windows, grade inside a "
@@ -170,6 +172,13 @@ def unsandboxed_user() -> int | None:
     return sandbox_user() if runs_as_own_user() else None
 
 
+def encloses() -> bool:
+    """Whether a code run without the sandbox and without Landlock is enclosed in its
+    working folder (``confine.enclose``): where it runs as a user of its own and root may
+    ``chroot`` (CAP_SYS_CHROOT, which Docker grants)."""
+    return runs_as_own_user() and _capable(CHROOT)
+
+
 def runs_as_own_user() -> bool:
     """Whether a code run without the sandbox becomes a user of its own (see
     ``unsandboxed_user``)."""
@@ -178,9 +187,19 @@ def runs_as_own_user() -> bool:
 
 def _unsandboxed_rights() -> str:
     """How code run without the sandbox runs, for ``Sandbox.describe``."""
+    if runs_as_own_user() and confine.landlock_abi():
+        return ("as a user of its own (it could open no file but the system's libraries, "
+                "Python and the kit's packages (Landlock), start no process and write none "
+                "of the grader's files)")
+    if encloses():
+        return ("as a user of its own (it could open no file outside its working folder "
+                "(chroot), start no process and write none of the grader's files)")
     if runs_as_own_user():
         return ("as a user of its own (it could read what any user may, but not a platform's "
                 "course folder, start no process and write none of the grader's files)")
+    if confine.landlock_abi():
+        return ("with the grader's rights, but opening no file but the system's libraries, "
+                "Python and the kit's packages (Landlock)")
     return "with the grader's rights"
 
 
@@ -199,16 +218,24 @@ def withhold(folder) -> None:
 @functools.lru_cache(maxsize=1)
 def _may_change_user() -> bool:
     try:
+        users = [_mapped(f"/proc/self/{kind}_map") for kind in ("uid", "gid")]
+    except (OSError, ValueError, IndexError):
+        return False
+    last = FIRST_USER + 32 * (1 << 22)  # (sandbox_user's users: all of them, mapped)
+    return all(_capable(capability) for capability in CHANGE_USER) and all(
+        any(start <= FIRST_USER and last <= start + count for start, count in ranges)
+        for ranges in users)
+
+
+def _capable(capability: int) -> bool:
+    """Whether this process has ``capability`` (its number) in its effective set."""
+    try:
         with open("/proc/self/status", encoding="ascii") as file:
             effective = next(int(line.split()[1], 16) for line in file
                              if line.startswith("CapEff:"))
-        users = [_mapped(f"/proc/self/{kind}_map") for kind in ("uid", "gid")]
     except (OSError, StopIteration, ValueError, IndexError):
         return False
-    last = FIRST_USER + 32 * (1 << 22)  # (sandbox_user's users: all of them, mapped)
-    return all(effective >> capability & 1 for capability in CHANGE_USER) and all(
-        any(start <= FIRST_USER and last <= start + count for start, count in ranges)
-        for ranges in users)
+    return bool(effective >> capability & 1)
 
 
 def _mapped(path: str) -> list:
@@ -230,8 +257,9 @@ def hand_over(user: int | None, *paths: Path) -> None:
 
 
 # The folders every user may write into (sticky, mode 1777): a code run without the sandbox,
-# a user of its own, can leave files there, which no folder of its own holds
-SHARED = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue")
+# a user of its own, can leave files there, which no folder of its own holds (``/run/lock``
+# too, ``/var/lock``: a file left there outlived the run, red team 16)
+SHARED = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/lock")
 
 
 def sweep(user: int, keep: Path) -> None:
@@ -485,6 +513,28 @@ def runner_packages(autograd: bool = True) -> dict:
         if libraries.is_dir():
             found[libraries.name] = libraries.resolve()
     return found
+
+
+def runner_files(scratch: Path, packages: dict) -> dict:
+    """What a code run without the sandbox may open (``confine.only_these_files``): what
+    ``runner_argv`` shows it (the system's libraries, a few files of ``/etc``, the standard
+    library, the interpreter, ``packages`` where they are), ``/dev/null`` and
+    ``/dev/urandom``, and its working folder ``scratch``, to read only: no answer writes
+    files, and that folder is on the grader's disk, not a tmpfs of ``SCRATCH_BYTES``
+    (a cell wrote 160 MB there, and could have filled the disk under the submissions
+    graded beside it; red team 16)."""
+    import sysconfig
+
+    shared = Path(str(sysconfig.get_config_var("LIBDIR") or "")) / str(
+        sysconfig.get_config_var("INSTSONAME") or "")
+    readable = [*LIBRARIES, "/lib", "/lib64", "/lib32", "/libx32", *ETC, "/dev/urandom",
+                *(sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib")),
+                sys.executable, str(Path(sys.executable).resolve()),
+                *map(str, packages.values())]
+    rules = {str(path): confine.READ for path in readable}
+    if shared.is_file():
+        rules[str(shared)] = confine.READ
+    return {**rules, "/dev/null": confine.WRITE, str(scratch): confine.READ}
 
 
 def runner_argv(scratch: Path, packages: dict) -> list[str]:

@@ -76,6 +76,7 @@ def pack_course(sources: list[str], folder, options: dict) -> list[Path]:
             written.append(Path(shutil.copy2(catalog, target)))
     config = folder / CONFIG
     write_atomic(config, json.dumps({**DEFAULTS, **options}, indent=1, sort_keys=True) + "\n")
+    config.chmod(0o600)  # (the salt: its owner's alone, red team 16)
     return written + [config]
 
 

@@ -35,6 +35,9 @@ from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
 __all__ = ["Tensor", "Size"]  # (Size: see size.py)
 
+# ---- helpers of a few methods below: PyTorch's behaviour for in-place comparisons,
+# ``uniform_``'s bounds, inference mode and the meta device. ``class Tensor`` follows.
+
 # (x.lt_(y) and the like: what they write into x, recorded as torch records it)
 _COMPARED_IN_PLACE = {name: ops.compared_in_place(name)
                       for name in ("eq", "ne", "lt", "le", "gt", "ge")}
@@ -290,7 +293,8 @@ class Tensor(TensorBase):
 
         ``gradient`` is d(loss)/d(self); it may be omitted only for a
         one-element tensor (it is then 1). Saved buffers are freed unless
-        ``retain_graph=True``.
+        ``retain_graph=True``. The walk is ``autograd/engine.py``'s ``walk``, in
+        its fast copy (``autograd/fast.py``: the same order and bits).
         """
         fast.run_backward((self,), None if gradient is None else (gradient,),
                             retain_graph, create_graph, inputs)

@@ -75,7 +75,7 @@ def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
                              saved=show_saved, id_prefix=id_prefix)
     labels = {box.id: box_lines(model, box, max_values=max_values)
               for box in model.boxes.values()}
-    arrow_labels = {a.id: f"× {a.count}" for a in model.arrows.values()
+    arrow_labels = {a.id: f"× {a.count:,}" for a in model.arrows.values()
                     if a.count > 1 and model.boxes[a.head].count == 1}
     forward = _forward_values(model) if edge_values else {}
     arrow_labels.update(forward)
@@ -112,11 +112,11 @@ def box_lines(model: GraphModel, box: Box, grad=None, max_values: int = 8) -> li
     """The label of ``box``, line by line; the first line is its title.
     ``grad`` replaces the tensor's current ``.grad`` (the stepper uses it)."""
     if box.kind == "op":
-        title = box.node.name() + (f" × {box.count}" if box.count > 1 else "")
+        title = box.node.name() + (f" × {box.count:,}" if box.count > 1 else "")
         return [title] + [f"{name} = {short(value) if hasattr(value, 'shape') else value!r}"
                           for name, value in box.params]
     if box.kind == "accumulate":  # the name torch's AccumulateGrad.name() gives, shortened
-        return ["AccumulateGrad" + (f" × {box.count}" if box.count > 1 else "")]
+        return ["AccumulateGrad" + (f" × {box.count:,}" if box.count > 1 else "")]
     if box.kind == "more":
         return [_("… {count} more nodes").format(count=model.hidden),
                 _("(draw_graph(..., max_nodes=N) shows more)")]
@@ -128,7 +128,7 @@ def box_lines(model: GraphModel, box: Box, grad=None, max_values: int = 8) -> li
     tensor = box.tensor
     title = box.name or {"leaf": _("leaf"), "output": _("output"),
                          "tensor": _("retained")}[box.kind]
-    title += f" × {box.count}" if box.count > 1 else ""
+    title += f" × {box.count:,}" if box.count > 1 else ""
     lines = [title if tensor.dim() == 0 else f"{title}  {shape_text(tensor)}"]
     if box.count == 1:
         lines += value_lines(tensor, max_values)
@@ -209,7 +209,7 @@ def _add_groups(graph: Digraph, model: GraphModel) -> None:
         first = model.box_of[model.ops[run.start]]
         if run.period > 1 and first in model.boxes:
             with graph.subgraph(name=f"cluster_{first}") as loop:
-                loop.attr(label=_("repeated × {count}").format(count=run.count), style="dashed",
+                loop.attr(label=_("repeated × {count}").format(count=f"{run.count:,}"), style="dashed",
                           color="#999999",
                           fontname=FONT, fontsize="10", labeljust="r", id=f"{first}-run")
                 for node in model.ops[run.start:run.start + run.period]:

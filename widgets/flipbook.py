@@ -3,10 +3,12 @@
 The graph is laid out once, with every label at its widest (each arrow
 already holds the longest gradient it will show, each leaf the longest grad),
 so nothing moves from frame to frame. A frame is that picture with colours
-and texts changed: the box that runs is gold with a thick border, boxes
-already run are lilac with a dashed border, arrows that carried a gradient
-are red and say it (bold in the frame that carried it), leaves show their
-grad so far (``widgets.legend`` says so beside the picture).
+and texts changed: the box that runs is gold with a thick border (in frame 0,
+the output's, where backward starts), boxes already run are lilac with a
+dashed border, arrows that carried a gradient are red and say it (thick in
+the frame that carried it), leaves turn blue and show their grad so far (a
+retained grad is written into its box, which keeps its colour), as
+``widgets.legend`` says beside the picture.
 
 The picture goes to the browser once, as an SVG with a style sheet. A frame
 on the page is only its sentence and a marker (``mgXXXX f7 g1 g2 … g7``:
@@ -40,6 +42,8 @@ WAITING, CARRIED = "#bbbbbb", "#cc0000"
 CURRENT_FILL, CURRENT_STROKE, DONE_FILL, LEAF_DONE = "#ffd966", "#b45f06", "#d9d2e9", "#9fc5e8"
 DONE_DASH = "5,2"  # boxes that ran: a dashed border as well as their colour
 FILLED = ("op", "accumulate", "more")  # kinds of box whose fill shows that they ran
+# The box of the frame is gold whatever its kind (frame 0's is the output, where backward
+# starts): the legend says "gold, thick border", so the picture draws both.
 
 
 class FlipBook(Sequence):
@@ -98,7 +102,8 @@ class FlipBook(Sequence):
                 self._paint_arrow(root, arrow_id, CARRIED, "2.5" if j == k else "1", groups)
             for box_id, lines in frame.labels.items():
                 _set_text(self._elements(root, box_id, "text", groups), lines)
-                self._fill(root, box_id, LEAF_DONE, groups)
+                if self.model.boxes[box_id].kind == "leaf":  # (a retained grad keeps its colour)
+                    self._fill(root, box_id, LEAF_DONE, groups)
             if j < k and self.model.boxes[frame.box].kind in FILLED:
                 self._fill(root, frame.box, DONE_FILL, groups)
                 shape = self._shape(root, frame.box, groups)
@@ -110,8 +115,7 @@ class FlipBook(Sequence):
             shape.set("stroke", CURRENT_STROKE)
             shape.set("stroke-width", "3")
             shape.attrib.pop("stroke-dasharray", None)
-            if self.model.boxes[current].kind in FILLED:
-                shape.set("fill", CURRENT_FILL)
+            shape.set("fill", CURRENT_FILL)
             groups[current].set("class", groups[current].get("class", "") + " current")
         root.set("aria-label", self.plan[k].text)
         return ET.tostring(root, encoding="unicode")
@@ -154,11 +158,9 @@ class FlipBook(Sequence):
         yield (".minigrad-stepper.jupyter-widgets-disconnected::before,.minigrad-stepper "
                ".jupyter-widgets-disconnected:not(.jupyter-button)::before{display:none}")
         for k, frame in enumerate(self.plan):
-            kind = self.model.boxes[frame.box].kind
-            fill = f";fill:{CURRENT_FILL}" if kind in FILLED else ""
-            yield (f"{at(k)} #{frame.box} polygon"
-                   f"{{stroke:{CURRENT_STROKE};stroke-width:3px;stroke-dasharray:none{fill}}}")
-            if kind in FILLED:
+            yield (f"{at(k)} #{frame.box} polygon{{stroke:{CURRENT_STROKE};stroke-width:3px;"
+                   f"stroke-dasharray:none;fill:{CURRENT_FILL}}}")
+            if self.model.boxes[frame.box].kind in FILLED:
                 yield (f"{since(k + 1)} #{frame.box} polygon"
                        f"{{fill:{DONE_FILL};stroke-dasharray:{DONE_DASH.replace(',', ' ')}}}")
             if frame.arrows:
@@ -166,8 +168,9 @@ class FlipBook(Sequence):
                 yield (f"{since(k)} {arrows} :is(path,polygon){{stroke:{CARRIED}}}"
                        f"{since(k)} {arrows} :is(polygon,text){{fill:{CARRIED}}}"
                        f"{at(k)} {arrows} :is(path,polygon){{stroke-width:2.5px}}")
-            if frame.labels:
-                yield f"{since(k)} {ids(frame.labels)} polygon{{fill:{LEAF_DONE}}}"
+            leaves = [b for b in frame.labels if self.model.boxes[b].kind == "leaf"]
+            if leaves:  # the legend's blue is a leaf's: a retained grad keeps its box's colour
+                yield f"{since(k)} {ids(leaves)} polygon{{fill:{LEAF_DONE}}}"
             for group_id, labels in self.texts.items():
                 for i, (start, _) in enumerate(labels):
                     if start == k and i > 0:

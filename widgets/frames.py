@@ -63,7 +63,8 @@ def plan_frames(model: GraphModel, steps: list, gradient=None, *,
         frame.arrows = {arrow_id: short(grad) for arrow_id, grad in carried.items()}
         frame.labels = {box_id: _with_grad(model, box_id, grad, max_values)
                         for box_id, grad in frame.labels.items()}
-        frame.text = (narrate(group[0], model, len(steps)) if len(group) == 1
+        seeded = gradient is not None  # (d(out)/d(...) only from backward's own seed, 1)
+        frame.text = (narrate(group[0], model, len(steps), seeded=seeded) if len(group) == 1
                       else narrate_group(group, model, len(steps)))
         frames.append(frame)
     return frames

@@ -69,10 +69,12 @@ def later_frames(kept: int) -> str:
 
 
 @tidied
-def narrate(step, model: GraphModel, total: int) -> str:
-    """The sentence for ``step`` (a ``BackwardStep``) of ``total``."""
+def narrate(step, model: GraphModel, total: int, *, seeded: bool = False) -> str:
+    """The sentence for ``step`` (a ``BackwardStep``) of ``total``. ``seeded``: backward
+    started from a gradient the learner passed, so what arrives at a node is the gradient
+    of ``(gradient * out).sum()``, not ``d(out)/d(...)``, and is not named so."""
     said = {"number": f"{step.index + 1:,}", "total": f"{total:,}",
-            "who": _who(step.node, model), "gradient": _got(step, model)}
+            "who": _who(step.node, model), "gradient": _got(step, model, seeded)}
     if step.is_leaf:
         return _("Step {number} of {total}: {who} got {gradient}. {accumulates}").format(
             **said, accumulates=_accumulates(step, model))
@@ -259,7 +261,7 @@ def _who(node, model: GraphModel) -> str:
     return name
 
 
-def _got(step, model: GraphModel) -> str:
+def _got(step, model: GraphModel, seeded: bool = False) -> str:
     sources = [_("the start (the seed)") if source is None else model.name_of(source)
                for source, _node, _nr in step.received]
     if not sources:
@@ -272,7 +274,7 @@ def _got(step, model: GraphModel) -> str:
     else:
         parts = [_("{gradient} from {source}").format(gradient=short(grad), source=source)
                  for source, (_node, _nr, grad) in zip(sources, step.received)]
-    what = _gradient_name(step, model)
+    what = None if seeded else _gradient_name(step, model)
     if len(parts) == 1 and len(sources) == 1:
         return f"{what} = {parts[0]}" if what else parts[0]
     total = step.grad_outputs[0] if len(step.grad_outputs) == 1 else None

@@ -3,7 +3,7 @@
 It shows the steps the engine itself produces
 (``minigrad.autograd.backward_steps``, kept as ``.steps``; for a PyTorch
 tensor, torch's own nodes called in the same order) over one fixed
-layout of the graph: the node that runs is gold with a thick border, nodes
+layout of the graph: the box that runs is gold with a thick border, boxes
 that ran are lilac with a dashed one, every arrow shows the gradient it
 carried once it has carried one, every leaf shows the grad it has so far (a
 legend under the picture says so), and a sentence says what happened in

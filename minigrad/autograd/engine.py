@@ -320,10 +320,11 @@ def execution_order(root_nodes: Sequence, sequence_nr=None,
     A node is ready once every edge into it has been walked; among ready
     nodes the one created last (highest ``sequence_nr(node)``) runs first,
     ties (leaves) in the order they became ready. The edges out of a node are
-    walked when the caller asks for the next one. This rule is the engine's
-    (``_walk`` follows it with ``first_ready`` and ``count_down``), and
-    anything that shows a backward pass uses it (the widgets pass PyTorch's
-    ``_sequence_nr()`` to replay a real torch graph in torch's order).
+    walked when the caller asks for the next one. This rule is the engine's:
+    ``walk`` takes its nodes from here, ``fast._walk`` (``backward()``'s walk) follows
+    it with ``first_ready`` and ``count_down``, and anything that shows a backward pass
+    uses it (the widgets pass PyTorch's ``_sequence_nr()`` to replay a real torch
+    graph in torch's order).
     """
     if sequence_nr is None:
         sequence_nr = _creation_number
@@ -478,7 +479,6 @@ def _accumulated(tensor, grad):
     if old is None:
         return grad.clone()  # a copy: the arriving tensor may be the caller's own
     return old + grad
-
 
 
 # ---- the pass running now: what torch.autograd.graph's multi-grad hooks ask ---------------

@@ -11,7 +11,7 @@
             x, = ctx.saved_tensors
             return grad * 3 * x ** 2
 
-    y = Cube.apply(x)        # y.grad_fn is <CubeBackward object at ...>
+    y = Cube.apply(x)        # y.grad_fn: <minigrad.autograd.function.CubeBackward object at ...>
 
 ``forward`` runs with grad mode off; ``backward`` returns one gradient per
 argument of ``forward`` (None for arguments that are not tensors or need no

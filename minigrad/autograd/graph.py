@@ -57,12 +57,12 @@ class saved_tensors_hooks:  # noqa: N801 (PyTorch's name)
         self.unpack_hook = unpack_hook
 
     def __enter__(self) -> None:
-        if packing.DEFAULT_HOOKS and isinstance(packing.DEFAULT_HOOKS[-1], str):
-            raise RuntimeError(packing.DEFAULT_HOOKS[-1])  # (disable_saved_tensors_hooks)
-        packing.DEFAULT_HOOKS.append((self.pack_hook, self.unpack_hook))
+        if packing.SAVED_TENSORS_HOOKS and isinstance(packing.SAVED_TENSORS_HOOKS[-1], str):
+            raise RuntimeError(packing.SAVED_TENSORS_HOOKS[-1])  # (disable_saved_tensors_hooks)
+        packing.SAVED_TENSORS_HOOKS.append((self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc_info) -> None:
-        packing.DEFAULT_HOOKS.pop()
+        packing.SAVED_TENSORS_HOOKS.pop()
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 (PyTorch's name)
@@ -83,11 +83,11 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801 (PyTorch's name)
 @contextlib.contextmanager
 def disable_saved_tensors_hooks(error_message: str):
     """Inside the block, using ``saved_tensors_hooks`` raises ``RuntimeError(error_message)``."""
-    packing.DEFAULT_HOOKS.append(error_message)
+    packing.SAVED_TENSORS_HOOKS.append(error_message)
     try:
         yield
     finally:
-        packing.DEFAULT_HOOKS.remove(error_message)
+        packing.SAVED_TENSORS_HOOKS.remove(error_message)
 
 
 # ---- edges: where a tensor's gradient enters the graph --------------------------------------

@@ -13,7 +13,7 @@ import contextlib
 import weakref
 
 from ..kernels.layout import preserved_copy, storage_owner
-from .packing import DEFAULT_HOOKS
+from .packing import SAVED_TENSORS_HOOKS
 from .tensor_base import make
 
 __all__ = ["allow_mutation_on_saved_tensors", "before_write"]
@@ -84,7 +84,7 @@ def allow_mutation_on_saved_tensors():
             [0.8415, 0.8415, 0.8415]], grad_fn=<SinBackward0>)
     """
     context = _AllowMutationOnSavedContext()
-    DEFAULT_HOOKS.append((context.pack, context.unpack))
+    SAVED_TENSORS_HOOKS.append((context.pack, context.unpack))
     try:
         if _OPEN:
             raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
@@ -93,4 +93,4 @@ def allow_mutation_on_saved_tensors():
     finally:
         context.clear()
         _OPEN.clear()
-        DEFAULT_HOOKS.remove((context.pack, context.unpack))
+        SAVED_TENSORS_HOOKS.remove((context.pack, context.unpack))

@@ -1,14 +1,14 @@
 """Graph nodes: what ``tensor.grad_fn`` points to.
 
 Every differentiable operation is a subclass of ``Node`` named as PyTorch names it,
-with its math side by side::
+with its math side by side (in short: ``ops/arithmetic.py`` holds the real one)::
 
     class MulBackward0(Node):
         formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
         saves = {"self": Input(0, for_grad_of=1), "other": Input(1, for_grad_of=0)}
 
         def forward(self, a, b):           # NumPy arrays in, the result out
-            return kernels.multiply(a, b)
+            return multiply(a, b)          # (a kernel: kernels/arithmetic.py)
 
         def backward(self, saved, grad):   # the chain rule: one gradient per input
             return grad * saved.other, grad * saved.self
@@ -43,7 +43,7 @@ from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
 from .hooks import NodeHooks
 from .record import apply_to_arrays, as_arrays
-from .packing import DEFAULT_HOOKS, PackedTensor, keep, saved_names
+from .packing import SAVED_TENSORS_HOOKS, PackedTensor, keep, saved_names
 from .saved import (FREED, RESULT, Input, Param, Saved, SavedTensor, check_savable, reads_saved,
                     saved_tensor, show_saved)
 from .tensor_base import TensorBase, make
@@ -65,8 +65,8 @@ class Node(NodeHooks):
     # runs on arrays as well as on Tensors (False: a custom Function's, for Tensors).
     formula_on_arrays = True
 
-    # False: ``forward``'s NumPy calls raise no floating-point error for any input
-    # (``np.tanh``), so it runs without silencing them (see kernels/float_errors.py).
+    # Speed, beside the math. False: ``forward``'s NumPy calls raise no floating-point error
+    # for any input (``np.tanh``), so it runs without silencing them (kernels/float_errors.py).
     float_errors = True
 
     # Speed, beside the math: a kernel that computes ``backward``'s gradients of big
@@ -167,8 +167,8 @@ class Node(NodeHooks):
         self._input_meta = replaced.recorded_meta(self, inputs, edges, None if same else meta) \
             if replaced.seen else None if same else meta  # (seen: a non-leaf's array replaced)
         if self._result_saved:
-            self._saved[self._result_saved] = keep(output, output._data, True) if DEFAULT_HOOKS \
-                else saved_tensor(output, output._data, is_output=True)
+            self._saved[self._result_saved] = keep(output, output._data, True) \
+                if SAVED_TENSORS_HOOKS else saved_tensor(output, output._data, is_output=True)
 
     def keep_input_meta(self, like) -> tuple:
         """``_input_meta``, made now for a node that ``_link`` gave none (``same``), from ``like``
@@ -374,9 +374,9 @@ def counted_gradients(node, grads, expected: int) -> tuple:
 
 
 class AccumulateGrad(Node):
-    """The end of every path: adds the arriving gradient into ``variable.grad``.
-
-    One per leaf tensor that requires grad; ``variable`` is that leaf.
+    """The end of every path, one per leaf that requires grad (``variable``): the walk adds
+    the gradient arriving here into ``variable.grad`` (``fast._store_array``; the steps
+    show what it becomes, ``engine._accumulated``); its own backward sends nothing on.
     """
 
     __slots__ = ("variable",)

@@ -15,7 +15,7 @@ from . import grad_mode, inference
 from .saved import COMPANIONS, FREED, SavedTensor, SavedValue, saved_tensor
 from .tensor_base import TensorBase, make
 
-__all__ = ["keep", "PackedTensor", "DEFAULT_HOOKS", "RawSavedTensor", "saved_names"]
+__all__ = ["keep", "PackedTensor", "SAVED_TENSORS_HOOKS", "RawSavedTensor", "saved_names"]
 
 
 def keep(tensor, data, is_output: bool = False):
@@ -24,7 +24,7 @@ def keep(tensor, data, is_output: bool = False):
     returned (a ``PackedTensor``)."""
     if inference.inference_tensors and inference.is_inference(tensor):
         raise RuntimeError(errors.INFERENCE_SAVED)
-    if not DEFAULT_HOOKS or _wrapped_number(tensor):  # (a number is not the learner's)
+    if not SAVED_TENSORS_HOOKS or _wrapped_number(tensor):  # (a number is not the learner's)
         return saved_tensor(tensor, data, is_output)
     return PackedTensor(tensor, data, is_output)
 
@@ -38,7 +38,7 @@ def _wrapped_number(tensor) -> bool:
 
 # The pairs (pack, unpack) of saved_tensors_hooks blocks, innermost last; a str is
 # the error of a disable_saved_tensors_hooks block.
-DEFAULT_HOOKS: list = []
+SAVED_TENSORS_HOOKS: list = []
 
 
 class PackedTensor:
@@ -50,7 +50,7 @@ class PackedTensor:
     __slots__ = ("packed", "unpack_hook", "dtype", "output_nr", "grad_fn", "leaf")
 
     def __init__(self, tensor, data, is_output: bool, hooks=None) -> None:
-        hooks = DEFAULT_HOOKS[-1] if hooks is None else hooks
+        hooks = SAVED_TENSORS_HOOKS[-1] if hooks is None else hooks
         if isinstance(hooks, str):  # (inside disable_saved_tensors_hooks)
             raise RuntimeError(hooks)
         pack, self.unpack_hook = hooks

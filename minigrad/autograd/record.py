@@ -17,7 +17,7 @@ from ..kernels.float_errors import restore as restore_float_errors, silence as s
 from ..kernels import meta as meta_arrays
 from ..kernels.meta import MetaArray
 from . import forward_ad, grad_mode, meta, profiler, tensor_base
-from .packing import DEFAULT_HOOKS, keep
+from .packing import SAVED_TENSORS_HOOKS, keep
 from .saved import saved_tensor
 from .tensor_base import TensorBase, make
 
@@ -27,14 +27,15 @@ __all__ = ["apply_to_arrays", "as_arrays"]
 def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
                     profiled: bool = False, dual: bool = False, devices_checked: bool = False):
     """``cls.apply(*inputs, **params)`` once the NumPy values ``forward``
-    receives are known (``arrays``, one per input; see ``_as_arrays``). The
-    elementwise ops' usual case comes here directly (``ops.arithmetic._binary``,
-    ``ops.pointwise._unary``), saying whether the operands that may need a
-    gradient have the result's shape and dtype, with at least one dimension
-    (``same``; see ``Node.elementwise``). While a profile runs, it is timed as one
-    event (``profiler.run_op``); inside a forward AD level, the result gets its
-    tangent (``forward_ad.run_op``); once meta tensors exist, an op on one gives
-    meta tensors (``meta.run_op``)."""
+    receives are known (``arrays``, one per input; see ``as_arrays``). The
+    elementwise ops' usual case comes here directly from ``rules.promotion.binary``
+    and ``rules.promotion.unary`` (``x * y``, ``x.tanh()``), saying whether the operands
+    that may need a gradient have the result's shape and dtype, with at least one
+    dimension (``same``; see ``Node._link``). The first three ``if``s hand the call to
+    what wraps it, each of which calls back here: while a profile runs, it is timed as
+    one event (``profiler.run_op``); inside a forward AD level, the result gets its
+    tangent (``forward_ad.run_op``); once meta tensors exist, an op on one gives meta
+    tensors (``meta.run_op``)."""
     if profiler.enabled and not profiled:
         return profiler.run_op(apply_to_arrays, cls, inputs, arrays, params, same)
     if forward_ad.active and not dual:
@@ -55,7 +56,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
                 record = True
                 break
     if record:
-        if DEFAULT_HOOKS:  # (torch makes the edges, where a changed view may be refused, first)
+        if SAVED_TENSORS_HOOKS:  # (torch makes the edges first: a changed view may be refused)
             for x in inputs:
                 if isinstance(x, TensorBase) and x._view_version is not None:
                     x.grad_fn  # noqa: B018
@@ -71,7 +72,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
             elif isinstance(x, TensorBase):
                 # (the array forward computes with: the input in the result dtype)
                 # (inside saved_tensors_hooks: what pack() returns)
-                saved[name] = keep(x, arrays[position]) if DEFAULT_HOOKS \
+                saved[name] = keep(x, arrays[position]) if SAVED_TENSORS_HOOKS \
                     else saved_tensor(x, arrays[position])
             else:
                 saved[name] = x
@@ -102,8 +103,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
         version = base._version_counter
         if base._base is not None:
             base = base._base
-        output = make(result, grad_fn=node if record else None,
-                                      version=version, base=base)
+        output = make(result, grad_fn=node if record else None, version=version, base=base)
         output._view_version = version.value
         # How it was made, as torch's creation_meta: a view made under no_grad (or
         # from a view made so, or by a custom Function) may not be changed in place

@@ -12,8 +12,10 @@ value is readable as ``node._saved_<name>``, as PyTorch shows it.
 
 A formula reads them from its second argument, ``saved``: ``backward(self, saved,
 grad)`` returns ``grad * saved.other``. ``Node`` makes that ``Saved`` object for the
-call, holding arrays (a plain ``backward()``) or Tensors (``create_graph=True``), after
-checking that no saved tensor was changed in place since (its version counter).
+call (``Node._values_for_formula``), holding arrays (a plain ``backward()``) or Tensors
+(``create_graph=True``), after checking that no saved tensor was changed in place since
+(its version counter). The values are kept when the op is recorded: ``saves``'s by
+``record.apply_to_arrays``, ``RESULT`` by ``Node._link``, ``save()``'s by ``Node.save``.
 """
 
 from __future__ import annotations
@@ -134,8 +136,6 @@ def saved_tensor(tensor, data, is_output: bool = False, checked: bool = True) ->
     # node, which names the output while something else keeps it alive, as in torch)
     saved.view_grad_fn = None
     return saved
-
-
 
 
 FREED = object()  # what a saved tensor becomes once backward released it

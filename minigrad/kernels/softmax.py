@@ -58,7 +58,7 @@ def _lane_sums(rows: np.ndarray) -> np.ndarray:
     vectorised reduce_all adds it (see above)."""
     width, lanes = rows.shape[1], _LANES[rows.dtype]
     if width < lanes:  # (one element after the other: a running sum's last)
-        return np.cumsum(rows, axis=1, dtype=rows.dtype)[:, -1]
+        return np.add.accumulate(rows, axis=1, dtype=rows.dtype)[:, -1]
     full = width - width % lanes
     acc = rows[:, :lanes].copy()
     for start in range(lanes, full, lanes):
@@ -66,7 +66,7 @@ def _lane_sums(rows: np.ndarray) -> np.ndarray:
     if full < width:
         acc[:, :width - full] += rows[:, full:]
     if rows.dtype == np.float64:
-        return np.cumsum(acc, axis=1)[:, -1]
+        return np.add.accumulate(acc, axis=1)[:, -1]
     while acc.shape[1] > 1:
         half = acc.shape[1] // 2
         acc = acc[:, :half] + acc[:, half:]
@@ -78,8 +78,9 @@ def _exp_rows(shifted: np.ndarray) -> np.ndarray:
 
 
 def _log_rows(sums: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore"):
-        return np.log(sums.astype(np.float64)).astype(sums.dtype)
+    # (no np.errstate around the row kernels: their callers, an op's forward and the
+    # backward walks, have NumPy's float warnings off already: kernels/float_errors.py)
+    return np.log(sums.astype(np.float64)).astype(sums.dtype)
 
 
 def _float_rows(x: np.ndarray, dim: int) -> bool:
@@ -267,11 +268,12 @@ def _softmax_backward_float_rows(grad, y):
     (the products rounded, then added in vector lanes as the forward's sums), then
     (grad - sum) * y: PyTorch's bits in every element of random rows 3-40 wide (70-80 %
     with NumPy's pairwise sums and y * (grad - sum))."""
-    grads = np.broadcast_to(grad, y.shape).reshape(-1, y.shape[-1])
+    if grad.shape != y.shape:
+        grad = np.broadcast_to(grad, y.shape)
+    grads = grad.reshape(-1, y.shape[-1])
     rows = y.reshape(grads.shape)
-    with np.errstate(invalid="ignore", over="ignore"):
-        total = _lane_sums(grads * rows)[:, None]
-        return np.asarray((grads - total) * rows, y.dtype, order="C").reshape(y.shape)
+    total = _lane_sums(grads * rows)[:, None]
+    return np.asarray((grads - total) * rows, y.dtype, order="C").reshape(y.shape)
 
 
 def _plain(*arrays) -> bool:
@@ -372,12 +374,13 @@ def _log_softmax_backward_float_rows(grad, y):
     the difference fused (its compiler contracts them into one multiply-add). Of random
     float32 rows 3-40 wide, 95-98 % of elements have PyTorch's bits (61-73 % with NumPy's
     float32 exp, its pairwise sums and two roundings)."""
-    grads = np.broadcast_to(grad, y.shape).reshape(-1, y.shape[-1])
+    if grad.shape != y.shape:
+        grad = np.broadcast_to(grad, y.shape)
+    grads = grad.reshape(-1, y.shape[-1])
     exps = _exp_rows(y.reshape(grads.shape))
-    total = np.broadcast_to(_lane_sums(grads)[:, None], exps.shape)
+    total = _lane_sums(grads)[:, None]  # (fma32 broadcasts it along each row)
     fused = fma32 if y.dtype == np.float32 else fma64
-    with np.errstate(invalid="ignore", over="ignore"):
-        return np.asarray(fused(-exps, total, grads), y.dtype, order="C").reshape(y.shape)
+    return np.asarray(fused(-exps, total, grads), y.dtype, order="C").reshape(y.shape)
 
 
 def _log_softmax_backward_rows(out, grad, y):

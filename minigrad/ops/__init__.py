@@ -19,7 +19,9 @@
 | indexing      | x[...] reads and writes, index_put, masked_scatter      |
 | gather        | gather (and its backward, scatter_add), take            |
 | layers        | embedding(_bag), layer_norm, group_norm, gelu, attention |
+| norm_backward | the normalisations' derivatives, differentiated again   |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
+| conv_backward | convolution's derivative as one node, and its own       |
 | upsample      | upsample (nearest, linear, bilinear), pixel_shuffle     |
 | diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
@@ -56,6 +58,17 @@
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
 | aliases       | movedim, unflatten, ravel, msort, broadcast_to, diff,   |
 |               | atleast_*, hsplit, take_along_dim (composed of others)  |
+| special_functions | the rest of torch.special: Bessel, Airy, orthogonal |
+|               | polynomials, erfcx, ndtri, log_ndtr, zeta, multigammaln |
+| householder   | geqrf, householder_product (orgqr)                      |
+| split         | unbind, split, chunk, tensor_split (views, one node)    |
+| strided       | strides, as_strided, a view's node after its memory     |
+|               | changed in place                                        |
+| random        | normal_, uniform_, bernoulli_, ... (PyTorch's nodes)    |
+| sampling      | grid_sampler, affine_grid_generator                     |
+| fn            | the functions backward formulas call (fn.where, ...):   |
+|               | NumPy on arrays, the op on Tensors                      |
+| _saved        | how a node shows the ints it saved (_saved_dim)         |
 """
 
 from ..rules.arguments import normalize_dim, normalize_dims

@@ -1,8 +1,13 @@
 """+ - * / ** and negation.
 
 Each node's ``backward`` returns the gradient for each input at the
-*broadcast* shape; ``Node._validate`` sums it back to the input's shape
-(see ``autograd/broadcast.py``), so no formula here deals with broadcasting.
+*broadcast* shape; the node's check of each gradient (``Node._validate``, on arrays
+``_validate_array``) sums it back to the input's shape (``sum_to`` in
+``autograd/broadcast.py``), so no formula here deals with broadcasting.
+
+The classes come first, then the entry functions (``add``, ``mul``, ...): each hands
+its operands to ``rules.promotion`` (PyTorch's dtype promotion and number wrapping),
+which applies the class.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from ..rules.layout import (with_contiguous_layout, with_iterator_layout, with_n
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.promotion import float_dtype_for, python_number
 from ..rules import arguments, promotion
+from ..rules.arguments import alpha_params
 from ..autograd.tensor_base import TensorBase, is_tensor, make
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power",
@@ -93,7 +99,7 @@ class MulBackward0(Node):
     formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
     # (each input is kept for the other's gradient only)
     saves = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
-    fused_backward = staticmethod(mul_backward)  # (speed, big arrays: both in one pass)
+    fused_backward = staticmethod(mul_backward)  # (speed only: big arrays, both in one pass)
 
     def forward(self, a, b):
         return multiply(a, b)
@@ -269,8 +275,6 @@ class PowBackward2(Node):
         return grad * (saved.result * log_base)
 
 
-
-
 def scalar_op(a, op: str, number):
     """``a op number`` as C++'s Scalar overload records it (AddBackward1, SubBackward1,
     MulBackward1, DivBackward1): what PyTorch's ops written in C++ put in the graph
@@ -285,24 +289,15 @@ def scalar_op(a, op: str, number):
 _SCALAR_OVERLOADS = {"+": AddBackward1, "-": SubBackward1, "*": MulBackward1, "/": DivBackward1}
 
 
-def _alpha(alpha, a, b) -> dict:
-    if type(alpha) is int and alpha == 1:
-        return promotion.NO_PARAMS
-    if is_tensor(a) and is_tensor(b):  # (torch checks the shapes before alpha)
-        broadcast_shapes(a.shape, b.shape)
-    alpha = arguments.checked_alpha(alpha, a, b)
-    return promotion.NO_PARAMS if alpha == 1 else {"alpha": alpha}
-
-
 def add(a, b, alpha=1):
     """a + alpha * b (either may be a Python number); broadcasting applies."""
-    return promotion.binary(AddBackward0, a, b, "+", params=_alpha(alpha, a, b),
+    return promotion.binary(AddBackward0, a, b, "+", params=alpha_params(alpha, a, b),
                             scalar_overload=AddBackward1, elementwise=True)
 
 
 def sub(a, b, alpha=1):
     arguments.check_sub(a, b)
-    return promotion.binary(SubBackward0, a, b, "-", params=_alpha(alpha, a, b),
+    return promotion.binary(SubBackward0, a, b, "-", params=alpha_params(alpha, a, b),
                             scalar_overload=SubBackward1, elementwise=True)
 
 
@@ -312,15 +307,15 @@ def rsub(a, other, alpha=1):
     if is_tensor(other):
         arguments.check_sub(a, other)
         broadcast_shapes(other.shape, a.shape)  # (PyTorch's text names other a, as other - a)
-        return promotion.binary(RsubBackward0, a, other, "-", params=_alpha(alpha, a, other),
+        return promotion.binary(RsubBackward0, a, other, "-", params=alpha_params(alpha, a, other),
                                 elementwise=True)
     other = python_number(other)
-    if other is None:  # (see _other_operand)
+    if other is None:  # (None, a list, ...: see promotion._other_operand)
         return NotImplemented
     arguments.check_sub(a, other)
     dtype = dtypes.result_type(a, other)
     node = RsubBackward1.apply(a, cast_to=dtype, other=promotion.wrapped_to(other, dtype),
-                               **_alpha(alpha, a, other))
+                               **alpha_params(alpha, a, other))
     return with_number_layout(node, a._data)
 
 
@@ -374,7 +369,7 @@ def pow(a, exponent):
         finally:
             restore_float_errors(token)
     exponent = python_number(exponent)
-    if exponent is None:  # (see _other_operand)
+    if exponent is None:  # (None, a list, ...: see promotion._other_operand)
         return NotImplemented
     dtype = dtypes.result_type(a, exponent)
     if dtype is not dtypes.bool:
@@ -385,7 +380,7 @@ def pow(a, exponent):
 def rpow(a, base):
     """base ** a for a Python number ``base`` (``2 ** x``)."""
     base = python_number(base)
-    if base is None:  # (see _other_operand)
+    if base is None:  # (None, a list, ...: see promotion._other_operand)
         return NotImplemented
     dtype = dtypes.result_type(a, base)
     arguments.check_pow(dtype)

@@ -9,19 +9,10 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input
 from ..kernels import batch_norm as kernels
 from ..rules.math_dtypes import check_batch_norm_dtypes
-from . import fn
+from . import fn, norm_backward
+from .linalg_module import several_outputs
 
 __all__ = ["native_batch_norm"]
-
-
-def _channels(x) -> tuple:
-    """The axes a channel's statistics are taken over: all but dim 1."""
-    return (0,) + tuple(range(2, len(x.shape)))
-
-
-def _per_channel(values, ndim: int):
-    """A (C,) vector shaped to broadcast along dim 1 of an ndim-dimensional input."""
-    return fn.reshape(values, (1, -1) + (1,) * (ndim - 2))
 
 
 class NativeBatchNormBackward0(Node):
@@ -40,31 +31,50 @@ class NativeBatchNormBackward0(Node):
 
     def backward(self, saved, grad):
         return batch_norm_backward(grad, saved.input, saved.weight, saved.result1,
-                                   saved.result2, saved.training, saved.running_var, saved.eps)
+                                   saved.result2, saved.training, saved.running_mean,
+                                   saved.running_var, saved.eps, self.needs_input_grad)
 
 
-def batch_norm_backward(grad, x, w, mean, invstd, training, running_var, eps):
-    """The three gradients: on arrays as PyTorch's CPU kernel computes them (its sums
-    and fused multiply-adds); on tensors (a backward with create_graph=True) by the
-    formula below, so that it is recorded and can be differentiated again."""
+def batch_norm_backward(grad, x, w, mean, invstd, training, running_mean, running_var, eps,
+                        needs):
+    """The three gradients (None where not needed), as PyTorch's CPU kernel computes them
+    (its sums and fused multiply-adds); on tensors (create_graph=True) the outputs of one
+    NativeBatchNormBackwardBackward0 node."""
     if not fn.is_tensor(grad):
         return kernels.backward(grad, x, mean, invstd, w, training,
                                 None if running_var is None else fn.as_array(running_var), eps)
-    axes, count = _channels(x), x.numel() // x.shape[1]
-    if training:  # (the batch's statistics as functions of x, for the second derivative)
-        mean = fn.mean(x, axes, keepdim=True)
-        invstd = fn.pow(fn.mean((x - mean) * (x - mean), axes, keepdim=True) + eps, -0.5)
-    else:
-        mean, invstd = _per_channel(mean, x.ndim), _per_channel(invstd, x.ndim)
-    sum_g = fn.sum(grad, axes)
-    dotp = fn.sum((x - mean) * grad, axes)
-    scale = invstd if w is None else invstd * _per_channel(w, x.ndim)
-    if training:  # xhat = (x - mean) invstd:  invstd w (G - mean(G) - xhat mean(G xhat))
-        k = _per_channel(dotp, x.ndim) * invstd * invstd / count
-        grad_x = (grad - _per_channel(sum_g, x.ndim) / count - (x - mean) * k) * scale
-    else:
-        grad_x = grad * scale
-    return grad_x, dotp * fn.reshape(invstd, (-1,)), sum_g
+    grads = several_outputs(NativeBatchNormBackwardBackward0, (grad, x, w, mean, invstd),
+                            {"running_mean": running_mean, "running_var": running_var,
+                             "training": training, "eps": eps})
+    return tuple(g if need else None for g, need in zip(grads, needs))
+
+
+class NativeBatchNormBackwardBackward0(Node):
+    formula = Formula("(gx, gw, gb)", "native_batch_norm_backward(grad, x, w, ...): batch_norm's "
+                                      "three gradients",
+                      grad={"grad_out": "gx's formula applied to G_gx, + G_gw xhat + G_gb",
+                            "input": "d gx / d x applied to G_gx (training: the batch's mean "
+                                     "and invstd moving with x), + G_gw's term",
+                            "weight": "sum of G * (gx of G_gx without the weight)"},
+                      note="batch_norm's derivative as an operation, recorded by a backward "
+                           "with create_graph=True; its backward is PyTorch's "
+                           "batchnorm_double_backward (ops/norm_backward.py), which holds the "
+                           "saved mean and invstd constant, as PyTorch's does.")
+    saves = {"grad_out": Input(0), "input": Input(1), "weight": Input(2), "save_mean": Input(3),
+             "save_invstd": Input(4)}
+
+    def forward(self, grad, x, w, mean, invstd, running_mean, running_var, training, eps):
+        self.save(running_mean=running_mean, running_var=running_var, train=training, eps=eps)
+        return list(batch_norm_backward(grad, x, w, mean, invstd, training, running_mean,
+                                        running_var, eps, None))
+
+    def backward(self, saved, ggI=None, ggG=None, ggB=None):
+        gI, gG, ggO = norm_backward.batch_norm_double_backward(
+            saved.input, saved.weight, ggI, ggG, ggB, saved.grad_out, saved.running_mean,
+            saved.running_var, saved.train, saved.eps, saved.save_mean, saved.save_invstd)
+        needs = self.needs_input_grad
+        return ggO if needs[0] else None, gI if needs[1] else None, \
+            gG if needs[2] else None, None, None
 
 
 def native_batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps):

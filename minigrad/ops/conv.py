@@ -18,6 +18,9 @@ same sum read the other way round: for y = conv(x, w),
     dL/dw = x correlated with G (each weight element meets the inputs it multiplied)
     dL/db = the sum of G over the batch and the positions.
 
+With create_graph=True the three gradients are one node, ConvolutionBackwardBackward0,
+whose own backward is made of convolutions again (``ops/conv_backward.py``).
+
 The windows and matrix products live in ``kernels/conv.py``; the argument checks,
 with PyTorch's texts, in ``rules/conv.py``; ``nn.functional`` turns the learner's
 arguments (ints, 'same', 1-D inputs) into these calls.
@@ -31,7 +34,7 @@ from ..autograd.tensor_base import make
 from ..kernels import conv as kernels
 from ..rules import conv as rules
 from ..rules.conversion import checked_fill_value
-from . import fn
+from . import conv_backward, fn
 from ._saved import as_shown
 
 __all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool",
@@ -50,23 +53,21 @@ class ConvolutionBackward0(Node):
                            "convolution's input-gradient, and input's gradient a convolution.")
     saves = {"input": Input(0), "weight": Input(1)}
 
-    def forward(self, x, weight, bias, geometry, given, output_padding=None):
-        # (``given``: stride, padding and dilation as the call gave them, which torch shows)
-        transposed = output_padding is not None
+    def forward(self, x, weight, bias, geometry, given, output_padding=None, transposed=None):
+        # (``given``: stride, padding and dilation as the call gave them, which torch shows;
+        # an output_padding with transposed=False is kept, and refused by backward, as torch)
+        transposed = output_padding is not None if transposed is None else transposed
         self.save(**given, transposed=transposed, output_padding=output_padding or
                   (0,) * (x.ndim - 2), groups=geometry[-1], _geometry=geometry,
                   bias_sym_sizes_opt=(0,) if bias is None else bias.shape)
-        return kernels.convolution(x, weight, bias, *geometry, output_padding=output_padding)
+        return kernels.convolution(x, weight, bias, *geometry,
+                                   output_padding=output_padding if transposed else None)
 
     def backward(self, saved, grad):
-        x, w, geometry, transposed = saved.input, saved.weight, saved._geometry, saved.transposed
-        needs_input, needs_weight, needs_bias = self.needs_input_grad
-        grad_input = (fn.convolution_input_grad(grad, w, x.shape, *geometry, transposed)
-                      if needs_input else None)
-        grad_weight = (fn.convolution_weight_grad(x, grad, w.shape, *geometry, transposed)
-                       if needs_weight else None)
-        grad_bias = fn.sum(grad, (0, *range(2, grad.ndim))) if needs_bias else None
-        return grad_input, grad_weight, grad_bias
+        given = dict(stride=saved.stride, padding=saved.padding, dilation=saved.dilation)
+        return conv_backward.convolution_backward(
+            grad, saved.input, saved.weight, given, saved._geometry, saved.transposed,
+            saved.output_padding, self.needs_input_grad)
 
 
 class MaxPool2DWithIndicesBackward0(Node):

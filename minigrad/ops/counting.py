@@ -23,7 +23,7 @@ from ..kernels.fma import linspace_values
 from ..rules.arguments import normalize_dim, normalize_dims, refuse_empty_slices, refuse_meta
 from ..rules.counting import check_histogramdd, check_nonzero_static
 from ..rules.layout import with_reduction_layout
-from .reduction import sum_all
+from ..kernels.summation import sum_all
 from .rounding import NotImplemented  # noqa: A004 (PyTorch's name for the node)
 
 __all__ = ["count_nonzero", "nonzero", "nonzero_static", "argwhere", "unique",

@@ -35,7 +35,7 @@ from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
 from ..kernels.matrix_exp import matrix_exp as matrix_exp_kernel
-from ..kernels.summation import mean_all, mean_axes, sum_axes
+from ..kernels.summation import mean_all, mean_axes, sum_all, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
 from . import arithmetic, compare, conv, cumulative, indexing, layers, linalg, loss, pointwise
 from . import reduction, rounding, special, strided, trig
@@ -70,8 +70,8 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "type_as"
            "ctc_loss_backward", "lu_solve",
            "embedding_backward_by_frequency",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
-           "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
+           "tril", "triu", "gelu_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
+           "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
            "col2im"]
@@ -300,7 +300,7 @@ def sum(x, dim=None, keepdim=False):
         return reduction.sum(x) if dim is None else reduction.sum(x, dim, keepdim)
     dtype = x.dtype if x.dtype.kind == "f" else np.int64  # (torch sums bools to int64)
     if dim is None:  # (as SumBackward0 computes it: torch's order where it applies)
-        return np.asarray(reduction.sum_all(x) if x.dtype.kind == "f" else np.sum(x, dtype=dtype))
+        return np.asarray(sum_all(x) if x.dtype.kind == "f" else np.sum(x, dtype=dtype))
     if x.dtype.kind == "f":  # (as SumBackward1 computes it: torch's order where it applies)
         return sum_axes(x, dim, keepdim)
     return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=dtype))
@@ -1046,56 +1046,6 @@ def flash_attention_backward(grad, q, k, v, out, logsumexp, mask, scale):
         value=g) for g in grads)
 
 
-def native_layer_norm_backward(grad, x, x_mean, rstd, weight, kept: int, eps: float,
-                               needs: tuple):
-    """layer_norm's three gradients (None where not needed), with xhat = (x - mean) * rstd
-    and g = G * weight: input rstd * (g - mean(g) - xhat * mean(g * xhat)) (means over
-    the last ``kept`` dims), weight sum(G * xhat), bias sum(G) (sums over the others)."""
-    if not (is_tensor(grad) or is_tensor(x)):
-        return kernels_layers.layer_norm_backward(grad, x, x_mean, rstd, weight, kept, needs)
-    rows = tuple(range(x.ndim - kept, x.ndim))
-    leading = tuple(range(x.ndim - kept))
-    # (recorded: mean and rstd again, from x, so that a second derivative sees them move)
-    centred = x - mean(x, rows, True)
-    rstd = (mean(centred * centred, rows, True) + eps) ** -0.5
-    xhat = centred * rstd
-    g = grad if weight is None else grad * weight
-    grad_x = grad_w = grad_b = None
-    if needs[0]:
-        grad_x = (g - mean(g, rows, True) - xhat * mean(g * xhat, rows, True)) * rstd
-    if needs[1]:
-        grad_w = sum(grad * xhat, leading) if leading else grad * xhat
-    if needs[2]:
-        grad_b = sum(grad, leading) if leading else grad
-    return grad_x, grad_w, grad_b
-
-def native_group_norm_backward(grad, x, x_mean, rstd, weight, groups: int, eps: float,
-                               needs: tuple):
-    """group_norm's three gradients (None where not needed): layer_norm's formula within
-    each (sample, group), g = G * weight[c]; weight's sum(G * xhat), bias's sum(G) over
-    every dim but the channels."""
-    if not (is_tensor(grad) or is_tensor(x)):
-        return kernels_normalization.group_norm_backward(grad, x, x_mean, rstd, weight, groups,
-                                                         needs)
-    n, channels = x.shape[:2]
-    rows = (n, groups, -1)
-    # (recorded: mean and rstd again, from x, so that a second derivative sees them move)
-    centred = reshape(x, rows) - mean(reshape(x, rows), 2, True)
-    rstd = (mean(centred * centred, 2, True) + eps) ** -0.5
-    xhat = centred * rstd
-    g = grad if weight is None else grad * reshape(weight, (channels,) + (1,) * (x.ndim - 2))
-    g = reshape(g, rows)
-    others = (0, *range(2, x.ndim))
-    grad_x = grad_w = grad_b = None
-    if needs[0]:
-        grad_x = reshape((g - mean(g, 2, True) - xhat * mean(g * xhat, 2, True)) * rstd,
-                         x.shape)
-    if needs[1]:
-        grad_w = sum(grad * reshape(xhat, x.shape), others)
-    if needs[2]:
-        grad_b = sum(grad, others)
-    return grad_x, grad_w, grad_b
-
 def pixel_shuffle(x, factor: int):
     if is_tensor(x):
         return upsample_ops.pixel_shuffle(x, factor)
@@ -1140,59 +1090,6 @@ def col2im(cols, size, kernel, dilation, padding, stride):
         return conv.Col2ImBackward0.apply(cols, output_size=tuple(size), kernel_size=kernel,
                                           dilation=dilation, padding=padding, stride=stride)
     return kernels_conv.col2im(cols, size, kernel, dilation, padding, stride)
-
-
-def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups,
-                           transposed=False):
-    """G convolved back with the weight (a transposed convolution): dL/dinput. Of a
-    transposed convolution: G convolved with the weight (a convolution)."""
-    if transposed:
-        if is_tensor(grad) or is_tensor(weight):
-            return conv.convolution(grad, weight, None, stride, padding, dilation, groups)
-        return kernels_conv.convolution(grad, weight, None, stride, padding, dilation, groups)
-    if is_tensor(grad) or is_tensor(weight):
-        return _recorded_convolution_grad(grad, None, weight, input_shape, stride, padding,
-                                          dilation, groups)
-    return kernels_conv.convolution_input_grad(grad, weight, input_shape, stride, padding,
-                                               dilation, groups)
-
-
-def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups,
-                            transposed=False):
-    """The input correlated with G: dL/dweight. Of a transposed convolution: G correlated
-    with the input (the roles swap)."""
-    if transposed:
-        x, grad = grad, x
-    if is_tensor(grad) or is_tensor(x):
-        return _recorded_convolution_grad(grad, x, None, weight_shape, stride, padding, dilation,
-                                          groups)
-    return kernels_conv.convolution_weight_grad(x, grad, weight_shape, stride, padding,
-                                                dilation, groups)
-
-
-def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation, groups):
-    """dL/dx (``x`` None, ``shape`` the input's) or dL/dweight (``weight`` None, ``shape``
-    the weight's) of a 1-D or 2-D convolution on Tensors, from recorded ops: with the
-    windows of x as columns (unfold), y = weight @ columns per group, so dL/dweight =
-    G @ columns^T and dL/dcolumns = weight^T @ G, folded back into the image."""
-    flat = len(shape) == 3  # (1-D: a row of a 2-D image)
-    if flat:
-        grad, stride, padding, dilation = unsqueeze(grad, 2), (1, *stride), (0, *padding), \
-            (1, *dilation)
-        x, weight = (None if t is None else unsqueeze(t, 2) for t in (x, weight))
-        shape = shape[:2] + (1,) + shape[2:]
-    n, channels = grad.shape[:2]
-    g = reshape(grad, (n, groups, channels // groups, -1))  # (N, G, O/G, L)
-    if x is None:
-        kernel = tuple(weight.shape[2:])
-        w = reshape(weight, (groups, weight.shape[0] // groups, -1))
-        cols = reshape(linalg.matmul(transpose(w, 1, 2), g), (n, -1, g.shape[-1]))
-        result = col2im(cols, shape[2:], kernel, dilation, padding, stride)
-    else:
-        cols = im2col(x, tuple(shape[2:]), dilation, padding, stride)
-        cols = reshape(cols, (n, groups, -1, cols.shape[-1]))
-        result = reshape(sum(linalg.matmul(g, transpose(cols, 2, 3)), 0), shape)
-    return squeeze(result, 2) if flat else result
 
 
 def max_pool_backward(grad, x, indices, spatial=2, node=None):

@@ -162,7 +162,7 @@ def counted(x) -> None:
     """One more in-place change of ``x``: its version moves on. An inference tensor
     outside inference mode has none to move, and PyTorch raises here, after the change
     was written (so the tensor has changed all the same)."""
-    if not inference.enabled and inference.has_no_version(x):
+    if not inference.enabled and inference.inference_tensors and inference.has_no_version(x):
         raise RuntimeError(errors.INFERENCE_INPLACE)
     x._version_counter.value += 1
 

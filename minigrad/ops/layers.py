@@ -19,13 +19,14 @@ from ..autograd.saved import SavedTensor
 from ..kernels import embedding_bag as bag_kernels
 from ..kernels import layers as kernels
 from ..kernels import normalization as norm_kernels
-from . import fn
+from . import fn, norm_backward
 from ._saved import as_shown
+from .linalg_module import Output, several_outputs, several_outputs_op
 
 __all__ = ["embedding", "embedding_bag", "layer_norm", "group_norm", "gelu", "flash_attention", "weight_norm",
            "EmbeddingBackward0", "EmbeddingDenseBackwardBackward0", "EmbeddingBagBackward0", "EmbeddingBagBackwardBackward0",
            "WeightNormInterfaceBackward0",
-           "NativeLayerNormBackward0", "NativeGroupNormBackward0", "GeluBackward0",
+           "NativeLayerNormBackward0", "NativeLayerNormBackwardBackward0", "NativeGroupNormBackward0", "GeluBackward0",
            "ScaledDotProductFlashAttentionForCpuBackward0"]
 
 
@@ -143,30 +144,89 @@ class NativeLayerNormBackward0(Node):
         return y
 
     def backward(self, saved, grad):
-        return fn.native_layer_norm_backward(grad, saved.input, saved.result1, saved.result2,
-                                             saved.weight, len(saved.normalized_shape),
-                                             saved._eps, self.needs_input_grad)
+        return layer_norm_backward(grad, saved.input, saved.normalized_shape, saved.result1,
+                                   saved.result2, saved.weight, saved.bias, self.needs_input_grad)
+
+
+def layer_norm_backward(grad, x, normalized_shape, x_mean, rstd, weight, bias, needs):
+    """layer_norm's three gradients (None where not needed), as torch's kernel computes
+    them; on tensors (create_graph=True) the outputs of one NativeLayerNormBackwardBackward0
+    node."""
+    if not fn.is_tensor(grad):
+        return kernels.layer_norm_backward(grad, x, x_mean, rstd, weight, len(normalized_shape),
+                                           needs)
+    grads = several_outputs(NativeLayerNormBackwardBackward0,
+                            (grad, x, x_mean, rstd, weight, bias),
+                            {"normalized_shape": normalized_shape, "needs": needs})
+    return tuple(g if need else None for g, need in zip(grads, needs))
+
+
+class NativeLayerNormBackwardBackward0(Node):
+    formula = Formula("(gx, gw, gb)", "native_layer_norm_backward(grad, x, mean, rstd, weight): "
+                                      "layer_norm's three gradients",
+                      grad={"grad_out": "gx's formula applied to G_gx, + G_gw xhat + G_gb",
+                            "input": "d gx / d x applied to G_gx (mean and rstd moving with "
+                                     "x), + G_gw's term", "weight": "sum of G * (gx of G_gx "
+                                                                   "without the weight)"},
+                      note="layer_norm's derivative as an operation, recorded by a backward "
+                           "with create_graph=True (a gradient nobody needs: an empty "
+                           "placeholder, never sent a gradient); its backward is PyTorch's "
+                           "layer_norm_double_backward (ops/norm_backward.py), which holds the "
+                           "saved mean and rstd constant, as PyTorch's does.")
+    saves = {"grad_out": Input(0), "input": Input(1), "mean": Input(2), "rstd": Input(3),
+             "weight": Input(4)}
+
+    def forward(self, grad, x, mean, rstd, weight, bias, normalized_shape, needs):
+        self.save(normalized_shape=normalized_shape)  # (a gradient not needed: a placeholder)
+        return [np.zeros(0, grad.dtype) if g is None else g for g in kernels.layer_norm_backward(
+            grad, x, mean, rstd, weight, len(normalized_shape), needs)]
+
+    def backward(self, saved, ggI=None, ggG=None, ggB=None):
+        gI, gG, ggO = norm_backward.layer_norm_double_backward(
+            saved.input, saved.weight, ggI, ggG, ggB, saved.grad_out, saved.mean, saved.rstd,
+            saved.normalized_shape)
+        needs = self.needs_input_grad
+        return ggO if needs[0] else None, gI if needs[1] else None, None, None, \
+            gG if needs[4] else None, None
 
 
 class NativeGroupNormBackward0(Node):
-    formula = Formula("y[n, c]", "(x[n, c] - mean[n, g]) * rstd[n, g] * weight[c] + bias[c], "
-                                 "mean and var over the channels of c's group g and all positions",
+    formula = Formula("(y, mean, rstd)", "y[n, c] = (x[n, c] - mean[n, g]) * rstd[n, g] * weight[c] "
+                                         "+ bias[c], mean and rstd over the channels of c's "
+                                         "group g and all positions",
                       grad={"input": "rstd * (g - mean(g) - xhat * mean(g * xhat)) per group, "
-                                     "g = G * weight, xhat = (x - mean) * rstd",
+                                     "g = G * weight, xhat = (x - mean) * rstd (+ the terms of "
+                                     "G_mean and G_rstd)",
                             "weight": "sum of G * xhat over all dims but the channels",
-                            "bias": "sum of G over all dims but the channels"})
-    saves = {"input": Input(0), "weight": Input(1)}
+                            "bias": "sum of G over all dims but the channels"},
+                      note="a node of three outputs, as PyTorch's: a recorded derivative reads "
+                           "mean and rstd as outputs 1 and 2, so a further derivative sees them "
+                           "move with x.")
+    saves = {"input": Input(0), "weight": Input(1), "result1": Output(1), "result2": Output(2)}
+
+    @classmethod
+    def apply(cls, *inputs, **params):
+        return several_outputs_op(cls, inputs, params)
 
     def forward(self, x, weight, bias, group, eps):
-        y, mean, rstd = norm_kernels.group_norm(x, weight, bias, group, eps)
         self.save(N=x.shape[0], C=x.shape[1], HxW=int(np.prod(x.shape[2:], dtype=np.int64)),
-                  group=group, eps=eps, result1=mean, result2=rstd)
-        return y
+                  group=group, eps=eps)
+        return list(norm_kernels.group_norm(x, weight, bias, group, eps))
 
-    def backward(self, saved, grad):
-        return fn.native_group_norm_backward(grad, saved.input, saved.result1, saved.result2,
-                                             saved.weight, saved.group, saved.eps,
-                                             self.needs_input_grad)
+    def backward(self, saved, grad=None, grad_mean=None, grad_rstd=None):
+        return group_norm_backward(grad, grad_mean, grad_rstd, saved.input, saved.result1,
+                                   saved.result2, saved.weight, saved.group,
+                                   self.needs_input_grad)
+
+
+def group_norm_backward(grad, grad_mean, grad_rstd, x, x_mean, rstd, weight, groups, needs):
+    """group_norm's three gradients (None where not needed): as torch's kernel computes
+    them when only y sends a gradient, as arrays; else (create_graph=True, or mean and rstd
+    sent gradients) by PyTorch's differentiable formula (ops/norm_backward.py)."""
+    if fn.is_tensor(grad) or grad_mean is not None or grad_rstd is not None:
+        return norm_backward.group_norm_backward(grad, grad_mean, grad_rstd, x, x_mean, rstd,
+                                                 weight, groups, needs)
+    return norm_kernels.group_norm_backward(grad, x, x_mean, rstd, weight, groups, needs)
 
 
 class GeluBackward0(Node):
@@ -294,7 +354,7 @@ def layer_norm(x, normalized_shape: tuple, weight=None, bias=None, eps: float = 
 def group_norm(x, groups: int, weight=None, bias=None, eps: float = 1e-5):
     """Each sample's channels in ``groups`` groups, each group normalised to mean 0 and
     variance 1, then times ``weight`` plus ``bias`` per channel."""
-    return NativeGroupNormBackward0.apply(x, weight, bias, group=groups, eps=eps)
+    return NativeGroupNormBackward0.apply(x, weight, bias, group=groups, eps=eps)[0]
 
 
 def gelu(x, approximate: str = "none"):

@@ -66,7 +66,7 @@ class TanhBackward0(Node):
         return kernels.tanh(x)
 
     def backward(self, saved, grad):
-        return fn.tanh_backward(grad, saved.result)
+        return fn.tanh_backward(grad, saved.result)  # grad * (1 - y**2), PyTorch's op
 
 
 class TanhBackwardBackward0(Node):
@@ -94,7 +94,7 @@ class SigmoidBackward0(Node):
         return kernels.sigmoid(x)
 
     def backward(self, saved, grad):
-        return fn.sigmoid_backward(grad, saved.result)
+        return fn.sigmoid_backward(grad, saved.result)  # grad * (1 - y) * y, PyTorch's op
 
 
 class SigmoidBackwardBackward0(Node):
@@ -125,7 +125,7 @@ class ReluBackward0(Node):
         return kernels.relu(x)
 
     def backward(self, saved, grad):
-        return fn.threshold_backward(grad, saved.result, 0)
+        return fn.threshold_backward(grad, saved.result, 0)  # grad where y > 0, else 0
 
 
 class ThresholdBackwardBackward0(Node):

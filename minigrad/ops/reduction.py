@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..kernels.arithmetic import times
-from ..kernels.summation import cascade_sum, mean_all, mean_axes, prod_axis, spread_axes, sum_axes
+from ..kernels.summation import mean_all, mean_axes, prod_axis, spread_axes, sum_all, sum_axes
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
@@ -55,29 +55,6 @@ def _unsqueeze_reduced(grad, shape, axes, keepdim):
     for axis in axes:
         grad = fn.unsqueeze(grad, axis)
     return grad
-
-
-def sum_all(x):
-    """The sum of every element of the array ``x``, in its dtype.
-
-    For a big float array, NumPy's own sum (pairwise, one element after the
-    other) runs about 5 times slower than memory allows. So the elements are
-    laid out as at most 256 rows, the rows added together (vectorised), and
-    the one row left summed pairwise: as accurate for any size (each column adds
-    at most 256 numbers), and bound by memory, as PyTorch's sum is."""
-    if x.dtype == np.float16:  # (PyTorch adds halves up in float32, rounds once)
-        return sum_all(x.astype(np.float32)).astype(np.float16)
-    if x.size < _BIG or x.dtype.kind != "f" or not x.flags.c_contiguous:
-        exact = cascade_sum(x)  # (torch's order, so torch's last bits, where it applies)
-        return np.sum(x, dtype=x.dtype) if exact is None else exact
-    flat = x.reshape(-1)
-    width = _builtin_max(4096, -(-x.size // 256))
-    rows = x.size // width
-    head = np.add.reduce(flat[:rows * width].reshape(rows, width), axis=0)
-    return np.sum(head, dtype=x.dtype) + np.sum(flat[rows * width:], dtype=x.dtype)
-
-
-_BIG = 1 << 16  # (below this, NumPy's own sum is as fast)
 
 
 class SumBackward0(Node):

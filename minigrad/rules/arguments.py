@@ -22,13 +22,14 @@ import re
 import numpy as np
 
 from .. import dtypes, errors
+from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 from .conversion import C_INTEGER_NAMES, checked_fill_value
 from .parser import (ANSWERING, binding_errors, described, listed_params, missing_arguments,
                      type_name)
 from .parser_overloads import SEVERAL_SIGNATURES
 from .parser import got as _got
-from .promotion import check_python_int, is_number, python_number
+from .promotion import NO_PARAMS, check_python_int, is_number, python_number
 
 __all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
            "shape_argument", "view_argument", "ints_by_keyword", "check_where_arguments",
@@ -1253,6 +1254,17 @@ def checked_alpha(alpha, a, b):
                            "floating point number.")
     return bool(alpha) if result is dtypes.bool else checked_fill_value(alpha, result)
 
+
+
+def alpha_params(alpha, a, b) -> dict:
+    """The keyword arguments ``add``, ``sub`` and ``rsub`` give their node for ``alpha``:
+    none for 1, else ``{"alpha": alpha}`` checked as torch checks it (the shapes first)."""
+    if type(alpha) is int and alpha == 1:
+        return NO_PARAMS
+    if is_tensor(a) and is_tensor(b):  # (torch checks the shapes before alpha)
+        broadcast_shapes(a.shape, b.shape)
+    alpha = checked_alpha(alpha, a, b)
+    return NO_PARAMS if alpha == 1 else {"alpha": alpha}
 
 # torch's texts for x.T, x.H, x.mT, x.mH and x.adjoint(): {attribute: (the dims it takes,
 # the warning on a 0-dim tensor)}; a 1-dim tensor (and, for H, more than 2) is refused.

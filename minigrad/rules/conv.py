@@ -163,6 +163,14 @@ def _check_kernel(weight) -> None:
                        f"{height} kernel_width: {width}")
 
 
+def check_output_padding(transposed: bool, output_padding) -> None:
+    """A convolution's backward refuses an output_padding without transposed=True (the
+    weight term of a transposed convolution's second derivative makes one, in torch too)."""
+    if not transposed and any(output_padding):
+        raise RuntimeError("output_padding is not supported for non-transposed convolutions; "
+                           "got: " + " ".join(str(p) for p in output_padding))
+
+
 def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation,
                          groups) -> None:
     """ATen's checks for a transposed convolution: weight (C_in, C_out / groups, *kernel)."""

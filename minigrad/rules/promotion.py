@@ -1,6 +1,12 @@
 """PyTorch's type promotion around an op: which dtype a result gets, and how a Python
 number beside a tensor is read (``x * 2`` keeps float32; ``torch.add(x, np.float32(2))``
-reads the NumPy scalar as the Python number 2.0)."""
+reads the NumPy scalar as the Python number 2.0).
+
+``binary`` (what ``x * y`` calls) and ``unary`` (``x.tanh()``) are where the ops'
+entry functions come in. In the usual case, tensors of one float dtype, nothing is
+converted: the arrays go straight to ``record.apply_to_arrays``, which runs the node
+class's ``forward`` and records it. The rest is PyTorch's rules for mixed dtypes,
+Python numbers, float16 with a scalar, and the layout of the result."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from assignment_files import BY_ASSIGNMENT, FOLDER
 from keys import build, right
 
 from grader.cli import main
+from grader.confine import landlock_abi
 
 
 def _help(capsys, *args):
@@ -78,10 +79,14 @@ def test_grading_without_the_sandbox_is_said_loudly(capsys, tmp_path, monkeypatc
     assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out), "--sandbox", "off"]) == 0
     printed = capsys.readouterr()
     assert printed.err.startswith("WARNING: grading without a sandbox. --sandbox off was "
-                                  "chosen: students' code ran with the grader's rights.")
+                                  "chosen: students' code ran with the grader's rights")
+    assert ("but opening no file but the system's libraries, Python and the kit's packages "
+            "(Landlock)" in printed.err) == bool(landlock_abi())  # (red team 16)
     assert printed.out.rstrip().endswith("code ran WITHOUT a sandbox")
-    assert ("al,derive_it_by_hand,,graded without a sandbox: OFF: --sandbox off was chosen: "
-            "students' code ran with the grader's rights") in (out / "flags.csv").read_text()
+    flags = (out / "flags.csv").read_text().splitlines()
+    assert flags[1].replace('"', "").startswith(
+        "al,derive_it_by_hand,,graded without a sandbox: OFF: --sandbox off was chosen: "
+        "students' code ran with the grader's rights")
     assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out)]) == 0
     assert capsys.readouterr().out.rstrip().endswith(
         "code ran in a sandbox: bubblewrap (no network, read-only system, only NumPy and the "

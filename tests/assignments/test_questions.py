@@ -8,11 +8,13 @@ grading; the judges get the student's numbers as the grader gives them.
 import contextlib
 import io
 import json
+import re
 import warnings
 
 import minigrad
 import nbformat
 import numpy as np
+
 import pytest
 from assignment_files import BY_ASSIGNMENT
 from keys import numbers, right
@@ -301,6 +303,81 @@ def test_a2_unbroadcast_runs_on_tensors_without_autograd():
     failure = _failures("broadcasting_and_reductions", "q4", namespace)[0]
     assert "'Tensor' object has no attribute 'backward'" in failure
     assert failure.endswith("unbroadcast is graded on tensors without autograd: sum by hand")
+
+
+@pytest.mark.parametrize("line", ["grad.requires_grad = True", "grad.grad = grad",
+                                  "print(grad.grad)", "grad.requires_grad_()"])
+def test_a2_each_spelling_of_autograd_is_refused_with_the_reason(line):
+    """The attribute spellings too (they were kept silently: ``grad.requires_grad = True``
+    passed, and the answer was graded as if nothing had been asked)."""
+    body = ("    while grad.dim() > len(shape):\n        grad = grad.sum(dim=0)\n"
+            "    for i, n in enumerate(shape):\n        if n == 1:\n"
+            "            grad = grad.sum(dim=i, keepdim=True)\n    return grad")
+    right_answer = _a2({"q4_answer": f"def unbroadcast(grad, shape):\n{body}"})
+    assert _failures("broadcasting_and_reductions", "q4", right_answer) == []
+    namespace = _a2({"q4_answer": f"def unbroadcast(grad, shape):\n    {line}\n{body}"})
+    failures = _failures("broadcasting_and_reductions", "q4", namespace)
+    assert failures and all("autograd is not available here" in f and f.endswith(
+        "unbroadcast is graded on tensors without autograd: sum by hand") for f in failures)
+
+
+def test_a2_requires_grad_false_and_reading_it_are_fine_without_autograd():
+    from grader import forward_only
+
+    grad = forward_only.tensor([[1.0, 2.0]])
+    grad.requires_grad = False
+    assert grad.requires_grad is False and not hasattr(grad, "grad")
+    with pytest.raises(AttributeError):
+        grad.mine = 1  # a tensor keeps no attribute of an answer's own
+
+
+@pytest.mark.parametrize("expression", ["x * 2", "x / 3", "2.5 - x", "x + True", "x ** 2",
+                                        "n * 2"])
+def test_tensors_without_autograd_keep_pytorchs_dtype_with_python_numbers(expression):
+    """(A float32 tensor times 2 was float64: NumPy 2 takes a 0-d array's dtype, where
+    PyTorch and NumPy keep the tensor's for a Python number.)"""
+    import torch
+
+    from grader import forward_only
+
+    ours = eval(expression, {"x": forward_only.tensor([1.0, 2.0]),
+                             "n": forward_only.tensor([1, 2])})
+    theirs = eval(expression, {"x": torch.tensor([1.0, 2.0]), "n": torch.tensor([1, 2])})
+    assert repr(ours.dtype) == repr(theirs.dtype)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("expression", [
+    "x * 0.1 + n", "n * 2.5", "n / n", "n / 2", "3 / n", "x + d0", "n + d0", "d * n",
+    "b0 + n", "b + 1", "b + True", "b * 2.5", "n == 2.5", "2.5 - n", "n.exp()",
+    "torch.sqrt(b)", "n.sum()", "b.sum()", "x.tanh()", "torch.cos(n)"])
+def test_tensors_without_autograd_promote_dtypes_as_pytorch(expression):
+    """PyTorch's type promotion, not NumPy's: a float32 tensor plus an int64 one is
+    float32 (NumPy: float64), integers divided or given to exp are float32, a 0-dim
+    tensor of a higher category gives its own dtype."""
+    import torch
+
+    from grader import forward_only
+
+    def names(m):
+        return {"x": m.tensor([1.0, 2.0]), "n": m.tensor([1, 2]), "b": m.tensor([True, False]),
+                "d": m.tensor([1.0, 2.0], dtype=m.float64), "b0": m.tensor(True),
+                "d0": m.tensor(2.5, dtype=m.float64), "torch": m}
+
+    ours, theirs = eval(expression, names(forward_only)), eval(expression, names(torch))
+    assert repr(ours.dtype) == repr(theirs.dtype)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+def test_the_mean_of_integers_is_refused_as_pytorch_refuses_it():
+    import torch
+
+    from grader import forward_only
+
+    with pytest.raises(RuntimeError) as theirs:
+        torch.tensor([1, 2]).mean()
+    with pytest.raises(RuntimeError, match=re.escape(str(theirs.value))):
+        forward_only.tensor([1, 2]).mean()
 
 
 def test_hidden_inputs_are_stable_per_student_and_differ_between_students():

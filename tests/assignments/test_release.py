@@ -1,6 +1,7 @@
 """`minigrad-kit release`: the student versions, and the checks that run before writing them."""
 
 import copy
+import re
 from pathlib import Path
 
 import nbformat
@@ -162,3 +163,22 @@ def test_release_per_student_writes_each_their_own_numbers(tmp_path):
     result = (tmp_path / "grades" / "gradebook.csv").read_text()
     assert result.splitlines()[1:] == [f"ada,derive_it_by_hand,q{n},{p},{p}," for n, p in
                                        ((1, 2), (2, 2), (3, 2), (4, 3))]
+
+
+def test_a_released_notebook_links_only_to_what_its_folder_holds(tmp_path):
+    """A student's folder holds the notebook and its question module: assignment 5's footer
+    linked '../10_backprop_by_hand.ipynb', a lesson the folder does not have. The handout
+    keeps the link's text; make lab's copy (the student version beside the lessons) keeps
+    the link, which leads to the lesson there."""
+    out = tmp_path / "release"
+    assert main(["release", *map(str, SOURCES), "--out", str(out), "--no-verify"]) == 0
+    links = re.compile(r"\[([^\]\n]+)\]\(([^)\s]+)\)")
+    for path in sorted(out.glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            for _, target in links.findall(cell.source if cell.cell_type == "markdown" else ""):
+                assert target.startswith(("http://", "https://", "#")) or (
+                    out / target).exists(), (path.name, target)
+    footer = nbformat.read(out / "05_backprop_by_hand.ipynb", as_version=4).cells[-1].source
+    assert footer.endswith("← previous: Lesson 10 · Backprop by hand")
+    source = nbformat.read(BY_ASSIGNMENT["backprop_by_hand"], as_version=4)
+    assert "](../10_backprop_by_hand.ipynb)" in nbg.student_version(source).cells[-1].source

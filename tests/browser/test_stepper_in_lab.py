@@ -14,6 +14,21 @@ from conftest import (current_box, engine_order, open_notebook, run_all, shown_f
 pytestmark = pytest.mark.browser
 
 
+def _rgb(colour: str) -> str:
+    """``#ffd966`` as the browser computes it, ``rgb(255, 217, 102)``."""
+    return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
+
+
+def fill_of(stepper, box_id: str) -> str:
+    return stepper.locator(f"g.node#{box_id} polygon").first.evaluate(
+        "e => getComputedStyle(e).fill")
+
+
+def legend_gold(stepper) -> str:
+    """The fill of the legend's first sample ("gold, thick border: ...")."""
+    return _rgb(stepper.locator(".minigrad-legend li").first.locator("rect").get_attribute("fill"))
+
+
 def test_step_through_backward_in_lab(page, lab):
     output_id, expected = engine_order()
     assert [name for _, name in expected] == [
@@ -33,9 +48,14 @@ def test_step_through_backward_in_lab(page, lab):
     assert legend.count() == 5 and all(item.is_visible() for item in legend.all())
     assert "thick border" in legend.nth(0).inner_text()
     assert "dashed border" in legend.nth(1).inner_text()
+    # the colour the legend names is the one drawn: frame 0's box (the output) is gold too,
+    # not green with a gold border
+    assert legend.nth(0).inner_text().startswith("gold")
+    assert fill_of(stepper, output_id) == legend_gold(stepper)
     snapshot(page, "1-lesson-stepper-before", stepper)
 
     step_through(page, stepper, expected, "the engine", (3, "1-lesson-stepper-step-3"))
+    assert fill_of(stepper, output_id) != legend_gold(stepper)  # gold only while it is current
     leaf = shown_text(stepper, "g.node.leaf")
     assert "grad:" in leaf and "4.5" in leaf, leaf
     # the legend's marks are the picture's: a node that ran has a dashed border
@@ -51,5 +71,6 @@ def test_step_through_backward_in_lab(page, lab):
     stepper.get_by_role("button", name="reset").click()
     shown_frame(stepper, 0, total)
     assert current_box(stepper, 0, total)[0] == output_id
+    assert fill_of(stepper, output_id) == legend_gold(stepper)
     assert stepper.locator(".widget-readout").first.inner_text().strip() == "0"
     snapshot(page, "1-lesson-stepper-reset", stepper)

@@ -50,6 +50,8 @@ def source_of(path: str, qualname: str) -> str:
 
 PATH = [("ops/arithmetic.py", "mul"), ("ops/arithmetic.py", "MulBackward0"),
         ("autograd/node.py", "Node.apply"), ("autograd/node.py", "Node._link"),
+        ("autograd/node.py", "Node.run_formula"), ("autograd/node.py", "Node._validate"),
+        ("autograd/record.py", "apply_to_arrays"), ("autograd/broadcast.py", "sum_to"),
         ("autograd/engine.py", "walk"), ("autograd/engine.py", "backward_steps")]
 
 

@@ -152,6 +152,25 @@ def test_a_non_scalar_output_with_a_gradient():
     assert "the gradient you passed, [1, 0.5]" in stepper.texts[0]
 
 
+def test_a_passed_gradient_is_not_called_a_derivative_of_the_output():
+    """What arrives from a gradient v is the gradient of (v * b).sum(): b = a * a + a
+    at a = (1, 2) with v = (1, 0.5) gives a.grad = (3, 2.5), while db_i/da_i is (3, 5).
+    The sentences once said 'd(b)/d(b) = [1, 0.5]' and 'd(b)/d(a) = [3, 2.5]'."""
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * a + a
+    v = torch.tensor([1.0, 0.5])
+    stepper = BackwardStepper(b, v, names={"a": a, "b": b})
+    b.backward(v)
+    assert a.grad.tolist() == [3.0, 2.5]
+    text = " ".join(stepper.texts)
+    assert "d(b)/d(b)" not in text and "d(b)/d(a) = [3, 2.5]" not in text
+    assert "which add up to [3, 2.5]" in stepper.texts[-1]
+    a2 = torch.tensor([1.0, 2.0], requires_grad=True)
+    out = (a2 * a2 + a2).sum()  # backward's own seed: the derivatives are named
+    named = BackwardStepper(out, names={"a": a2, "out": out}).texts
+    assert "d(out)/d(out) = 1" in " ".join(named) and "d(out)/d(a) = [3, 5]" in named[-1]
+
+
 def test_a_collapsed_chain_steps_through_its_run_in_one_frame():
     x = torch.ones(2, requires_grad=True)
     y = x

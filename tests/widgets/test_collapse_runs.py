@@ -2,7 +2,7 @@
 
 import minigrad as torch
 
-from widgets import draw_graph, render_svg
+from widgets import BackwardStepper, draw_graph, render_svg
 from widgets.graph import GraphModel
 
 from widget_svg import groups, texts
@@ -90,3 +90,14 @@ def test_box_ids_follow_the_topological_order():
     x, out = chain(5)
     model = GraphModel.build([out], collapse=None)
     assert [model.box_of[node] for node in model.ops] == [f"op{i}" for i in range(6)]
+
+
+def test_a_run_of_thousands_is_counted_as_its_sentence_counts():
+    """Lesson 4's loop of 1,000: the box said "MulBackward0 × 1000" beside the
+    sentence's "MulBackward0 × 1,000: steps 2–1,001 of 1,002"."""
+    x, out = chain(1000)
+    run = [g for g in groups(render_svg(draw_graph(out)), "node").values()
+           if "collapsed" in g.get("class").split()]
+    assert texts(run[0]) == ["MulBackward0 × 1,000"]
+    stepper = BackwardStepper(out)
+    assert "MulBackward0 × 1,000" in stepper.svg and "MulBackward0 × 1,000:" in stepper.texts[2]

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 import pytest
-import torch
 
-import minigrad as mg
 from minigrad.autograd import FORMULAS
 
-from programs import Recorder, assert_same_run
+from programs import assert_same_run
 
 def _f(lib):
     return lib.nn.functional
@@ -463,6 +460,9 @@ RECORDED_BY_A_BACKWARD = {
     "SliceBackwardBackward0": "SliceBackward0",
     "SoftmaxBackwardDataBackward0": "SoftmaxBackward0",
     "TanhBackwardBackward0": "TanhBackward0",
+    "NativeLayerNormBackwardBackward0": "NativeLayerNormBackward0",
+    "NativeBatchNormBackwardBackward0": "NativeBatchNormBackward0",
+    "ConvolutionBackwardBackward0": "ConvolutionBackward0",
     "GeluBackwardBackward0": "GeluBackward0",
     "ThresholdBackwardBackward0": "ReluBackward0",
     "LeakyReluBackwardBackward0": "LeakyReluBackward0",
@@ -498,34 +498,6 @@ RECORDED_BY_A_BACKWARD = {
     "FractionalMaxPool3DBackwardBackward0": "FractionalMaxPool3DBackward0",
     **{f"{kind}Pad{d}DBackwardBackward0": f"{kind}Pad{d}DBackward0"
        for kind in ("Reflection", "Replication") for d in (1, 2, 3)},
-}
-
-
-class Otherwise(NamedTuple):
-    """How a formula's recorded backward (create_graph=True) differs from PyTorch's."""
-    torch_node: str  # a node PyTorch's recorded backward makes, and minigrad's does not
-    instead: str  # what minigrad records in its place
-    orders: int = 3  # derivatives whose values equal PyTorch's (0: minigrad raises, naming it)
-    rtol: float = 1e-12  # how closely
-    zero_signs: bool = True  # whether their zeros have PyTorch's signs
-
-
-_OPS = "the ops of the formula"
-# Formulas whose backward, recorded (create_graph=True), makes other nodes than PyTorch's:
-# for most PyTorch computes the derivative with an op of its own, an XBackwardBackward0
-# node, which minigrad's formulas do not have yet. For each, a strict xfail keeps the
-# graph's difference visible (one that starts to pass must leave this table), a test
-# checks that PyTorch's recording has ``torch_node`` and minigrad's not, and another that
-# the first ``orders`` derivatives equal PyTorch's in value.
-BACKWARD_RECORDED_OTHERWISE = {
-    "ConvolutionBackward0": Otherwise("ConvolutionBackwardBackward0",
-                                      "unfold, matrix products and fold (the same values)"),
-    # (torch's third derivative of layer_norm fails its own gradgradcheck, minigrad's
-    # passes: tests/nn/test_nn_gpt_layers.py)
-    "NativeLayerNormBackward0": Otherwise("NativeLayerNormBackwardBackward0", _OPS, orders=2),
-    # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
-    "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
-    "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
 }
 
 
@@ -697,67 +669,12 @@ def _program(name, graphs: bool = True, orders: int = 3):
     return program
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(
-        strict=True, reason=f"create_graph records {BACKWARD_RECORDED_OTHERWISE[name].instead}, "
-                            f"not torch's {BACKWARD_RECORDED_OTHERWISE[name].torch_node} "
-                            "(values equal: see below)"))
-    if name in BACKWARD_RECORDED_OTHERWISE else name for name in sorted(PROGRAMS)])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_formula_records_its_nodes_in_torchs_order(name):
+    """Where PyTorch computes a derivative with an op of its own (an XBackwardBackward0
+    node, ConvolutionBackwardBackward0, NativeLayerNormBackwardBackward0, ...), a backward
+    with create_graph=True records that node in minigrad too."""
     assert_same_run(_program(name))
-
-
-def _recorded(lib, name) -> tuple:
-    """The nodes the program of ``name`` makes, then those its first derivative records."""
-    a, b = (lib.tensor(v, dtype=lib.float64, requires_grad=True) for v in
-            ([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], [[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]]))
-    y = PROGRAMS[name](lib, a, b)
-    upstream = lib.tensor((np.arange(y.numel()) * 0.7 - 1.1).reshape(tuple(y.shape)),
-                          dtype=y.dtype)
-    first = lib.autograd.grad(y, [a, b], upstream, create_graph=True, allow_unused=True)
-    return _creation_order([y]), _creation_order(first)
-
-
-@pytest.mark.parametrize("name", sorted(BACKWARD_RECORDED_OTHERWISE))
-def test_backward_recorded_otherwise_differs_as_listed(name):
-    """The program makes the node; PyTorch's recorded backward has the entry's node and
-    minigrad's has not (or, with ``orders=0``, minigrad raises, naming it)."""
-    otherwise = BACKWARD_RECORDED_OTHERWISE[name]
-    forward, recorded = _recorded(torch, name)
-    assert name in forward and otherwise.torch_node in recorded
-    if otherwise.orders == 0:
-        with pytest.raises(NotImplementedError, match=otherwise.torch_node):
-            _recorded(mg, name)
-        return
-    forward, recorded = _recorded(mg, name)
-    assert name in forward and otherwise.torch_node not in recorded
-
-
-def _derivatives(lib, name, orders) -> list:
-    """(label, array) for each derivative ``_program(name, graphs=False)`` shows."""
-    rec = Recorder(lib)
-    _program(name, graphs=False, orders=orders)(lib, rec)
-    return [(f"{label}[{k}]", None if value is None else value["data"])
-            for label, values in rec.entries[1:] for k, value in enumerate(values)]
-
-
-@pytest.mark.parametrize("name", sorted(BACKWARD_RECORDED_OTHERWISE))
-def test_backward_recorded_otherwise_has_torchs_values(name):
-    """For the nodes of BACKWARD_RECORDED_OTHERWISE: the program's result (printed, and
-    its graph) is PyTorch's, and so are the values of its first ``orders`` derivatives
-    (to ``rtol``, atol ``rtol`` / 100; zeros with their signs unless ``zero_signs=False``)."""
-    otherwise = BACKWARD_RECORDED_OTHERWISE[name]
-    assert_same_run(_program(name, orders=0))
-    ours, theirs = (_derivatives(lib, name, otherwise.orders) for lib in (mg, torch))
-    assert [label for label, _ in ours] == [label for label, _ in theirs]
-    for (label, o), (_, t) in zip(ours, theirs):
-        if t is None or o is None:  # (where nothing depends, torch may give zeros, minigrad None)
-            assert (o if t is None else t) is None or not (o if t is None else t).any(), label
-            continue
-        np.testing.assert_allclose(o, t, rtol=otherwise.rtol, atol=otherwise.rtol / 100,
-                                   err_msg=label)
-        if otherwise.zero_signs:
-            assert (np.signbit(o) == np.signbit(t))[t == 0].all(), f"{label}: {o} vs {t}"
 
 
 def test_every_formula_is_checked():
@@ -765,7 +682,6 @@ def test_every_formula_is_checked():
     missing = sorted(set(FORMULAS) - listed)
     assert not missing, f"no program makes {missing}"
     assert {v.split()[0] for v in RECORDED_BY_A_BACKWARD.values()} <= set(PROGRAMS)
-    assert set(BACKWARD_RECORDED_OTHERWISE) <= set(PROGRAMS)
 
 
 @pytest.mark.parametrize("name", ["MaskedFillBackward1", "MaxBackward1"])

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 import minigrad as mg
-from test_formula_node_order import BACKWARD_RECORDED_OTHERWISE, FIRST_ORDER_ONLY, PROGRAMS
+from test_formula_node_order import FIRST_ORDER_ONLY, PROGRAMS
 
 def _shown(value):
     if isinstance(value, (torch.Tensor, mg.Tensor)):
@@ -78,25 +78,8 @@ SAVED_OTHERWISE = {"PutBackward0", "TakeBackward0"}
 
 @pytest.mark.parametrize("name", [
     pytest.param(name, marks=pytest.mark.xfail(
-        strict=True, reason=f"create_graph records {BACKWARD_RECORDED_OTHERWISE[name].instead}, "
-                            f"not torch's {BACKWARD_RECORDED_OTHERWISE[name].torch_node} "
-                            "(see test_formula_node_order)"))
-    if name in BACKWARD_RECORDED_OTHERWISE else pytest.param(name, marks=pytest.mark.xfail(
         strict=True, reason="saves the index normalised and put's source's shape under "
                             "other names than PyTorch's _saved_ attributes"))
     if name in SAVED_OTHERWISE else name for name in NAMES])
 def test_nodes_recorded_by_formulas_save_what_torch_shows(name):
     assert _run(mg, name) == _run(torch, name)
-
-
-@pytest.mark.parametrize("name", sorted(BACKWARD_RECORDED_OTHERWISE))
-def test_the_forward_node_saves_what_torch_shows(name):
-    """For the nodes whose higher-order graphs differ: the node the program makes saves
-    what torch's saves (names, tensors, numbers)."""
-    def forward_nodes(lib):
-        a = lib.tensor([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], dtype=lib.float64,
-                       requires_grad=True)
-        b = lib.tensor([[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]], dtype=lib.float64,
-                       requires_grad=True)
-        return _nodes([PROGRAMS[name](lib, a, b)])
-    assert forward_nodes(mg) == forward_nodes(torch)
