@@ -97,12 +97,13 @@ from .functions import (  # noqa: F401  (order: ops/sorting.py)
     topk,
 )
 from .functions import (  # noqa: F401  (ops/scatter.py)
-    index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce,
+    index_add, index_copy, index_fill, index_reduce, index_select, scatter, scatter_add,
+    scatter_reduce,
 )
 from .functions import block_diag, diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
 from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/counting.py)
     argwhere, bincount, bucketize, clamp_max, clamp_min, count_nonzero, histc, histogram,
-    logical_and, logical_not, logical_or, logical_xor, nan_to_num, nonzero, searchsorted, unique,
+    histogramdd, nonzero_static, gradient, logical_and, logical_not, logical_or, logical_xor, nan_to_num, nonzero, searchsorted, unique,
 )
 from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
     cartesian_prod, column_stack, combinations, corrcoef, cov, cumulative_trapezoid, dstack,
@@ -111,7 +112,7 @@ from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
 )
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
     addmm, addmv, baddbmm, cdist, pdist, cross, roll, rot90, vdot, addr, addbmm, select_scatter,
-    slice_scatter, diagonal_scatter, ldexp, frexp, renorm, norm_except_dim, _weight_norm,
+    slice_scatter, diagonal_scatter, as_strided_scatter, narrow_copy, ldexp, frexp, renorm, norm_except_dim, _weight_norm,
 )
 from .functions import mkldnn_rnn_layer  # noqa: F401  (ops/recurrent.py: nn.LSTM's float32 layers)
 from .functions import (  # noqa: F401  (other names: ops/aliases.py)
@@ -128,7 +129,7 @@ from .functions import (  # noqa: F401  (ops/compare.py)
     bitwise_left_shift, bitwise_right_shift,
 )
 from .functions import fmax, fmin, nanmean, nansum, put, std_mean, take, var_mean  # noqa: F401
-from .creation import empty_strided, scalar_tensor  # noqa: F401
+from .creation import empty_permuted, empty_strided, frombuffer, scalar_tensor  # noqa: F401
 from .creation import deprecated_range as range  # noqa: F401,A004  (torch.range, deprecated)
 from .functions import (  # noqa: F401  (shapes, dtypes and indices as data)
     broadcast_shapes, can_cast, chain_matmul, typename, unravel_index, vander)

@@ -36,14 +36,15 @@ from .ops import shape as shape_ops
 from .rules import out as out_rule
 from .layouts import preserve_format, strided
 from .kernels import layout as memory
-from .rules.conversion import (array_from, check_numpy_strides, checked_fill_value, checked_scalar,
-                               is_sequence, type_name)
+from .rules.conversion import (array_from, buffer_array, check_numpy_strides, checked_fill_value,
+                               checked_scalar, is_sequence, type_name)
+from .rules.layout import permuted_strides
 from .rules.parser import Parameter, parser_error
 from .rules.promotion import check_python_int
 from .autograd.tensor_base import TensorBase, make
 from .size import Size
 
-__all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
+__all__ = ["tensor", "as_tensor", "from_numpy", "frombuffer", "empty_permuted", "ones", "zeros", "full", "empty",
            "ones_like", "zeros_like", "empty_like", "full_like", "rand_like", "randn_like", "arange",
            "linspace", "eye", "tril_indices", "triu_indices", "randn", "rand", "randint", "randperm", "randint_like", "normal",
            "bernoulli", "multinomial", "_standard_gamma", "_standard_gamma_grad",
@@ -309,6 +310,31 @@ def empty_strided(size, stride, *, dtype=None, layout=strided, device=None,
                            f"strides ({len(stride)})")
     array = memory.empty_strided(size, stride, (dtype or dtypes.get_default_dtype()).numpy)
     array[...] = 0
+    return _check_can_require_grad(make(array), requires_grad)
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=strided, device=None,
+                   requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
+    """Uninitialised in PyTorch (zeros here), its dims laid out in memory in the order
+    ``physical_layout`` names them, the outermost first.
+
+    >>> torch.empty_permuted((2, 3, 5, 7), (0, 2, 3, 1)).stride()
+    (105, 1, 21, 3)"""
+    strides = permuted_strides(tuple(size), tuple(physical_layout))
+    return empty_strided(size, strides, dtype=dtype, layout=layout, device=device,
+                         requires_grad=requires_grad, pin_memory=pin_memory)
+
+
+def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0,
+               requires_grad: bool = False) -> TensorBase:
+    """A 1-D tensor over a Python buffer's memory (``bytearray``, ``array.array``, ...):
+    ``count`` elements of ``dtype`` (all when -1) from byte ``offset``; a write to one shows
+    in the other.
+
+    >>> import array
+    >>> torch.frombuffer(array.array("i", [1, 2, 3]), dtype=torch.int32)
+    tensor([1, 2, 3], dtype=torch.int32)"""
+    array = buffer_array(buffer, dtype.numpy, int(count), int(offset))
     return _check_can_require_grad(make(array), requires_grad)
 
 

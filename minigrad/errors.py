@@ -147,6 +147,12 @@ COPY_CONSTRUCT = (
     "or sourceTensor.detach().clone().requires_grad_(True), rather than "
     "torch.tensor(sourceTensor)."
 )
+NON_WRITABLE_BUFFER = (
+    "The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+    "means you can write to the underlying (supposedly non-writable) buffer using the tensor. "
+    "You may want to copy the buffer to protect its data or make it writable before converting "
+    "it to a tensor. This type of warning will be suppressed for the rest of this program."
+)
 LIST_OF_NDARRAYS = (
     "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
     "converting the list to a single numpy.ndarray with numpy.array() before converting "

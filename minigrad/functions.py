@@ -31,6 +31,7 @@ from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
+from .rules.counting import check_nonzero_static_out as _check_nonzero_static_out
 from .rules.arguments import einsum_equation as _einsum_equation
 from .rules.indexing import check_put_arguments as _check_put_arguments
 from .rules.arguments import check_where_arguments as _check_where_arguments
@@ -1036,6 +1037,37 @@ def argwhere(input):
     return ops.argwhere(input)
 
 
+def gradient(input, *, spacing=None, dim=None, edge_order=1):
+    """The derivative of ``input``'s samples along each dim, estimated by central
+    differences (one-sided at the ends), as a tuple of tensors.
+
+    >>> torch.gradient(torch.tensor([4., 1., 1., 16.]), spacing=(torch.tensor([-2., -1., 1., 4.]),))
+    (tensor([-3., -2.,  2.,  5.]),)"""
+    return ops.gradient(input, spacing, dim, edge_order)
+
+
+def nonzero_static(input, *, size, fill_value=-1, out=None):
+    """``nonzero``'s rows, exactly ``size`` of them: cut, or filled with ``fill_value``.
+
+    >>> torch.nonzero_static(torch.tensor([1, 0, 2, 0, 3]), size=4)
+    tensor([[ 0],
+            [ 2],
+            [ 4],
+            [-1]])"""
+    _check_nonzero_static_out(out)
+    return _out("nonzero_static", ops.nonzero_static(input, size, fill_value), out, input,
+                differentiable=False, exact_dtype=True)
+
+
+def histogramdd(input, bins, *, range=None, weight=None, density=False):  # noqa: A002
+    """(hist, bin_edges): a D-dimensional histogram of the points in ``input``'s last dim.
+
+    >>> torch.histogramdd(torch.tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.]]), bins=[2, 2]).hist
+    tensor([[0., 1.],
+            [2., 1.]])"""
+    return ops.histogramdd(input, bins, range, weight, density)
+
+
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
     """The distinct values, sorted (with ``return_inverse``, ``return_counts``)."""
     return ops.unique(input, sorted, return_inverse, return_counts, dim)
@@ -1297,6 +1329,21 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1, *, out=None):
 def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1, *, out=None):
     """A copy of ``input`` with its diagonal replaced by ``src``."""
     return _out("diagonal_scatter", ops.diagonal_scatter(input, src, offset, dim1, dim2), out, input, src)
+
+
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    """A copy of ``input`` with the elements ``input.as_strided(size, stride,
+    storage_offset)`` would view replaced by ``src``.
+
+    >>> torch.as_strided_scatter(torch.zeros(2, 3), torch.ones(2, 2), (2, 2), (1, 2))
+    tensor([[1., 1., 1.],
+            [1., 0., 0.]])"""
+    return ops.as_strided_scatter(input, src, size, stride, storage_offset)
+
+
+def narrow_copy(input, dim, start, length, *, out=None):
+    """A new tensor holding ``input.narrow(dim, start, length)``'s elements (no view)."""
+    return _out("narrow_copy", ops.narrow_copy(input, dim, start, length), out, input)
 
 
 def cross(input, other, dim=None, *, out=None):
@@ -1691,6 +1738,13 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
 
 def index_fill(input, dim, index, value):
     return ops.index_fill(input, dim, index, value)
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
+    """``input`` with ``source``'s slices reduced into it at ``index`` along ``dim``
+    ("prod", "mean", "amax" or "amin"; ``include_self=False``: input's own slices left out)."""
+    return _out("index_reduce", ops.index_reduce(input, dim, index, source, reduce, include_self),
+                out, input)
 
 
 def index_copy(input, dim, index, source, *, out=None):

@@ -130,7 +130,7 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
 
 def lstsq(input, b, rcond=None, *, driver=None):
     """The least-squares solution of A X = B: (solution, residuals, rank, singular_values)."""
-    return _linalg.lstsq(input, b, rcond)
+    return _linalg.lstsq(input, b, rcond, driver)
 
 
 def matrix_exp(input):

@@ -25,6 +25,7 @@ from .rules import arguments, math_dtypes, parser
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .rules.indexing import check_put_arguments
+from .rules.layout import dim_order
 from .size import Size
 from .autograd import fast, inference, replaced
 from .autograd.grad_mode import is_grad_enabled
@@ -503,6 +504,13 @@ class Tensor(TensorBase):
         """A view of this tensor's memory: element ``i`` at
         ``storage_offset + sum(i_k * stride_k)``."""
         return ops.as_strided(self, size, stride, storage_offset)
+
+    def dim_order(self, *, ambiguity_check=False) -> tuple:
+        """The dims from the outermost in memory to the innermost.
+
+        >>> torch.empty((2, 3, 5, 7)).transpose(1, 2).dim_order()
+        (0, 2, 1, 3)"""
+        return dim_order(tuple(self.shape), self.stride(), ambiguity_check)
 
     def is_contiguous(self, memory_format=layouts.contiguous_format) -> bool:
         layouts.check_memory_format("is_contiguous", memory_format)
@@ -1099,6 +1107,9 @@ class Tensor(TensorBase):
 
     def argwhere(self):
         return ops.argwhere(self)
+
+    def nonzero_static(self, *, size, fill_value=-1):
+        return ops.nonzero_static(self, size, fill_value)
 
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         return ops.unique_consecutive(self, return_inverse, return_counts, dim)
@@ -1868,6 +1879,9 @@ class Tensor(TensorBase):
     def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
         return ops.diagonal_scatter(self, src, offset, dim1, dim2)
 
+    def as_strided_scatter(self, src, size, stride, storage_offset=None):
+        return ops.as_strided_scatter(self, src, size, stride, storage_offset)
+
     @arguments.parsed_by(arguments.ints_by_keyword("repeat", "repeats"))
     def repeat(self, *repeats):
         """Copies of this tensor side by side, ``repeats[d]`` along each dim d
@@ -1918,6 +1932,20 @@ class Tensor(TensorBase):
     def index_fill(self, dim, index, value):
         return ops.index_fill(self, dim, index, value)
 
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+        return ops.index_reduce(self, dim, index, source, reduce, include_self)
+
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+        """Reduce ``source``'s slices into this tensor at ``index`` along ``dim``, in place:
+        "prod", "mean", "amax" or "amin" (``include_self=False``: its own slices left out).
+
+        >>> x = torch.full((3, 2), 2.)
+        >>> x.index_reduce_(0, torch.tensor([0, 2, 0]), torch.tensor([[1., 2], [3, 4], [5, 6]]), 'prod')
+        tensor([[10., 24.],
+                [ 2.,  2.],
+                [ 6.,  8.]])"""
+        return ops.inplace(self, ops.index_reduce, dim, index, source, reduce, include_self)
+
     def index_fill_(self, dim, index, value):
         return ops.inplace(self, ops.index_fill, dim, index, value)
 
@@ -1947,6 +1975,9 @@ class Tensor(TensorBase):
 
     def narrow(self, dim, start, length):
         return ops.narrow(self, dim, start, length)
+
+    def narrow_copy(self, dim, start, length):
+        return ops.narrow_copy(self, dim, start, length)
 
     @arguments.parsed_by(arguments.unbind_arguments)
     def unbind(self, dim=0):

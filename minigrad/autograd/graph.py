@@ -10,6 +10,8 @@
   device: a copy);
 - ``disable_saved_tensors_hooks(message)``: inside it, a ``saved_tensors_hooks``
   block fails with ``message`` when something is saved;
+- ``allow_mutation_on_saved_tensors()``: inside it, a saved tensor changed in place is
+  copied first, so backward reads its old value (``mutation.py``);
 - ``register_multi_grad_hook(tensors, fn, mode="all")``: ``fn`` called once per backward
   pass with the gradients of all of ``tensors`` (None for those the pass does not reach),
   or, with ``mode="any"``, with the first of them to be computed.
@@ -36,11 +38,13 @@ import collections
 import contextlib
 
 from . import packing
+from .mutation import allow_mutation_on_saved_tensors
 from .engine import RUNNING
 from .hooks import RemovableHandle
 from .node import Node
 
 __all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
+           "allow_mutation_on_saved_tensors",
            "RemovableHandle", "register_multi_grad_hook", "GradientEdge", "get_gradient_edge"]
 
 

@@ -30,7 +30,8 @@ __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "conv
            "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
            "max_pool_backward", "max_pool_gather", "max_unpool", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
-           "adaptive_max_pool", "adaptive_ranges", "adaptive_regions"]
+           "adaptive_max_pool", "adaptive_ranges", "adaptive_regions", "fractional_starts",
+           "fractional_max_pool"]
 
 
 def output_size(size, kernel, stride, padding, dilation, ceil_mode=False) -> int:
@@ -414,3 +415,53 @@ def adaptive_avg_pool_backward(grad, input_shape, spatial=2):
             share = share / count
         total[(Ellipsis,) + region] += share[(Ellipsis,) + (None,) * spatial]
     return total
+
+
+def fractional_starts(sample, input_size: int, output_size: int, pool_size: int) -> np.ndarray:
+    """Where each of ``output_size`` windows starts along one dim: at pseudo-random steps of
+    about (input - pool) / (output - 1), shifted by ``sample`` in [0, 1), the last window at
+    the end; computed in the sample's dtype and cut to integers, as PyTorch's
+    generate_intervals computes them."""
+    kind = type(sample)
+    starts = np.empty(output_size, np.int64)
+    if output_size > 1:
+        alpha = kind(input_size - pool_size) / kind(output_size - 1)
+        steps = np.arange(output_size - 1).astype(kind)
+        starts[:-1] = ((steps + sample) * alpha).astype(np.int64) - np.int64(sample * alpha)
+    if output_size > 0:
+        starts[-1] = input_size - pool_size
+    return starts
+
+
+def fractional_max_pool(x: np.ndarray, kernel_size, output_size, samples: np.ndarray):
+    """(values, indices) of fractional max pooling of (C, *spatial) or (N, C, *spatial): each
+    plane's windows start where ``fractional_starts`` puts them, with the plane's own samples
+    (2-D: [W's, H's]; 3-D: [T's, H's, W's]); each output the largest element of its window
+    (the first met; a NaN wins, the last one) and its place in the plane."""
+    spatial = len(kernel_size)
+    planes = x if x.ndim == spatial + 2 else x[None]
+    size = planes.shape[2:]
+    values = np.empty(planes.shape[:2] + tuple(output_size), x.dtype)
+    indices = np.empty(values.shape, np.int64)
+    order = (1, 0) if spatial == 2 else (0, 1, 2)
+    strides = [int(np.prod(size[d + 1:], dtype=np.int64)) for d in range(spatial)]
+    for n, c in (np.ndindex(*planes.shape[:2]) if values.size else ()):
+        flat = np.zeros((1,) * (2 * spatial), np.int64)
+        for d in range(spatial):
+            starts = fractional_starts(samples[n, c, order[d]], size[d], output_size[d],
+                                       kernel_size[d])
+            place = [1] * (2 * spatial)
+            place[d], place[spatial + d] = output_size[d], kernel_size[d]
+            flat = flat + ((starts[:, None] + np.arange(kernel_size[d])) * strides[d]).reshape(place)
+        flat = flat.reshape(tuple(output_size) + (-1,))
+        window = planes[n, c].reshape(-1)[flat]
+        chosen = np.argmax(window, -1)
+        if x.dtype.kind == "f":  # (PyTorch's `val > max || isnan(val)`: the last NaN)
+            nan = np.isnan(window)
+            chosen = np.where(nan.any(-1), window.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1),
+                              chosen)
+        values[n, c] = np.take_along_axis(window, chosen[..., None], -1)[..., 0]
+        indices[n, c] = np.take_along_axis(flat, chosen[..., None], -1)[..., 0]
+    if x.ndim == spatial + 1:
+        return values[0], indices[0]
+    return values, indices

@@ -42,6 +42,11 @@ def _storage(array: np.ndarray):
         owner = base
 
 
+def storage_owner(array: np.ndarray) -> np.ndarray:
+    """The array that owns ``array``'s memory (its views share it)."""
+    return _storage(array)[0]
+
+
 def geometry(array: np.ndarray) -> tuple:
     """``(sizes, strides, storage_offset)`` of an array, in elements. A meta array has
     no memory: it reports the row-major strides a new tensor of its shape has."""

@@ -597,28 +597,33 @@ def pinv(a, atol, rtol, hermitian):
     return np.swapaxes(vh, -1, -2) @ (kept[..., None] * np.swapaxes(u, -1, -2))
 
 
-def lstsq(a, b, rcond):
-    """The least-squares solution of A X = B (batched) and A's rank. torch's default
-    driver on the CPU, gelsy, is a QR factorization: for A of full column rank, B is
-    carried through A's Householder reflections (the QR of [A | B]) and R X = Q^T B
-    solved by back substitution; otherwise NumPy's gelsd (an SVD: the same minimum-norm
-    solution, rounded otherwise)."""
-    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    a, b = np.broadcast_to(a, shape + a.shape[-2:]), np.broadcast_to(b, shape + b.shape[-2:])
+def lstsq(a, b, rcond, driver="gelsy"):
+    """(solution, rank, singular values) of the least-squares problem A X = B (batched), as
+    torch's CPU drivers give them. gelsy (its default) and gels are QR factorizations: for
+    A of full column rank, B is carried through A's Householder reflections (the QR of
+    [A | B]) and R X = Q^T B solved by back substitution (gelsy pivots the columns);
+    otherwise, and for gelsd and gelss (an SVD), NumPy's gelsd: the minimum-norm solution.
+    The rank (not for gels) and A's singular values (gelsd, gelss) have A's own batch
+    shape; None where the driver gives none."""
     m, n = a.shape[-2:]
-    solution = np.empty(shape + (n, b.shape[-1]), a.dtype)
-    rank = np.empty(shape, np.int64)
     if rcond is None:
         rcond = np.finfo(a.dtype).eps * max(m, n)
-    for index in np.ndindex(*shape):
+    rank = np.empty(a.shape[:-2], np.int64)
+    for index in np.ndindex(*rank.shape):
         rank[index] = np.linalg.matrix_rank(a[index], rtol=rcond) if a[index].size else 0
-        if m >= n and rank[index] == n:
-            order = _column_pivots(a[index])
+    values = np.linalg.svd(a, compute_uv=False) if driver in ("gelsd", "gelss") else None
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    full = np.broadcast_to(rank, shape) == n
+    a, b = np.broadcast_to(a, shape + a.shape[-2:]), np.broadcast_to(b, shape + b.shape[-2:])
+    solution = np.empty(shape + (n, b.shape[-1]), a.dtype)
+    for index in np.ndindex(*shape):
+        if driver in ("gelsy", "gels") and m >= n and full[index]:
+            order = _column_pivots(a[index]) if driver == "gelsy" else list(range(n))
             r = np.linalg.qr(np.concatenate([a[index][:, order], b[index]], -1), mode="r")
             solution[index][order] = np.linalg.solve(r[:n, :n], r[:n, n:])
         else:
             solution[index] = np.linalg.lstsq(a[index], b[index], rcond=rcond)[0]
-    return solution, rank
+    return solution, (None if driver == "gels" else rank), values
 
 
 def _column_pivots(a):

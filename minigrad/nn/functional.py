@@ -35,6 +35,8 @@ __all__ = ["affine_grid", "grid_sample", "gumbel_softmax", "linear", "relu", "si
            "scaled_dot_product_attention", "multi_head_attention_forward", "one_hot", "embedding", "embedding_bag",
            "layer_norm", "group_norm", "instance_norm", "rms_norm", "gelu", "glu", "bilinear",
            "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle",
+           "linear_cross_entropy", "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+           "fractional_max_pool3d_with_indices",
            "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pad",
            "conv3d", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
            "lp_pool1d", "lp_pool2d", "lp_pool3d", "alpha_dropout", "feature_alpha_dropout", "dropout3d",
@@ -1062,6 +1064,65 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     return ops.nll_loss_rows(input, target, weight, ignore_index, reduction)
 
 
+def linear_cross_entropy(input: Tensor, linear_weight: Tensor, target: Tensor, *,
+                         linear_bias: Tensor | None = None, weight: Tensor | None = None,
+                         reduction: str = "mean", ignore_index: int | None = None,
+                         label_smoothing: float = 0.0, options=None) -> Tensor:
+    """cross_entropy of linear(input, linear_weight, linear_bias), the logits seen as
+    (N, C, *out_features) for a linear_weight (C, *out_features, in_features): PyTorch's
+    reference path (nn/linear_cross_entropy.py says what differs with ``options``)."""
+    if input.dim() < 1 or input.dim() > 2:
+        raise RuntimeError(f"expected input with dimensionality 1 or 2, got {input.dim()}")
+    if linear_weight.dim() < 2:
+        raise RuntimeError("expected linear_weight with dimensionality at least 2, got "
+                           f"{linear_weight.dim()}")
+    batches, in_features = tuple(input.shape[:-1]), input.shape[-1]
+    if in_features != linear_weight.shape[-1]:
+        raise RuntimeError("expected equal input and linear_weight last dimensions "
+                           f"(in_features), got {input.shape[-1]} and {linear_weight.shape[-1]}, "
+                           "respectively")
+    classes, places = linear_weight.shape[0], tuple(linear_weight.shape[1:-1])
+    if linear_bias is not None and tuple(linear_bias.shape) != (classes, *places):
+        raise RuntimeError(f"expected linear_bias shape {(classes, *places)}, got "
+                           f"{tuple(linear_bias.shape)}")
+    if places and not batches:
+        raise RuntimeError(
+            f"K-dimensional loss defined by linear_weight shape {tuple(linear_weight.shape)} "
+            f"requires batched input, (N, {in_features}), got unbatched input with shape "
+            f"{tuple(input.shape)}")
+    logits_shape = (*batches, classes, *places)
+    if tuple(target.shape) == logits_shape and ignore_index is not None:
+        raise RuntimeError("ignore_index cannot be specified when target contains probabilities")
+    ignore_index = -100 if ignore_index is None else ignore_index
+    if options is not None:
+        _linear_cross_entropy_chunked(reduction, label_smoothing, target, places, linear_bias)
+    logits = linear(input, linear_weight.reshape((math.prod(places, start=classes), in_features))
+                    if places else linear_weight,
+                    linear_bias.reshape(math.prod(places, start=classes))
+                    if places and linear_bias is not None else linear_bias)
+    return cross_entropy(logits.reshape(logits_shape), target, weight=weight,
+                         reduction=reduction, ignore_index=ignore_index,
+                         label_smoothing=label_smoothing)
+
+
+def _linear_cross_entropy_chunked(reduction, label_smoothing, target, places, bias) -> None:
+    """``options`` given: PyTorch's warning where it falls back to the reference path;
+    where it would take its chunked path, minigrad's error (it has not got it)."""
+    if places or reduction not in {"mean", "sum", "none"} or label_smoothing != 0.0 or \
+            target.dtype is not minigrad.int64:
+        errors.warn_at_caller(
+            "linear_cross_entropy: ``options`` ignored; chunked path needs reduction in "
+            "{'mean','sum','none'}, label_smoothing == 0, target.dtype == int64, out_features "
+            f"== (). Got reduction={reduction!r}, label_smoothing={label_smoothing}, "
+            f"target.dtype={target.dtype}, out_features={tuple(places)}, tracing=False, "
+            f"linear_bias.shape={tuple(bias.shape) if bias is not None else None}.")
+        return
+    raise NotImplementedError(
+        "minigrad's linear_cross_entropy computes PyTorch's reference path only (linear, then "
+        "cross_entropy): pass options=None; PyTorch's chunked path (options given) is not in "
+        "minigrad")
+
+
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   size_average: bool | None = None, ignore_index: int = -100,
                   reduce: bool | None = None, reduction: str = "mean",
@@ -1723,6 +1784,59 @@ def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False
     indices t * H * W + h * W + w)."""
     return ops.adaptive_max_pool(input, _adaptive_sizes(input, output_size, 3, "max"),
                                  return_indices)
+
+
+def _fractional_max_pool(input: Tensor, kernel_size, output_size, output_ratio,
+                         return_indices: bool, samples, spatial: int):
+    """Fractional max pooling, as PyTorch's functional.py: the output size from the ratio,
+    each (batch element, channel) plane's samples drawn with ``rand`` when not given."""
+    name = f"fractional_max_pool{spatial}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if spatial == 2 and len(output_ratio) > 2:  # (PyTorch's len(): a float is refused)
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple "
+                             "of Ints.")
+        ratio = tuple(output_ratio) if isinstance(output_ratio, (tuple, list)) \
+            else (output_ratio,) * spatial
+        output_size = [int(input.size(d - spatial) * ratio[d]) for d in range(spatial)]
+    if samples is None:
+        batch = 1 if input.dim() == spatial + 1 else input.size(0)
+        samples = minigrad.rand(batch, input.size(-spatial - 1), spatial, dtype=input.dtype)
+    values, indices = ops.fractional_max_pool(
+        input, ops.fractional_sizes(kernel_size, spatial, "kernel_size"),
+        ops.fractional_sizes(output_size, spatial, "output_size"), samples)
+    return (values, indices) if return_indices else values
+
+
+def fractional_max_pool2d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                          return_indices: bool = False, _random_samples=None):
+    """The largest element of each ``kernel_size`` window, the windows at pseudo-random
+    steps that shrink (H, W) to ``output_size`` (or by ``output_ratio``): each plane draws
+    its steps from its own samples (``rand`` unless ``_random_samples`` is given)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 2)
+
+
+def fractional_max_pool3d(input: Tensor, kernel_size, output_size=None, output_ratio=None,
+                          return_indices: bool = False, _random_samples=None):
+    """fractional_max_pool2d over volumes (N, C, T, H, W) (FractionalMaxPool3DBackward0)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 3)
+
+
+def fractional_max_pool2d_with_indices(input: Tensor, kernel_size, output_size=None,
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, True,
+                                _random_samples, 2)
+
+
+def fractional_max_pool3d_with_indices(input: Tensor, kernel_size, output_size=None,
+                                       output_ratio=None, return_indices: bool = False,
+                                       _random_samples=None):
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, True,
+                                _random_samples, 3)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):

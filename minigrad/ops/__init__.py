@@ -27,7 +27,7 @@
 | repeat        | repeat, tile, repeat_interleave                         |
 | limits        | clamp_min, clamp_max, nan_to_num, renorm                |
 | counting      | count_nonzero, nonzero, unique(_consecutive), bincount, |
-|               | histc                                                   |
+|               | histc, histogram, histogramdd, nonzero_static           |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum,          |
 |               | trapezoid, cumulative_trapezoid, tensordot,             |
 |               | cartesian_prod, combinations, cov, corrcoef             |
@@ -37,7 +37,11 @@
 |               | scatter_reduce                                          |
 | linalg        | matmul, mm, mv, dot, vdot, bmm, addmm, addmv, baddbmm,  |
 |               | addbmm, addr, cross                                     |
-| view_scatter  | select_scatter, slice_scatter, diagonal_scatter         |
+| differences   | gradient (torch.gradient: central differences)          |
+| index_reduce  | index_reduce (scatter_reduce with a 1-D index)          |
+| fractional_pool | fractional max pooling (pseudo-random strides)        |
+| view_scatter  | select_scatter, slice_scatter, diagonal_scatter,        |
+|               | as_strided_scatter, narrow_copy                         |
 | linalg_module | torch.linalg: inv, solve, det, slogdet, svd, qr, eigh,  |
 |               | cholesky, pinv, lstsq, matrix_power, the matrix norms   |
 | linalg_lu     | lu_factor(_ex), lu, lu_unpack, lu_solve                 |
@@ -75,13 +79,13 @@ from .gather import put, take  # noqa: F401
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
 from ..rules.conv import (check_dtype as check_pool_dtype, check_adaptive_empty,  # noqa: F401
-                          check_max_pool1d, check_pad)
+                          check_max_pool1d, check_pad, fractional_sizes)
 from .conv import (  # noqa: F401
     adaptive_avg_pool, adaptive_max_pool, avg_pool, constant_pad, conv_transpose, convolution, fold,
     max_pool, max_unpool, unfold)
 from .counting import (  # noqa: F401
     argwhere, bincount, bucketize, count_nonzero, histc, histogram, HistogramOutResult, nonzero,
-    searchsorted, unique,
+    histogramdd, nonzero_static, searchsorted, unique,
     unique_consecutive)
 from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
 from .batch_norm import native_batch_norm  # noqa: F401
@@ -107,7 +111,11 @@ from .inplace import write_refused_out  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num, renorm  # noqa: F401
 from .linalg import (  # noqa: F401
     addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)
-from .view_scatter import diagonal_scatter, select_scatter, slice_scatter  # noqa: F401
+from .differences import gradient  # noqa: F401
+from .fractional_pool import fractional_max_pool  # noqa: F401
+from .index_reduce import index_reduce  # noqa: F401
+from .view_scatter import (  # noqa: F401
+    as_strided_scatter, diagonal_scatter, narrow_copy, select_scatter, slice_scatter)
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
 from . import linalg_lu  # noqa: F401 (torch.linalg.lu_factor, lu, lu_solve; torch.lu_unpack)
 from . import sampling  # noqa: F401 (grid_sampler, affine_grid_generator: sampling.grid_sampler)

@@ -8,6 +8,7 @@ x's own, but PyTorch has no derivative for it: its node stops backward with an e
 
 from __future__ import annotations
 
+import builtins
 import collections
 import math
 
@@ -20,12 +21,16 @@ from ..autograd.tensor_base import is_tensor, make
 from ..kernels import counting as kernels, layout, sorting
 from ..kernels.fma import linspace_values
 from ..rules.arguments import normalize_dim, normalize_dims, refuse_empty_slices, refuse_meta
+from ..rules.counting import check_histogramdd, check_nonzero_static
 from ..rules.layout import with_reduction_layout
 from ..kernels.summation import sum_all
 from .rounding import NotImplemented  # noqa: A004 (PyTorch's name for the node)
 
-__all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "unique_consecutive", "bincount",
-           "histc", "histogram", "searchsorted", "bucketize"]
+__all__ = ["count_nonzero", "nonzero", "nonzero_static", "argwhere", "unique",
+           "unique_consecutive", "bincount", "histc", "histogram", "histogramdd", "searchsorted",
+           "bucketize"]
+
+
 
 
 class Unique2Backward0(Node):
@@ -215,11 +220,11 @@ def histogram(x, bins, range=None, weight=None, density=False):  # noqa: A002 - 
         *inputs, operation="histogram", value=values) for values in (hist, edges)))
 
 
-def _bin_edges(data: np.ndarray, bins: int, range) -> np.ndarray:  # noqa: A002
+def _bin_edges(data: np.ndarray, bins: int, range, dim: int = 0) -> np.ndarray:  # noqa: A002
     """``bins + 1`` equal steps over the range (PyTorch's linspace), with its checks."""
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
-                           f"dimension 0")
+                           f"dimension {dim}")
     if range is not None:
         low, high = (float(edge) for edge in range)
     elif data.size:
@@ -228,14 +233,51 @@ def _bin_edges(data: np.ndarray, bins: int, range) -> np.ndarray:  # noqa: A002
         low, high = 0.0, 1.0
     if low > high:
         raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
-                           f"{low:g} max {high:g} for dimension 0")
+                           f"{low:g} max {high:g} for dimension {dim}")
     if not (math.isfinite(low) and math.isfinite(high)):
-        raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is "
+        raise RuntimeError(f"torch.histogramdd: dimension {dim}'s range [{low:g}, {high:g}] is "
                            f"not finite")
     if low == high:
         low, high = low - 0.5, high + 0.5
     kind = data.dtype.type
     return linspace_values(kind(low), kind(high), bins + 1).astype(data.dtype)
+
+
+HistogramddResult = _histogram_result("histogramdd")
+
+
+def histogramdd(x, bins, range=None, weight=None, density=False):  # noqa: A002 - torch's names
+    """A histogram of the points in x's last dim (D coordinates each: ``x`` of shape
+    (..., D)), a D-dimensional array of bins: ``bins`` equal bins in each dim (an int, or one
+    per dim) over ``range`` (``[min0, max0, min1, max1, ...]``; the points' own when None),
+    or between the edges of D 1-D tensors; each point in the bin its coordinates reach,
+    ``weight`` and ``density`` as ``histogram``. (hist, bin_edges): no derivative."""
+    dims = check_histogramdd(x, bins, range, weight)
+    data = x._data.reshape(-1, dims)
+    if is_tensor(bins[0] if isinstance(bins, (list, tuple)) and bins else bins):
+        edges = [b._data.reshape(-1) for b in bins]
+    else:
+        counts = [bins] * dims if isinstance(bins, int) else list(bins)
+        pairs = [None] * dims if range is None else list(zip(range[::2], range[1::2]))
+        edges = [_bin_edges(data[:, d], counts[d], pairs[d], d) for d in builtins.range(dims)]
+    hist = kernels.histogramdd(data, edges, None if weight is None else weight._data.reshape(-1))
+    edges = [np.array(e, data.dtype) for e in edges]
+    if density:  # (PyTorch's order: divided by the total, then by the widths dim by dim)
+        hist = hist / sum_all(hist)
+        for d, e in enumerate(edges):
+            hist = hist / (e[1:] - e[:-1]).reshape([-1 if k == d else 1 for k in builtins.range(dims)])
+    hist = NotImplemented.apply(x, operation="histogramdd", value=hist)
+    return HistogramddResult(hist, tuple(make(e) for e in edges))
+
+
+def nonzero_static(x, size: int, fill_value: int = -1):
+    """``nonzero``'s rows, ``size`` of them: the first ones found, then rows of
+    ``fill_value`` (a fixed shape whatever the values: (size, x.ndim))."""
+    check_nonzero_static(size, fill_value)
+    found = nonzero(x)._data[:size] if x.ndim else np.zeros((0, 0), np.int64)
+    out = np.full((size, x.ndim), fill_value, np.int64)
+    out[:len(found)] = found
+    return make(out)
 
 
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=None,

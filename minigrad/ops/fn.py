@@ -58,7 +58,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "type_as"
            "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
-           "as_strided_backward", "cat", "stack", "flip", "gather", "scatter", "scatter_add", "as_constant",
+           "as_strided_backward", "as_strided", "as_strided_scatter", "cat", "stack", "flip", "gather", "scatter", "scatter_add", "as_constant",
            "zeros", "tanh_backward", "logit_backward", "copysign_backward", "sigmoid_backward", "softmax_backward_data",
            "log_softmax_backward_data", "log_sigmoid", "log_sigmoid_backward",
            "masked_select", "masked_select_backward", "masked_scatter",
@@ -737,6 +737,24 @@ def unfold_backward(grad, input_sizes, dim, size, step):
         return rolling_ops.UnfoldBackwardBackward0.apply(
             grad, input_sizes=tuple(input_sizes), dim=dim, size=size, step=step)
     return layout.windows_backward(grad, input_sizes, dim, size, step)
+
+
+def as_strided(x, size, stride, storage_offset):
+    """The elements of row-major ``x``'s memory at ``storage_offset + sum(i_k * stride_k)``
+    (AsStridedBackward0)."""
+    if is_tensor(x):
+        return strided.as_strided(x, size, stride, storage_offset)
+    return layout.strided_view(np.array(x, copy=True, order="C"), size, stride, storage_offset)
+
+
+def as_strided_scatter(x, src, size, stride, storage_offset):
+    """A copy of row-major ``x`` with those elements replaced by ``src``
+    (AsStridedScatterBackward0)."""
+    if is_tensor(x) or is_tensor(src):
+        return view_scatter.as_strided_scatter(x, src, size, stride, storage_offset)
+    out = np.array(x, copy=True, order="C")
+    layout.strided_view(out, size, stride, storage_offset)[...] = src
+    return out
 
 
 def as_strided_backward(grad, base_geometry, size, stride, storage_offset):

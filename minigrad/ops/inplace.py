@@ -24,7 +24,7 @@ import weakref
 import numpy as np
 
 from .. import dtypes, errors
-from ..autograd import forward_ad, grad_mode, inference
+from ..autograd import forward_ad, grad_mode, inference, mutation
 from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
 from ..autograd.engine import RefusingNode
 from ..autograd.formula import Formula
@@ -180,6 +180,7 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
     elements), and ``x`` gets ``AsStridedBackward0`` from there."""
     if not overlap_ok and has_internal_overlap(x._data):
         raise RuntimeError(errors.INTERNAL_OVERLAP)
+    mutation.before_write(x)
     try:
         np.copyto(x._data, result._data, casting="unsafe", where=where)
     except ValueError:  # read-only memory (a wrapped Python number, shared by graphs)

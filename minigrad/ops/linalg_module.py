@@ -351,27 +351,47 @@ class LinalgPinvBackward0(Node):
 
 
 class LinalgLstsqBackward0(_Factorization):
-    formula = Formula("X", "argmin ||A X - B|| (= pinv(A) B)",
-                      grad={"B": "pinv(A)^T G", "A": "pinv_backward(G B^T)"})
+    formula = Formula("X, r", "X = argmin ||A X - B|| (= pinv(A) B), r = ||A X - B||^2 by column",
+                      grad={"B": "pinv(A)^T G_X - 2 (A X - B) G_r",
+                            "A": "pinv_backward(G_X B^T) + 2 (A X - B) G_r X^T"})
 
     saves = {"self": Input(0), "b": Input(1)}
 
-    def forward(self, A, B, rcond, vector):
-        solution, rank = kernels.lstsq(A, B[..., None] if vector else B, rcond)
-        self.save(_vector=vector)
-        solution = solution[..., 0] if vector else solution
-        return solution, np.zeros(0, A.dtype)
+    def forward(self, A, B, rcond, vector, driver):
+        solution = kernels.lstsq(A, B[..., None] if vector else B, rcond, driver)[0]
+        residuals = lstsq_residuals(A, B[..., None] if vector else B, solution, rcond, driver)
+        self.save(_vector=vector, _residuals=residuals.size > 0)
+        return solution[..., 0] if vector else solution, residuals
 
     def backward(self, saved, *grads):
-        grad, _ = self.present(grads, 2)
-        if grad is None:
-            return None, None
-        vector = saved._vector
-        grad, B = _column(grad, vector), _column(saved.b, vector)
-        pinv = fn.pinv(saved.self)
-        grad_A = pinv_backward(fn.matmul(grad, _mT(B)), pinv, saved.self)
-        grad_B = fn.matmul(_mT(pinv), grad)
-        return grad_A, fn.squeeze(grad_B, -1) if vector else grad_B
+        grad, grad_r = self.present(grads, 2)
+        vector, A = saved._vector, saved.self
+        B, pinv = _column(saved.b, vector), fn.pinv(saved.self)
+        grad_A = grad_B = None
+        if grad is not None:
+            grad = _column(grad, vector)
+            grad_A = pinv_backward(fn.matmul(grad, _mT(B)), pinv, A)
+            grad_B = fn.matmul(_mT(pinv), grad)
+        if grad_r is not None and saved._residuals:  # (X is optimal: r holds X still)
+            X = fn.matmul(pinv, B)
+            weighted = (fn.matmul(A, X) - B) * fn.unsqueeze(grad_r, -2) * 2
+            grad_A = _added(grad_A, fn.matmul(weighted, _mT(X)))
+            grad_B = _added(grad_B, -weighted)
+        return grad_A, None if grad_B is None else fn.squeeze(grad_B, -1) if vector else grad_B
+
+
+def _added(total, more):
+    return more if total is None else total + more
+
+
+def lstsq_residuals(A, B, solution, rcond, driver):
+    """||A X - B||^2 by column, where torch's drivers give it: not gelsy, a tall A, and (but
+    for gels, which does not ask) every A of full column rank; else empty."""
+    m, n = A.shape[-2:]
+    rank = kernels.lstsq(A, B, rcond, driver)[1] if driver in ("gelsd", "gelss") else None
+    if driver == "gelsy" or m <= n or (rank is not None and (rank != n).any()):
+        return np.zeros(0, A.dtype)
+    return ((A @ solution - B) ** 2).sum(-2)
 
 
 # ---- the factorizations' derivatives (as torch's FunctionsManual.cpp writes them) ----------
@@ -651,15 +671,20 @@ def pinv(A, atol=None, rtol=None, hermitian=False):
     return LinalgPinvBackward0.apply(A, atol=atol, rtol=rtol, hermitian=hermitian)
 
 
-def lstsq(A, B, rcond=None):
-    """The least-squares solution of A X = B (its named tuple: solution, residuals, rank,
-    singular_values; as torch's default driver gelsy, no residuals or singular values)."""
-    rules.check_lstsq(A, B)
+def lstsq(A, B, rcond=None, driver=None):
+    """The least-squares solution of A X = B, as its named tuple (solution, residuals, rank,
+    singular_values) from torch's ``driver``: gelsy (the default) gives the rank; gels the
+    residuals (for a tall A); gelsd and gelss (SVDs) all of them."""
+    driver = rules.check_lstsq(A, B, driver)
     vector = B.ndim == A.ndim - 1
-    solution, residuals = LinalgLstsqBackward0.apply(A, B, rcond=rcond, vector=vector)
-    rank = kernels.lstsq(A._data, B._data[..., None] if vector else B._data, rcond)[1]
-    return LstsqResult(solution, residuals, make(np.asarray(rank)),
-                       make(np.zeros(0, A._data.dtype)))
+    solution, residuals = LinalgLstsqBackward0.apply(A, B, rcond=rcond, vector=vector,
+                                                     driver=driver)
+    _, rank, values = kernels.lstsq(A._data, B._data[..., None] if vector else B._data, rcond,
+                                    driver)
+    empty = np.zeros(0, A._data.dtype)
+    return LstsqResult(solution, residuals,
+                       make(np.zeros(0, np.int64) if rank is None else np.asarray(rank)),
+                       make(empty if values is None else values))
 
 
 def matrix_power(A, n):

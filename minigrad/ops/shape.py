@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
-from ..autograd import forward_ad
+from ..autograd import forward_ad, mutation
 from ..autograd.broadcast import expand_array
 from ..autograd.formula import Formula
 from ..autograd.node import Node
@@ -292,6 +292,7 @@ def _change_layout(x, node_cls, **params):
     and when recorded its node is the view's, whose input is what x was. Hooks and
     retain_grad stay with the old node. A view stays a view of its base."""
     view = node_cls.apply(x, **params)
+    mutation.before_write(x)  # (allow_mutation_on_saved_tensors: x's saved value kept)
     x._replace_data(view._data)
     inplace.counted(x)
     if forward_ad.active:  # (x takes the view's tangent too)

@@ -1176,6 +1176,61 @@ def normalize_dim(dim: int, ndim: int) -> int:
     return dim % limit
 
 
+def gradient_arguments(x, spacing, dim, edge_order) -> tuple[list, list]:
+    """``torch.gradient``'s dims (wrapped) and one step (a number, or a 1-D tensor of
+    coordinates) for each, after PyTorch's checks (pre_check_gradient's, in its order)."""
+    if x.dtype is dtypes.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    dims = list(range(x.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    if spacing is None or is_number(spacing):
+        steps = [1.0 if spacing is None else spacing] * len(dims)
+    else:
+        steps = list(spacing)
+        if dim is None and len(steps) != x.ndim:
+            raise RuntimeError(
+                "torch.gradient expected spacing to be unspecified, a scalar, or a list of length "
+                f"equal to 'self.dim() = {x.ndim}', since dim argument was not given, but got a "
+                f"list of length {len(steps)}")
+        if dim is not None and len(steps) != len(dims):
+            raise RuntimeError(
+                "torch.gradient expected spacing to be unspecified, a scalar or it's spacing and "
+                f"dim arguments to have the same length, but got a spacing argument of length "
+                f"{len(steps)} and a dim argument of length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    if dim is not None and not isinstance(dim, int):
+        normalize_dims(dims, x.ndim)  # (its errors: out of range, a dim twice)
+    dims = [normalize_dim(d, x.ndim) for d in dims]
+    if any(x.shape[d] < edge_order + 1 for d in dims):
+        raise RuntimeError("torch.gradient expected each dimension size to be at least "
+                           "edge_order+1")
+    for step in steps:
+        if is_tensor(step) and step.ndim != 1:
+            raise RuntimeError("torch.gradient expected each element of spacing to have one "
+                               f"dimension, but got an element with {step.ndim} dimensions!")
+    return dims, steps
+
+
+def narrow_copy_range(shape: tuple, dim: int, start: int, length: int) -> tuple[int, int]:
+    """narrow_copy's (dim, start), with PyTorch's checks and texts (narrow's, but for a
+    dim past the end and a negative length, which its own kernel words otherwise)."""
+    if not shape:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if dim >= len(shape):
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
+                           "but got false.  (Could this error message be improved?  If so, "
+                           "please report an enhancement request to PyTorch.)")
+    dim, start = normalize_dim(dim, len(shape)), int(start)
+    size = shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start += size if start < 0 else 0
+    if start + length > size or length < 0:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return dim, start
+
+
 def normalize_dim_strict(dim: int, ndim: int) -> int:
     """``normalize_dim`` where PyTorch makes no exception for a 0-dim tensor (``size``,
     ``stride``, ``roll``): it has no dimension to name."""

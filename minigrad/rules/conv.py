@@ -42,6 +42,7 @@ KERNEL_DTYPES = {
     "max_pool3d": "integers", "avg_pool3d_out_frame": "int64, no half",
     "adaptive_avg_pool3d_cpu": "none",
     "adaptive_max_pool3d_cpu": "none", "max_unpool2d": "none", "max_unpool3d": "none",
+    "fractional_max_pool2d_out_frame": "none", "fractional_max_pool3d_out_frame": "none",
 }
 
 
@@ -382,3 +383,50 @@ def check_fold(cols, size, kernel, dilation, padding, stride) -> None:
             f"Expected size of input's dimension {cols.ndim - 2} to be divisible by the product "
             f"of kernel_size, but got input.size({cols.ndim - 2})={cols.shape[-2]} and "
             f"kernel_size=({kernel[0]}, {kernel[1]})")
+
+
+def fractional_sizes(value, spatial: int, what: str) -> tuple:
+    """A kernel or output size of fractional max pooling: one int for every spatial dim, or
+    one per dim (ATen's IntArrayRef of ``spatial`` ints, with its text)."""
+    sizes = (value,) * spatial if isinstance(value, int) else tuple(value)
+    if len(sizes) != spatial:
+        ints = "tuple of Ints" if spatial == 2 else "tuple of three Ints"
+        raise RuntimeError(f"fractional_max_pool{spatial}d: {what} must either be a single Int "
+                           f"or {ints}")
+    return sizes
+
+
+def check_fractional_max_pool(x, kernel_size, output_size, samples) -> None:
+    """ATen's checks of fractional max pooling, in its order: the input's dims (none empty but
+    the batch), each window inside the input, then the samples: the input's dtype, 3 dims,
+    one row per batch element and per channel, one sample per spatial dim."""
+    spatial = len(kernel_size)
+    name = f"fractional_max_pool{spatial}d" + ("()" if spatial == 2 else "_out()")
+    if x.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"{name}: Expected {spatial + 1}D or {spatial + 2}D tensor, but got: "
+                           f"{_sizes(x.shape)}")
+    for dim in range(1, x.ndim):
+        if x.shape[dim] == 0:
+            raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got{_sizes(x.shape)} with dimension {dim} being "
+                               "empty.")
+    names = ("height", "width") if spatial == 2 else ("time", "width", "height")
+    for label in names:
+        d = {"time": 0, "height": spatial - 2, "width": spatial - 1}[label]
+        size = x.shape[x.ndim - spatial + d]
+        if output_size[d] + kernel_size[d] - 1 > size - (spatial == 3):
+            raise RuntimeError(f"{name}: pool {label} {kernel_size[d]} too large relative to "
+                               f"input {label} {size}")
+    if samples.dtype is not x.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.ndim != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.ndim}")
+    batch = x.shape[0] if x.ndim == spatial + 2 else 1
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != x.shape[-spatial - 1]:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != spatial:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {spatial}; got "
+                           f"{samples.shape[2]}.")
+    check_dtype(x, f"fractional_max_pool{spatial}d_out_frame")

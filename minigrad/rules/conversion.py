@@ -220,6 +220,37 @@ NEGATIVE_STRIDES = (
     "copy of your array  with array.copy().) ")
 
 
+def buffer_array(buffer, np_dtype, count: int, offset: int) -> np.ndarray:
+    """``torch.frombuffer``'s elements: ``count`` of ``np_dtype`` (all when negative) from
+    byte ``offset`` of a Python buffer, sharing its memory, with PyTorch's checks and texts.
+    A read-only buffer (``bytes``) gives PyTorch's warning (once), and a copy here: NumPy
+    will not write into it, where PyTorch would."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    length, size = view.nbytes, np.dtype(np_dtype).itemsize
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({length} bytes) minus 1")
+    if count < 0:
+        if (length - offset) % size:
+            raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} "
+                             f"bytes) must be a multiple of element size ({size})")
+        count = (length - offset) // size
+    elif offset + count * size > length:
+        raise ValueError(f"requested buffer length ({count} * {size} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({length} bytes)")
+    array = np.frombuffer(view.cast("B"), np_dtype, count, offset)
+    if view.readonly:
+        errors.warn_once(errors.NON_WRITABLE_BUFFER, stacklevel=4)
+        array = array.copy()
+    return array
+
+
 def check_numpy_strides(array: np.ndarray) -> None:
     """PyTorch reads no NumPy array with a negative stride (``a[::-1]``), copied or not."""
     if array.size and min(array.strides, default=0) < 0:

@@ -180,10 +180,12 @@ def check_row_major_grad_input(x) -> None:
         raise RuntimeError("grad_input must be contiguous")
 
 
-def check_as_strided(array: np.ndarray, size: tuple, stride: tuple, offset: int) -> None:
+def check_as_strided(array: np.ndarray, size: tuple, stride: tuple, offset: int,
+                     fresh: bool = False) -> None:
     """torch's checks of ``x.as_strided(size, stride, storage_offset)``, with its texts: the
     view must lie inside ``array``'s storage (NumPy's as_strided checks nothing, so a view
-    past it read and wrote the process's other memory)."""
+    past it read and wrote the process's other memory); ``fresh``: inside the storage of
+    ``array``'s clone (``as_strided_scatter``), its elements and no more."""
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in stride):
@@ -198,12 +200,22 @@ def check_as_strided(array: np.ndarray, size: tuple, stride: tuple, offset: int)
         return  # (no element: any storage holds it)
     itemsize = array.itemsize
     needed = itemsize * (1 + sum((n - 1) * s for n, s in zip(size, stride)) + offset)
-    available = storage_nbytes(array)
+    available = array.size * itemsize if fresh else storage_nbytes(array)
     if needed > available:
         raise RuntimeError(f"setStorage: sizes {_listed(size)}, strides {_listed(stride)}, "
                            f"storage offset {offset}, and itemsize {itemsize} requiring a "
                            f"storage size of {needed} are out of bounds for storage of size "
                            f"{available}")
+
+
+def check_as_strided_scatter(x) -> None:
+    """PyTorch 2.13 computes as_strided_scatter's gradient only for a row-major input and
+    says so with an internal assert."""
+    if x.requires_grad and not x._data.flags.c_contiguous:
+        raise RuntimeError(
+            '!self.requires_grad() || self.is_contiguous() INTERNAL ASSERT FAILED at '
+            '"/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp":4754, please report a '
+            'bug to PyTorch. as_strided_scatter is currently only supported for contiguous inputs')
 
 
 def check_view_dtype(array: np.ndarray, source, target) -> None:
@@ -234,3 +246,93 @@ def check_view_dtype(array: np.ndarray, source, target) -> None:
 
 def _listed(numbers) -> str:
     return "[" + ", ".join(str(int(n)) for n in numbers) + "]"
+
+
+def permuted_strides(size: tuple, physical_layout: tuple) -> tuple:
+    """``empty_permuted``'s strides: the dims laid out in memory in the order
+    ``physical_layout`` names them (outermost first), with PyTorch's checks and texts."""
+    if len(size) != len(physical_layout):
+        raise RuntimeError("Number of dimensions in size does not match the length of the "
+                           f"physical_layout; i.e. len(size) = {len(size)} is not equal to "
+                           f"len(physical_layout) = {len(physical_layout)}")
+    seen = set()
+    for place, dim in enumerate(physical_layout):
+        if not 0 <= dim < len(size):
+            raise RuntimeError(
+                f"Dimension out of range (expected to be between 0 and {len(size) - 1}, but got "
+                f"{dim} at index {place}).  NB: negative dims not currently supported; file an "
+                "issue if you want it.")
+        if dim in seen:
+            raise RuntimeError("Duplicate dim not allowed")
+        seen.add(dim)
+    inner = contiguous_strides(tuple(size[d] for d in physical_layout))
+    strides = [0] * len(size)
+    for dim, stride in zip(physical_layout, inner):
+        strides[dim] = stride
+    return tuple(strides)
+
+
+def dense_in_order(size: tuple, strides: tuple, order: tuple) -> bool:
+    """Whether the dims, innermost first in ``order``, step through memory densely (size-1
+    dims aside): PyTorch's contiguity checks for a memory format."""
+    expected = 1
+    for dim in order:
+        if size[dim] != 1:
+            if strides[dim] != expected:
+                return False
+            expected *= size[dim]
+    return True
+
+
+def dim_order(size: tuple, strides: tuple, ambiguity_check) -> tuple:
+    """``Tensor.dim_order``: the dims from the outermost in memory to the innermost, as
+    PyTorch's compute_elementwise_output_logical_to_physical_perm sorts them (row-major
+    and channels-last tensors first, then an insertion sort of the strides, the innermost
+    last); ``ambiguity_check``: True, or the memory formats of which exactly one must fit,
+    raises PyTorch's error when the order is not the only one."""
+    ndim = len(size)
+    is_list = isinstance(ambiguity_check, list)
+    if not isinstance(ambiguity_check, bool) and not (is_list and all(
+            type(f).__name__ == "memory_format" for f in ambiguity_check)):
+        raise TypeError("The ambiguity_check argument must be a bool or a list of memory formats.")
+    several = any(a == b for a, b in zip(strides, strides[1:])) or 1 in size
+    fitting = sum(dense_in_order(size, strides, tuple(reversed(range(ndim))))
+                  for f in (ambiguity_check if is_list else []) if f.name == "contiguous_format")
+    if (is_list or ambiguity_check) and several and fitting != 1:
+        raise RuntimeError("The tensor does not have unique dim order, or cannot map to exact "
+                           "one of the given memory formats.")
+    if ndim < 2:
+        return tuple(range(ndim))
+    row_major = dense_in_order(size, strides, tuple(reversed(range(ndim))))
+    channels_last = ndim == 4 and dense_in_order(size, strides, (1, 3, 2, 0))
+    if row_major and not channels_last:
+        return tuple(range(ndim))
+    if channels_last and not row_major:
+        return (0, *range(2, ndim), 1)
+    perm = list(reversed(range(ndim)))
+    for i in range(1, ndim):  # (an insertion sort that leaves ties where they are)
+        dim1 = i
+        for dim0 in reversed(range(i)):
+            order = _stride_order(size, strides, perm[dim0], perm[dim1])
+            if order > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif order < 0:
+                break
+    if ambiguity_check and any(  # (PyTorch's test: an empty list asks for no check here)
+            _stride_order(size, strides, a, b) != -1 for a, b in zip(perm, perm[1:])):
+        raise RuntimeError("The tensor does not have unique dim order.")
+    return tuple(reversed(perm))
+
+
+def _stride_order(size, strides, a, b) -> int:
+    """-1 when dim ``a`` is inside dim ``b`` in memory, 1 when outside, 0 when either may be
+    (PyTorch's should_swap for one tensor)."""
+    def at_least(x, y):
+        return y == 0 or (x != 0 and (x >= y or x % y == 0))
+
+    if strides[a] == 0 or strides[b] == 0:
+        return 0
+    if strides[a] == strides[b]:
+        return 0 if at_least(size[b], size[a]) else 1
+    return -1 if at_least(strides[b], strides[a]) else 1

@@ -167,7 +167,11 @@ def check_solve(A, B, left: bool) -> bool:
     return vector
 
 
-def check_lstsq(A, B) -> None:
+def check_lstsq(A, B, driver=None) -> str:
+    """lstsq's checks with torch's texts; the driver (gelsy when None)."""
+    if driver is not None and not isinstance(driver, str):
+        raise TypeError(f"linalg_lstsq(): argument 'driver' must be str, not "
+                        f"{type(driver).__name__}")
     if A.ndim < 2:
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
     if A.dtype is not B.dtype:
@@ -178,6 +182,10 @@ def check_lstsq(A, B) -> None:
     rows = B.shape[-1] if B.ndim == A.ndim - 1 else B.shape[-2]
     if rows != A.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    if driver not in (None, "gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
+                           "gelsy, gelsd, gelss)")
+    return driver or "gelsy"
 
 
 def check_qr_mode(mode: str) -> None:

@@ -32,7 +32,8 @@ VALUES = {"dim": 0, "dim0": 0, "dim1": 1, "dims": (0,), "source": 0, "destinatio
           "batch_first": False, "bidirectional": False, "batch_sizes": None,
           "has_biases": True}
 # The same name, another kind: {label: {name: value}}.
-OVERRIDES = {"Tensor.unfold": {"size": 2}}
+OVERRIDES = {"Tensor.unfold": {"size": 2}, "index_reduce": {"source": "tensor"},
+             "Tensor.index_reduce": {"source": "tensor"}, "Tensor.index_reduce_": {"source": "tensor"}}
 
 # Where minigrad's answer is not yet PyTorch's: {call: the reason}.
 KNOWN = {

@@ -42,6 +42,25 @@ CALLS = {
     "nonzero-0dim-tuple": lambda lib: lib.nonzero(lib.tensor(0.), as_tuple=True),
     "nonzero-bool": lambda lib: lib.nonzero(lib.tensor([True, False, True])),
     "argwhere": lambda lib: lib.argwhere(lib.tensor([0, 1, 1])),
+    "nonzero_static": lambda lib: lib.nonzero_static(lib.tensor([[1., 0], [2, 3]]), size=5),
+    "nonzero_static-cut": lambda lib: lib.tensor([[1., 0], [2, 3]]).nonzero_static(size=2,
+                                                                                   fill_value=9),
+    "nonzero_static-zero": lambda lib: lib.nonzero_static(lib.tensor([1, 0, 2]), size=0),
+    "nonzero_static-0dim": lambda lib: lib.nonzero_static(lib.tensor(3.), size=2),
+    "nonzero_static-bool": lambda lib: lib.nonzero_static(lib.tensor([True, False, True]), size=3),
+    "nonzero_static-nan": lambda lib: lib.nonzero_static(lib.tensor([NAN, 0.]), size=2),
+    "nonzero_static-empty": lambda lib: lib.nonzero_static(lib.zeros(0, 3), size=2),
+    "nonzero_static-big-fill": lambda lib: lib.nonzero_static(lib.tensor([0, 1]), size=2,
+                                                              fill_value=2**40),
+    "nonzero_static-strides": lambda lib: lib.nonzero_static(lib.ones(2, 3), size=4).stride(),
+    "nonzero_static-out": lambda lib: lib.nonzero_static(lib.tensor([0, 1, 1]), size=3,
+                                                          out=lib.empty(0, dtype=lib.long)),
+    "nonzero_static-out-float": lambda lib: lib.nonzero_static(lib.tensor([1]), size=1,
+                                                               out=lib.empty(0)),
+    "nonzero_static-negative": lambda lib: lib.nonzero_static(lib.tensor([1]), size=-1),
+    "nonzero_static-float-size": lambda lib: lib.nonzero_static(lib.tensor([1]), size=2.0),
+    "nonzero_static-float-fill": lambda lib: lib.nonzero_static(lib.tensor([1]), size=2,
+                                                                fill_value=1.5),
     "unique": lambda lib: lib.unique(lib.tensor([[0, 2.], [3, 0], [2, 2]])),
     "unique-inverse-counts": lambda lib: lib.unique(lib.tensor([[0, 2.], [3, 0], [2, 2]]),
                                                     return_inverse=True, return_counts=True),
@@ -222,6 +241,60 @@ HISTOGRAM_LINES = [
     "t = torch.linspace(-3, 2, 1000, requires_grad=True).reshape(50, 20).tanh()\nhy, hx = torch.histogram(t, density=True)\n"
     "show(hy.shape, hx.shape, hy.sum() * (hx[1] - hx[0]), hx[:3], t.histogram().hist.argmax())",
 ]
+
+
+HISTOGRAMDD_LINES = [  # (the first two: torch.histogramdd's docstring Examples)
+    "show(torch.histogramdd(torch.tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.]]), bins=[3, 3],\n"
+    "                       weight=torch.tensor([1., 2., 4., 8.])))",
+    "show(torch.histogramdd(torch.tensor([[0., 0.], [1., 1.], [2., 2.]]), bins=[2, 2],\n"
+    "                       range=[0., 1., 0., 1.], density=True))",
+    "x = torch.tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.]])",
+    "show(torch.histogramdd(x, bins=2))",
+    "show(torch.histogramdd(x, (2, 3)))",
+    "show(torch.histogramdd(x, bins=[torch.tensor([0., 1, 2]), torch.tensor([0., 2.])]))",
+    "show(torch.histogramdd(x.double(), bins=(2, 2)).bin_edges[0].dtype)",
+    "show(torch.histogramdd(torch.zeros(0, 2), bins=(2, 2)))",
+    "show(torch.histogramdd(torch.rand(2, 3, 3), bins=2, density=True).hist.shape)",
+    "show(torch.histogramdd(torch.tensor([[1., float('nan')], [0, 0]]), bins=2, range=[0., 1, 0, 1]))",
+    "h = torch.histogramdd(x.requires_grad_(), bins=2)\nshow(h.hist.grad_fn.name(), h.bin_edges[0].requires_grad)",
+    "torch.histogramdd(torch.tensor([1., 2]), bins=2)",
+    "torch.histogramdd(x.long(), bins=[2, 2, 2])",
+    "torch.histogramdd(x, bins=[2, 2, 2])",
+    "torch.histogramdd(x, bins=[2, 2, 2], range=[0., 1.])",
+    "torch.histogramdd(x, bins=[2, 0])",
+    "torch.histogramdd(x, bins=[2, 0], range=[1., 0., 0., 1.])",
+    "torch.histogramdd(x, bins=[2, 2], range=[0., float('inf'), 0., 1.])",
+    "torch.histogramdd(x, bins=[2, 2], weight=torch.ones(3))",
+    "torch.histogramdd(x, bins=[2, 2], weight=torch.ones(3, dtype=torch.float64))",
+    "torch.histogramdd(x, bins=[2, 2], weight=torch.ones(4, 1))",
+    "torch.histogramdd(x, bins=[torch.tensor([0., 1, 2])])",
+    "torch.histogramdd(x, bins=[torch.tensor([0., 1, 2]), torch.tensor([[0., 1, 2]])])",
+    "torch.histogramdd(x, bins=[torch.tensor([0., 1, 2]), torch.tensor([0, 1, 2])])",
+]
+
+
+@pytest.mark.parametrize("src", HISTOGRAMDD_LINES)
+def test_histogramdd_prints_and_fails_as_torch(src):
+    assert_same(src)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("size", [7, 201, 1000])
+def test_histogramdd_of_random_weighted_points_has_torchs_bits(size, threads, threads_restored):
+    """histogramdd is PyTorch's histogram kernel over D coordinates: the same runs of rows."""
+    draw = np.random.default_rng(size)
+    data, weights = draw.standard_normal((size, 3)), draw.random(size)
+    results = []
+    for lib in (torch, mg):
+        lib.set_num_threads(threads)
+        x, w = lib.tensor(data, dtype=lib.float32), lib.tensor(weights, dtype=lib.float32)
+        for options in ({}, {"weight": w, "density": True}, {"range": [-1., 2., -2., 1., 0., 1.]}):
+            hist, edges = lib.histogramdd(x, [4, 5, 3], **options)
+            results.append([hist.numpy(), *(e.numpy() for e in edges)])
+    half = len(results) // 2
+    for theirs, ours in zip(results[:half], results[half:]):
+        for a, b in zip(theirs, ours):
+            np.testing.assert_array_equal(b, a)
 
 
 @pytest.mark.parametrize("src", HISTOGRAM_LINES)

@@ -35,8 +35,7 @@ import torch
 
 import minigrad
 
-from public_tutorials import (PROGRAMS, fractional_max_pool_docstrings,
-                               linear_cross_entropy_loss_docstring, memory_format_channels_last)
+from public_tutorials import PROGRAMS, memory_format_channels_last
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -112,7 +111,11 @@ def run(program, library):
 # on the first batch differ in the last bits), and four Adam runs at lr 1e-3 carry that into
 # the weights: D's first layer ends 5.5e-6 from PyTorch's; its printed losses are PyTorch's
 # to 2e-5.
-FINAL_TOLERANCE = {"d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6},
+# d2l's neural style: Adam at lr 0.3 on the image's pixels, whose gradients come back through
+# ten float32 convolutions (oneDNN's summation order, not minigrad's): after 10 steps 4 of
+# 2,304 pixels near 0 end up to 4.6e-6 from PyTorch's (its printed losses are PyTorch's).
+FINAL_TOLERANCE = {"d2l_neural_style": {"rtol": 1e-4, "atol": 1e-5},
+                   "d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6},
                    "cs224n_parser_model": {"rtol": 1e-3, "atol": 1e-6},
                    "cs231n_gan_pytorch": {"rtol": 1e-3, "atol": 1e-5}}
 
@@ -156,19 +159,3 @@ def test_every_program_names_its_source():
                    "memory_format_tutorial.py is about")
 def test_the_memory_format_tutorial_prints_as_pytorch():
     test_program_prints_and_ends_as_pytorch(memory_format_channels_last)
-
-
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="minigrad has no "
-                   "nn.FractionalMaxPool2d/3d (nor F.fractional_max_pool2d/3d): PyTorch draws "
-                   "one random sample per batch and channel and pools windows at pseudo-random "
-                   "fractional steps; its docstring's examples fail on the missing class")
-def test_the_fractional_max_pool_docstrings_print_as_pytorch():
-    test_program_prints_and_ends_as_pytorch(fractional_max_pool_docstrings)
-
-
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="minigrad has no "
-                   "nn.LinearCrossEntropyLoss (nor F.linear_cross_entropy), new in PyTorch "
-                   "2.13 with its chunked path and LinearCrossEntropyOptions; its docstring's "
-                   "example fails on the missing class")
-def test_the_linear_cross_entropy_loss_docstring_prints_as_pytorch():
-    test_program_prints_and_ends_as_pytorch(linear_cross_entropy_loss_docstring)

@@ -34318,6 +34318,1077 @@ def linear_cross_entropy_loss_docstring(torch):
     return {"weight.grad": loss.linear.weight.grad}
 
 
+
+def newer_function_docstrings(torch):
+    """pytorch/pytorch torch/_torch_docs.py and torch/_tensor_docs.py: the Examples of
+    torch.gradient (coordinates, the implicit ones, a spacing, a dim, a spacing per dim and
+    the same as coordinates), nonzero_static (padding, truncating, size 0, a 0-dim input),
+    histogramdd (weighted; a range with density), frombuffer (an array.array shared, signed
+    chars read as an int32), empty_permuted's strides and dim_order, as_strided_scatter,
+    narrow_copy, Tensor.index_reduce_ ('prod', with and without include_self),
+    Tensor.dim_order and torch/autograd/graph.py's allow_mutation_on_saved_tensors; the
+    channels_last and sparse lines are left out (minigrad has neither); then torch.gradient
+    of a tensor that requires grad, backpropagated."""
+    import array
+    coordinates = (torch.tensor([-2., -1., 1., 4.]),)
+    values = torch.tensor([4., 1., 1., 16.], )
+    print(torch.gradient(values, spacing=coordinates))
+    t = torch.tensor([[1, 2, 4, 8], [10, 20, 40, 80]])
+    print(torch.gradient(t))
+    print(torch.gradient(t, spacing=2.0))  # dim = None (implicitly [0, 1])
+    print(torch.gradient(t, dim=1))  # spacing = None (implicitly 1.)
+    print(torch.gradient(t, spacing=[3., 2.]))
+    coords = (torch.tensor([0, 2]), torch.tensor([0, 3, 6, 9]))
+    print(torch.gradient(t, spacing=coords))
+    input_tensor = torch.tensor([[1, 0], [3, 2]])
+    print(torch.nonzero_static(input_tensor, size=4))
+    print(torch.nonzero_static(input_tensor, size=2))
+    print(torch.nonzero_static(torch.tensor([10]), size=0))
+    print(torch.nonzero_static(torch.tensor(10), size=2))
+    print(torch.histogramdd(torch.tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.]]), bins=[3, 3],
+                            weight=torch.tensor([1., 2., 4., 8.])))
+    print(torch.histogramdd(torch.tensor([[0., 0.], [1., 1.], [2., 2.]]), bins=[2, 2],
+                            range=[0., 1., 0., 1.], density=True))
+    a = array.array('i', [1, 2, 3])
+    t = torch.frombuffer(a, dtype=torch.int32)
+    print(t)
+    t[0] = -1
+    print(a)
+    a = array.array('b', [-1, 0, 0, 0])
+    print(torch.frombuffer(a, dtype=torch.int32))
+    print(torch.empty((2, 3, 5, 7)).stride())
+    print(torch.empty_permuted((2, 3, 5, 7), (0, 1, 2, 3)).stride())
+    print(torch.empty_permuted((2, 3, 5, 7), (0, 2, 3, 1)).stride())
+    print(torch.empty_permuted((2, 3, 5, 7), (0, 2, 3, 1)).dim_order())
+    a = torch.arange(4).reshape(2, 2) + 1
+    print(a)
+    b = torch.zeros(3, 3)
+    print(b)
+    print(torch.as_strided_scatter(b, a, (2, 2), (1, 2)))
+    x = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    print(torch.narrow_copy(x, 0, 0, 2))
+    print(torch.narrow_copy(x, 1, 1, 2))
+    x = torch.empty(5, 3).fill_(2)
+    t = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]], dtype=torch.float)
+    index = torch.tensor([0, 4, 2, 0])
+    print(x.index_reduce_(0, index, t, 'prod'))
+    x = torch.empty(5, 3).fill_(2)
+    print(x.index_reduce_(0, index, t, 'prod', include_self=False))
+    print(torch.empty((2, 3, 5, 7)).dim_order())
+    print(torch.empty((2, 3, 5, 7)).transpose(1, 2).dim_order())
+    print(torch.empty((1, 2, 3, 4)).dim_order())
+    try:
+        torch.empty((1, 2, 3, 4)).dim_order(ambiguity_check=True)
+    except RuntimeError as e:
+        print(e)
+    print(torch.empty((1, 2, 3, 4)).dim_order(ambiguity_check=[torch.contiguous_format]))
+    try:
+        torch.empty((1, 2, 3, 4)).dim_order(ambiguity_check="ILLEGAL")  # type: ignore[arg-type]
+    except TypeError as e:
+        print(e)
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        # forward
+        a = torch.ones(2, 3, requires_grad=True)
+        b = a.clone()
+        out = (b**2).sum()
+        print(b.sin_())
+        # backward
+        out.sum().backward()
+    print(a.grad)
+    samples = torch.linspace(0, 3, 7, requires_grad=True)
+    (slope,) = torch.gradient(samples ** 3, spacing=0.5, edge_order=2)
+    print(slope)
+    slope.pow(2).sum().backward()
+    return {"a.grad": a.grad, "samples.grad": samples.grad}
+
+
+def d2l_transposed_convolution(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/transposed-conv.md, the PyTorch tab: trans_conv
+    by hand (each input element times the kernel added into a window of zeros), then
+    nn.ConvTranspose2d with the same kernel put into weight.data (no padding, padding=1,
+    stride=2), a Conv2d and a ConvTranspose2d of the same hyperparameters giving back X's
+    shape, and the connection to matrix transposition: corr2d as a product with
+    kernel2matrix's sparse W, and the transposed convolution as one with W.T."""
+    nn = torch.nn
+
+    def trans_conv(X, K):
+        h, w = K.shape
+        Y = torch.zeros((X.shape[0] + h - 1, X.shape[1] + w - 1))
+        for i in range(X.shape[0]):
+            for j in range(X.shape[1]):
+                Y[i: i + h, j: j + w] += X[i, j] * K
+        return Y
+
+    def corr2d(X, K):
+        h, w = K.shape
+        Y = torch.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                Y[i, j] = (X[i:i + h, j:j + w] * K).sum()
+        return Y
+
+    X = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
+    K = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
+    print(trans_conv(X, K))
+    X, K = X.reshape(1, 1, 2, 2), K.reshape(1, 1, 2, 2)
+    tconv = nn.ConvTranspose2d(1, 1, kernel_size=2, bias=False)
+    tconv.weight.data = K
+    print(tconv(X))
+    tconv = nn.ConvTranspose2d(1, 1, kernel_size=2, padding=1, bias=False)
+    tconv.weight.data = K
+    print(tconv(X))
+    tconv = nn.ConvTranspose2d(1, 1, kernel_size=2, stride=2, bias=False)
+    tconv.weight.data = K
+    print(tconv(X))
+    X = torch.rand(size=(1, 10, 16, 16))
+    conv = nn.Conv2d(10, 20, kernel_size=5, padding=2, stride=3)
+    tconv = nn.ConvTranspose2d(20, 10, kernel_size=5, padding=2, stride=3)
+    print(tconv(conv(X)).shape == X.shape)
+    X = torch.arange(9.0).reshape(3, 3)
+    K = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    Y = corr2d(X, K)
+    print(Y)
+
+    def kernel2matrix(K):
+        k, W = torch.zeros(5), torch.zeros((4, 9))
+        k[:2], k[3:5] = K[0, :], K[1, :]
+        W[0, :5], W[1, 1:6], W[2, 3:8], W[3, 4:] = k, k, k, k
+        return W
+
+    W = kernel2matrix(K)
+    print(W)
+    print(Y == torch.matmul(W, torch.reshape(X, (-1,))).reshape(2, 2))
+    Z = trans_conv(Y, K)
+    print(Z == torch.matmul(W.T, torch.reshape(Y, (-1,))).reshape(3, 3))
+    small = nn.ConvTranspose2d(1, 1, kernel_size=2, stride=2)
+    X = torch.tensor([[0.0, 1.0], [2.0, 3.0]]).reshape(1, 1, 2, 2).requires_grad_()
+    (small(X) * torch.arange(16.).reshape(1, 1, 4, 4)).sum().backward()
+    return {"X.grad": X.grad, "small.weight.grad": small.weight.grad}
+
+
+def d2l_fully_convolutional_network(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/fcn.md, the PyTorch tab: the network made of a
+    ResNet's children but its last two (``nn.Sequential(*list(...children())[:-2])``),
+    ``add_module`` of a 1x1 ``final_conv`` and a ``transpose_conv`` (kernel 64, padding 16,
+    stride 32) that brings the features back to the input's height and width,
+    bilinear_kernel (``torch.abs`` of ``arange`` columns and rows, the filter written into
+    ``weight[range(in), range(out), :, :]``) copied into a ConvTranspose2d that doubles an
+    image's size, the per-pixel loss ``F.cross_entropy(..., reduction='none').mean(1).mean(1)``
+    with SGD and weight decay, predict's argmax over the channels and label2image through
+    VOC_COLORMAP. Offline: torchvision's resnet18 is the small ResNet (64 features, not 512),
+    catdog.jpg a random 3x8x12 image, VOC a batch of two random 64x96 images and labels."""
+    nn, F = torch.nn, torch.nn.functional
+    pretrained_net = resnet_stand_in(torch)()
+    print(pretrained_net.layer4[0], pretrained_net.avgpool, pretrained_net.fc)
+    net = nn.Sequential(*list(pretrained_net.children())[:-2])
+    X = torch.rand(size=(1, 3, 64, 96))
+    print(net(X).shape)
+    num_classes = 21
+    net.add_module('final_conv', nn.Conv2d(64, num_classes, kernel_size=1))
+    net.add_module('transpose_conv', nn.ConvTranspose2d(num_classes, num_classes,
+                                                        kernel_size=64, padding=16, stride=32))
+
+    def bilinear_kernel(in_channels, out_channels, kernel_size):
+        factor = (kernel_size + 1) // 2
+        if kernel_size % 2 == 1:
+            center = factor - 1
+        else:
+            center = factor - 0.5
+        og = (torch.arange(kernel_size).reshape(-1, 1),
+              torch.arange(kernel_size).reshape(1, -1))
+        filt = (1 - torch.abs(og[0] - center) / factor) * \
+               (1 - torch.abs(og[1] - center) / factor)
+        weight = torch.zeros((in_channels, out_channels,
+                              kernel_size, kernel_size))
+        weight[range(in_channels), range(out_channels), :, :] = filt
+        return weight
+
+    conv_trans = nn.ConvTranspose2d(3, 3, kernel_size=4, padding=1, stride=2,
+                                    bias=False)
+    conv_trans.weight.data.copy_(bilinear_kernel(3, 3, 4))
+    img = torch.rand(3, 8, 12)
+    X = img.unsqueeze(0)
+    Y = conv_trans(X)
+    out_img = Y[0].permute(1, 2, 0).detach()
+    print('input image shape:', img.permute(1, 2, 0).shape)
+    print('output image shape:', out_img.shape)
+    print(out_img[:3, :3, 0])
+    W = bilinear_kernel(num_classes, num_classes, 64)
+    net.transpose_conv.weight.data.copy_(W)
+
+    def loss(inputs, targets):
+        return F.cross_entropy(inputs, targets, reduction='none').mean(1).mean(1)
+
+    lr, wd = 0.001, 1e-3
+    trainer = torch.optim.SGD(net.parameters(), lr=lr, weight_decay=wd)
+    features = torch.rand(2, 3, 64, 96)
+    labels = torch.randint(0, num_classes, (2, 64, 96))
+    net.train()
+    for epoch in range(2):
+        trainer.zero_grad()
+        pred = net(features)
+        l = loss(pred, labels)
+        l.sum().backward()
+        trainer.step()
+        acc = (pred.argmax(dim=1) == labels).float().mean()
+        print(f'epoch {epoch + 1}, loss {l.sum().item():.4f}, pixel acc {acc.item():.3f}')
+    VOC_COLORMAP = [[0, 0, 0], [128, 0, 0], [0, 128, 0], [128, 128, 0],
+                    [0, 0, 128], [128, 0, 128], [0, 128, 128], [128, 128, 128],
+                    [64, 0, 0], [192, 0, 0], [64, 128, 0], [192, 128, 0],
+                    [64, 0, 128], [192, 0, 128], [64, 128, 128], [192, 128, 128],
+                    [0, 64, 0], [128, 64, 0], [0, 192, 0], [128, 192, 0],
+                    [0, 64, 128]]
+    net.eval()
+
+    def predict(img):
+        X = img.unsqueeze(0)
+        pred = net(X).argmax(dim=1)
+        return pred.reshape(pred.shape[1], pred.shape[2])
+
+    def label2image(pred):
+        colormap = torch.tensor(VOC_COLORMAP)
+        X = pred.long()
+        return colormap[X, :]
+
+    pred = label2image(predict(features[0]))
+    print(pred.shape, pred.dtype, pred[0, :4])
+    return {"final_conv.weight": net.final_conv.weight, "final_conv.bias": net.final_conv.bias}
+
+
+def d2l_single_shot_multibox_detection(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/ssd.md, the PyTorch tab: cls_predictor and
+    bbox_predictor (3x3 convolutions), flatten_pred and concat_preds (permute, flatten,
+    cat) over two scales, down_sample_blk and base_net, get_blk (AdaptiveMaxPool2d((1, 1))
+    last), blk_forward with anchor.md's multibox_prior, TinySSD built with setattr and run
+    with getattr, calc_loss (CrossEntropyLoss and L1Loss with reduction='none', masked),
+    cls_eval and bbox_eval, and SGD with weight decay. Smaller than the book: images 64x64
+    (not 256x256), batches of 2; the banana dataset and multibox_target's labels are random
+    stand-ins of their shapes (class 0 or 1 per anchor, offsets, masks)."""
+    nn = torch.nn
+
+    def multibox_prior(data, sizes, ratios):
+        in_height, in_width = data.shape[-2:]
+        device, num_sizes, num_ratios = data.device, len(sizes), len(ratios)
+        boxes_per_pixel = (num_sizes + num_ratios - 1)
+        size_tensor = torch.tensor(sizes, device=device)
+        ratio_tensor = torch.tensor(ratios, device=device)
+        offset_h, offset_w = 0.5, 0.5
+        steps_h = 1.0 / in_height
+        steps_w = 1.0 / in_width
+        center_h = (torch.arange(in_height, device=device) + offset_h) * steps_h
+        center_w = (torch.arange(in_width, device=device) + offset_w) * steps_w
+        shift_y, shift_x = torch.meshgrid(center_h, center_w, indexing='ij')
+        shift_y, shift_x = shift_y.reshape(-1), shift_x.reshape(-1)
+        w = torch.cat((size_tensor * torch.sqrt(ratio_tensor[0]),
+                       sizes[0] * torch.sqrt(ratio_tensor[1:]))) * in_height / in_width
+        h = torch.cat((size_tensor / torch.sqrt(ratio_tensor[0]),
+                       sizes[0] / torch.sqrt(ratio_tensor[1:])))
+        anchor_manipulations = torch.stack((-w, -h, w, h)).T.repeat(in_height * in_width, 1) / 2
+        out_grid = torch.stack([shift_x, shift_y, shift_x, shift_y],
+                               dim=1).repeat_interleave(boxes_per_pixel, dim=0)
+        output = out_grid + anchor_manipulations
+        return output.unsqueeze(0)
+
+    def cls_predictor(num_inputs, num_anchors, num_classes):
+        return nn.Conv2d(num_inputs, num_anchors * (num_classes + 1),
+                         kernel_size=3, padding=1)
+
+    def bbox_predictor(num_inputs, num_anchors):
+        return nn.Conv2d(num_inputs, num_anchors * 4, kernel_size=3, padding=1)
+
+    def forward(x, block):
+        return block(x)
+
+    Y1 = forward(torch.zeros((2, 8, 20, 20)), cls_predictor(8, 5, 10))
+    Y2 = forward(torch.zeros((2, 16, 10, 10)), cls_predictor(16, 3, 10))
+    print((Y1.shape, Y2.shape))
+
+    def flatten_pred(pred):
+        return torch.flatten(pred.permute(0, 2, 3, 1), start_dim=1)
+
+    def concat_preds(preds):
+        return torch.cat([flatten_pred(p) for p in preds], dim=1)
+
+    print(concat_preds([Y1, Y2]).shape)
+
+    def down_sample_blk(in_channels, out_channels):
+        blk = []
+        for _ in range(2):
+            blk.append(nn.Conv2d(in_channels, out_channels,
+                                 kernel_size=3, padding=1))
+            blk.append(nn.BatchNorm2d(out_channels))
+            blk.append(nn.ReLU())
+            in_channels = out_channels
+        blk.append(nn.MaxPool2d(2))
+        return nn.Sequential(*blk)
+
+    print(forward(torch.zeros((2, 3, 20, 20)), down_sample_blk(3, 10)).shape)
+
+    def base_net():
+        blk = []
+        num_filters = [3, 16, 32, 64]
+        for i in range(len(num_filters) - 1):
+            blk.append(down_sample_blk(num_filters[i], num_filters[i + 1]))
+        return nn.Sequential(*blk)
+
+    print(forward(torch.zeros((2, 3, 64, 64)), base_net()).shape)
+
+    def get_blk(i):
+        if i == 0:
+            blk = base_net()
+        elif i == 1:
+            blk = down_sample_blk(64, 128)
+        elif i == 4:
+            blk = nn.AdaptiveMaxPool2d((1, 1))
+        else:
+            blk = down_sample_blk(128, 128)
+        return blk
+
+    def blk_forward(X, blk, size, ratio, cls_predictor, bbox_predictor):
+        Y = blk(X)
+        anchors = multibox_prior(Y, sizes=size, ratios=ratio)
+        cls_preds = cls_predictor(Y)
+        bbox_preds = bbox_predictor(Y)
+        return (Y, anchors, cls_preds, bbox_preds)
+
+    sizes = [[0.2, 0.272], [0.37, 0.447], [0.54, 0.619], [0.71, 0.79],
+             [0.88, 0.961]]
+    ratios = [[1, 2, 0.5]] * 5
+    num_anchors = len(sizes[0]) + len(ratios[0]) - 1
+
+    class TinySSD(nn.Module):
+        def __init__(self, num_classes, **kwargs):
+            super(TinySSD, self).__init__(**kwargs)
+            self.num_classes = num_classes
+            idx_to_in_channels = [64, 128, 128, 128, 128]
+            for i in range(5):
+                # The assignment statement is self.blk_i = get_blk(i)
+                setattr(self, f'blk_{i}', get_blk(i))
+                setattr(self, f'cls_{i}', cls_predictor(idx_to_in_channels[i],
+                                                        num_anchors, num_classes))
+                setattr(self, f'bbox_{i}', bbox_predictor(idx_to_in_channels[i],
+                                                          num_anchors))
+
+        def forward(self, X):
+            anchors, cls_preds, bbox_preds = [None] * 5, [None] * 5, [None] * 5
+            for i in range(5):
+                # getattr(self, 'blk_%d' % i) accesses self.blk_i
+                X, anchors[i], cls_preds[i], bbox_preds[i] = blk_forward(
+                    X, getattr(self, f'blk_{i}'), sizes[i], ratios[i],
+                    getattr(self, f'cls_{i}'), getattr(self, f'bbox_{i}'))
+            anchors = torch.cat(anchors, dim=1)
+            cls_preds = concat_preds(cls_preds)
+            cls_preds = cls_preds.reshape(
+                cls_preds.shape[0], -1, self.num_classes + 1)
+            bbox_preds = concat_preds(bbox_preds)
+            return anchors, cls_preds, bbox_preds
+
+    net = TinySSD(num_classes=1)
+    X = torch.zeros((2, 3, 64, 64))
+    anchors, cls_preds, bbox_preds = net(X)
+    print('output anchors:', anchors.shape)
+    print('output class preds:', cls_preds.shape)
+    print('output bbox preds:', bbox_preds.shape)
+    print(anchors[0, :3])
+    trainer = torch.optim.SGD(net.parameters(), lr=0.2, weight_decay=5e-4)
+    cls_loss = nn.CrossEntropyLoss(reduction='none')
+    bbox_loss = nn.L1Loss(reduction='none')
+
+    def calc_loss(cls_preds, cls_labels, bbox_preds, bbox_labels, bbox_masks):
+        batch_size, num_classes = cls_preds.shape[0], cls_preds.shape[2]
+        cls = cls_loss(cls_preds.reshape(-1, num_classes),
+                       cls_labels.reshape(-1)).reshape(batch_size, -1).mean(dim=1)
+        bbox = bbox_loss(bbox_preds * bbox_masks,
+                         bbox_labels * bbox_masks).mean(dim=1)
+        return cls + bbox
+
+    def cls_eval(cls_preds, cls_labels):
+        # Because the class prediction results are placed in the final
+        # dimension, argmax must specify this dimension
+        return float((cls_preds.argmax(dim=-1).type(
+            cls_labels.dtype) == cls_labels).sum())
+
+    def bbox_eval(bbox_preds, bbox_labels, bbox_masks):
+        return float((torch.abs((bbox_labels - bbox_preds) * bbox_masks)).sum())
+
+    num_epochs = 2
+    net.train()
+    features = torch.rand(2, 3, 64, 64)
+    count = anchors.shape[1]
+    cls_labels = (torch.rand(2, count) < 0.1).long()
+    bbox_masks = cls_labels.float().repeat_interleave(4, dim=1)
+    bbox_labels = torch.randn(2, count * 4) * 0.1 * bbox_masks
+    for epoch in range(num_epochs):
+        trainer.zero_grad()
+        anchors, cls_preds, bbox_preds = net(features)
+        l = calc_loss(cls_preds, cls_labels, bbox_preds, bbox_labels, bbox_masks)
+        l.mean().backward()
+        trainer.step()
+        print(epoch, l.mean().item(), cls_eval(cls_preds, cls_labels) / cls_labels.numel(),
+              bbox_eval(bbox_preds, bbox_labels, bbox_masks) / bbox_labels.numel())
+    return {"cls_4.bias": net.cls_4.bias, "bbox_4.bias": net.bbox_4.bias}
+
+
+def introyt_introduction(torch):
+    """pytorch/tutorials beginner_source/introyt/introyt1_tutorial.py (Introduction to
+    PyTorch, the YouTube series' first part): zeros and its dtype, int16 ones, rand after
+    manual_seed(1729) twice, arithmetic and broadcasting of ones and twos, abs, asin, det,
+    svd, std_mean and max of a random matrix, the LeNet with num_flat_features run on one
+    32x32 image, CIFAR10 through Normalize and a DataLoader of 4 (labels printed by class
+    name), then the CIFAR Net trained with CrossEntropyLoss and SGD (momentum 0.9) printing
+    its running loss, and its accuracy on the test set. Offline: CIFAR10 is 48 training and
+    16 test images (``image_dataset``), normalized as the transform would, num_workers 0,
+    the running loss printed every 4 batches (not 2000), one epoch (not two)."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    z = torch.zeros(5, 3)
+    print(z)
+    print(z.dtype)
+    i = torch.ones((5, 3), dtype=torch.int16)
+    print(i)
+    torch.manual_seed(1729)
+    r1 = torch.rand(2, 2)
+    print('A random tensor:')
+    print(r1)
+    r2 = torch.rand(2, 2)
+    print('\nA different random tensor:')
+    print(r2)  # new values
+    torch.manual_seed(1729)
+    r3 = torch.rand(2, 2)
+    print('\nShould match r1:')
+    print(r3)  # repeats values of r1 because of re-seed
+    ones = torch.ones(2, 3)
+    print(ones)
+    twos = torch.ones(2, 3) * 2  # every element is multiplied by 2
+    print(twos)
+    threes = ones + twos       # addition allowed because shapes are similar
+    print(threes)              # tensors are added element-wise
+    print(threes.shape)        # this has the same dimensions as input tensors
+    r1 = torch.rand(2, 3)
+    r2 = torch.rand(3, 2)
+    r = (torch.rand(2, 2) - 0.5) * 2  # values between -1 and 1
+    print('A random matrix, r:')
+    print(r)
+    print('\nAbsolute value of r:')
+    print(torch.abs(r))
+    print('\nInverse sine of r:')
+    print(torch.asin(r))
+    print('\nDeterminant of r:')
+    print(torch.det(r))
+    print('\nSingular value decomposition of r:')
+    print(torch.svd(r))
+    print('\nAverage and standard deviation of r:')
+    print(torch.std_mean(r))
+    print('\nMaximum value of r:')
+    print(torch.max(r))
+
+    class LeNet(nn.Module):
+
+        def __init__(self):
+            super(LeNet, self).__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)  # 5*5 from image dimension
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
+            x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+            x = x.view(-1, self.num_flat_features(x))
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            x = self.fc3(x)
+            return x
+
+        def num_flat_features(self, x):
+            size = x.size()[1:]  # all dimensions except the batch dimension
+            num_features = 1
+            for s in size:
+                num_features *= s
+            return num_features
+
+    net = LeNet()
+    print(net)
+    input = torch.rand(1, 1, 32, 32)   # stand-in for a 32x32 black & white image
+    print('\nImage batch shape:')
+    print(input.shape)
+    output = net(input)                # we don't call forward() directly
+    print('\nRaw output:')
+    print(output)
+    print(output.shape)
+
+    def cifar10(n, seed):
+        images = image_dataset(torch, n, (3, 32, 32), seed=seed)
+
+        class Normalized(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(images)
+
+            def __getitem__(self, k):
+                x, y = images[k]
+                return (x - 0.5) / 0.5, y
+        return Normalized()
+
+    trainset = cifar10(48, 3)
+    trainloader = torch.utils.data.DataLoader(trainset, batch_size=4, shuffle=True, num_workers=0)
+    testset = cifar10(16, 4)
+    testloader = torch.utils.data.DataLoader(testset, batch_size=4, shuffle=False, num_workers=0)
+    classes = ('plane', 'car', 'bird', 'cat',
+               'deer', 'dog', 'frog', 'horse', 'ship', 'truck')
+    dataiter = iter(trainloader)
+    images, labels = next(dataiter)
+    print(' '.join('%5s' % classes[labels[j]] for j in range(4)))
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = x.view(-1, 16 * 5 * 5)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            x = self.fc3(x)
+            return x
+
+    net = Net()
+    criterion = nn.CrossEntropyLoss()
+    optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+    for epoch in range(1):  # loop over the dataset multiple times
+        running_loss = 0.0
+        for i, data in enumerate(trainloader, 0):
+            # get the inputs
+            inputs, labels = data
+            # zero the parameter gradients
+            optimizer.zero_grad()
+            # forward + backward + optimize
+            outputs = net(inputs)
+            loss = criterion(outputs, labels)
+            loss.backward()
+            optimizer.step()
+            # print statistics
+            running_loss += loss.item()
+            if i % 4 == 3:    # print every 4 mini-batches
+                print('[%d, %5d] loss: %.3f' %
+                      (epoch + 1, i + 1, running_loss / 4))
+                running_loss = 0.0
+    print('Finished Training')
+    correct = 0
+    total = 0
+    with torch.no_grad():
+        for data in testloader:
+            images, labels = data
+            outputs = net(images)
+            _, predicted = torch.max(outputs.data, 1)
+            total += labels.size(0)
+            correct += (predicted == labels).sum().item()
+    print('Accuracy of the network on the 16 test images: %d %%' % (
+        100 * correct / total))
+    return {"fc3.weight": net.fc3.weight, "fc3.bias": net.fc3.bias}
+
+
+def pytorch_cheat_sheet(torch):
+    """pytorch/tutorials beginner_source/ptcheat.rst (the PyTorch Cheat Sheet), each line
+    made concrete: creation (randn, ones, zeros, tensor of a list and of an ndarray, clone,
+    no_grad, requires_grad), dimensionality (size, cat, view, view(-1, a), transpose,
+    permute, unsqueeze, squeeze with and without a dim), algebra (mm, mv, t), the device
+    agnostic lines (cuda.is_available, a torch.device, net.to, x.to, x.cpu), the layers it
+    names (Linear, Conv1d/2d/3d, MaxPool1d/2d/3d, BatchNorm1d/2d/3d, RNN/LSTM/GRU, Dropout,
+    Dropout2d, Embedding), each loss and activation it lists applied once, each optimizer
+    it lists making a step (LBFGS with a closure; SparseAdam, which takes only sparse
+    gradients, left out) and each learning-rate scheduler stepped, and the data utilities
+    (TensorDataset, ConcatDataset, DataLoader and the samplers it names). The JIT, ONNX,
+    torchvision and distributed lines are left out."""
+    import numpy as np
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    data_utils = torch.utils.data
+    ConcatDataset, DataLoader = data_utils.ConcatDataset, data_utils.DataLoader
+    TensorDataset, sampler = data_utils.TensorDataset, data_utils.sampler
+    x = torch.randn(2, 3)
+    print(x, torch.ones(2, 3), torch.zeros(2, 3))
+    print(torch.tensor([[1, 2], [3, 4]]), torch.tensor(np.arange(3.)))
+    y = x.clone()
+    with torch.no_grad():
+        z = x * 2
+    w = torch.randn(3, requires_grad=True)
+    print(y, z.requires_grad, w.requires_grad)
+    x = torch.randn(2, 1, 3, 1)
+    print(x.size(), torch.cat([x, x], dim=0).shape, x.view(3, 2).shape, x.view(-1, 3).shape)
+    print(x.transpose(0, 2).shape, x.permute(3, 2, 1, 0).shape, x.unsqueeze(2).shape,
+          x.unsqueeze(dim=2).shape, x.squeeze().shape, x.squeeze(dim=1).shape)
+    A, B, v = torch.randn(2, 3), torch.randn(3, 4), torch.randn(3)
+    print(A.mm(B), A.mv(v), A.t())
+    print(torch.cuda.is_available())
+    device = torch.device('cuda') if torch.cuda.is_available() else torch.device('cpu')
+    net = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2)).to(device)
+    x = A.to(device).cpu()
+    print(device, net(x))
+    signals = torch.randn(2, 3, 8, 8, 8)
+    layers = [nn.Linear(8, 2), nn.Conv1d(3, 2, 3), nn.Conv2d(3, 2, 3), nn.Conv3d(3, 2, 3),
+              nn.MaxPool1d(2), nn.MaxPool2d(2), nn.MaxPool3d(2), nn.BatchNorm1d(3),
+              nn.BatchNorm2d(3), nn.BatchNorm3d(3), nn.Dropout(p=0.5, inplace=False),
+              nn.Dropout2d(p=0.5, inplace=False)]
+    inputs = [signals[:, 0, 0, 0], signals[:, :, 0, 0], signals[:, :, 0], signals,
+              signals[:, :, 0, 0], signals[:, :, 0], signals, signals[:, :, 0, 0],
+              signals[:, :, 0], signals, signals[:, 0, 0], signals[:, :, 0]]
+    for layer, given in zip(layers, inputs):
+        out = layer(given)
+        print(type(layer).__name__, tuple(out.shape), out.abs().sum().item())
+    for recurrent in (nn.RNN(8, 4), nn.LSTM(8, 4), nn.GRU(8, 4)):
+        out, _ = recurrent(signals[:, 0, 0])
+        print(type(recurrent).__name__, tuple(out.shape), out.sum().item())
+    print(nn.Embedding(10, 3)(torch.tensor([[1, 2], [3, 9]])))
+    logits, target = torch.randn(3, 5, requires_grad=True), torch.tensor([1, 0, 4])
+    p, q = torch.rand(3, 5), torch.rand(3, 5)
+    labels = (torch.rand(3, 5) > 0.5).float()
+    signs = torch.tensor([1., -1., 1.])
+    multilabel = torch.tensor([[3, 0, -1, 1, 2], [1, 2, -1, 0, 0], [0, -1, 1, 1, 1]])
+    losses = {
+        "L1Loss": nn.L1Loss()(logits, p), "MSELoss": nn.MSELoss()(logits, p),
+        "CrossEntropyLoss": nn.CrossEntropyLoss()(logits, target),
+        "CTCLoss": nn.CTCLoss()(logits.log_softmax(1).unsqueeze(1).expand(3, 2, 5),
+                                torch.tensor([[1, 2], [3, 3]]), torch.tensor([3, 3]),
+                                torch.tensor([2, 1])),
+        "NLLLoss": nn.NLLLoss()(logits.log_softmax(1), target),
+        "PoissonNLLLoss": nn.PoissonNLLLoss()(logits, p),
+        "KLDivLoss": nn.KLDivLoss(reduction='batchmean')(logits.log_softmax(1), q),
+        "BCELoss": nn.BCELoss()(logits.sigmoid(), labels),
+        "BCEWithLogitsLoss": nn.BCEWithLogitsLoss()(logits, labels),
+        "MarginRankingLoss": nn.MarginRankingLoss()(logits[:, 0], logits[:, 1], signs),
+        "HingeEmbeddingLoss": nn.HingeEmbeddingLoss()(logits, labels * 2 - 1),
+        "MultiLabelMarginLoss": nn.MultiLabelMarginLoss()(logits, multilabel),
+        "SmoothL1Loss": nn.SmoothL1Loss()(logits, p),
+        "SoftMarginLoss": nn.SoftMarginLoss()(logits, labels * 2 - 1),
+        "MultiLabelSoftMarginLoss": nn.MultiLabelSoftMarginLoss()(logits, labels),
+        "CosineEmbeddingLoss": nn.CosineEmbeddingLoss()(logits, p, signs),
+        "MultiMarginLoss": nn.MultiMarginLoss()(logits, target),
+        "TripletMarginLoss": nn.TripletMarginLoss()(logits, p, q),
+    }
+    for name, value in losses.items():
+        print(name, value)
+    sum(losses.values()).backward()
+    activations = [nn.ReLU(), nn.ReLU6(), nn.ELU(), nn.SELU(), nn.PReLU(), nn.LeakyReLU(),
+                   nn.RReLU(), nn.CELU(), nn.GELU(), nn.Threshold(0.1, 20), nn.Hardshrink(),
+                   nn.Hardtanh(), nn.Sigmoid(), nn.LogSigmoid(), nn.Softplus(), nn.Softshrink(),
+                   nn.Softsign(), nn.Tanh(), nn.Tanhshrink(), nn.Softmin(dim=1),
+                   nn.Softmax(dim=1), nn.Softmax2d(), nn.LogSoftmax(dim=1)]
+    for activation in activations:
+        given = signals[:, :, 0] if isinstance(activation, nn.Softmax2d) else logits
+        print(activation, activation(given).sum().item())
+    adaptive = nn.AdaptiveLogSoftmaxWithLoss(5, 6, cutoffs=[2, 4])
+    print(adaptive(logits, target).loss)
+    model = nn.Linear(5, 1)
+    data = torch.randn(6, 5)
+
+    def closure():
+        opt.zero_grad()
+        loss = model(data).pow(2).mean()
+        loss.backward()
+        return loss
+
+    for name in ("SGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "ASGD", "LBFGS",
+                 "RMSprop", "Rprop"):
+        opt = getattr(optim, name)(model.parameters(), lr=0.01)
+        print(name, opt.step(closure).item())
+    opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    schedulers = [optim.lr_scheduler.LambdaLR(opt, lambda epoch: 0.9 ** epoch),
+                  optim.lr_scheduler.MultiplicativeLR(opt, lambda epoch: 0.95),
+                  optim.lr_scheduler.StepLR(opt, step_size=2),
+                  optim.lr_scheduler.MultiStepLR(opt, milestones=[1, 3]),
+                  optim.lr_scheduler.ExponentialLR(opt, gamma=0.9),
+                  optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4),
+                  optim.lr_scheduler.ReduceLROnPlateau(opt),
+                  optim.lr_scheduler.CyclicLR(opt, base_lr=0.01, max_lr=0.1),
+                  optim.lr_scheduler.OneCycleLR(opt, max_lr=0.1, total_steps=10),
+                  optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2)]
+    for scheduler in schedulers:
+        for _ in range(3):
+            opt.step(closure)
+            if isinstance(scheduler, optim.lr_scheduler.ReduceLROnPlateau):
+                scheduler.step(1.0)
+            else:
+                scheduler.step()
+        print(type(scheduler).__name__, opt.param_groups[0]['lr'])
+    dataset = TensorDataset(torch.arange(6.).reshape(6, 1), torch.arange(6))
+    both = ConcatDataset([dataset, dataset])
+    print(len(both), both[7])
+    for chosen in (sampler.SequentialSampler(both), sampler.RandomSampler(both),
+                   sampler.SubsetRandomSampler([0, 5, 7]),
+                   sampler.WeightedRandomSampler([0.1, 0.9, 0.4], 5),
+                   sampler.BatchSampler(sampler.SequentialSampler(both), 4, False)):
+        print(type(chosen).__name__, list(chosen))
+    for batch in DataLoader(both, batch_size=5, shuffle=True):
+        print(batch)
+    return {"logits.grad": logits.grad, "model.weight": model.weight}
+
+
+def d2l_semantic_segmentation_dataset(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/semantic-segmentation-and-dataset.md, the PyTorch
+    tab: VOC_COLORMAP and VOC_CLASSES, voc_colormap2label (a 256**3 long lookup table filled
+    at each colour's index), voc_label_indices (the label image permuted to HWC, through
+    NumPy's int32, then indexed into the table), voc_rand_crop cropping a feature and its
+    label alike, VOCSegDataset (normalize_image, filter, __getitem__) and a DataLoader's first
+    batch. Offline: VOC2012 is six random uint8 images and labels painted with the colormap's
+    colours (two of them too small, as filter drops), torchvision's Normalize is its formula,
+    RandomCrop.get_params its two randint draws, crops of 32x48 (not 320x480)."""
+    VOC_COLORMAP = [[0, 0, 0], [128, 0, 0], [0, 128, 0], [128, 128, 0],
+                    [0, 0, 128], [128, 0, 128], [0, 128, 128], [128, 128, 128],
+                    [64, 0, 0], [192, 0, 0], [64, 128, 0], [192, 128, 0],
+                    [64, 0, 128], [192, 0, 128], [64, 128, 128], [192, 128, 128],
+                    [0, 64, 0], [128, 64, 0], [0, 192, 0], [128, 192, 0],
+                    [0, 64, 128]]
+    VOC_CLASSES = ['background', 'aeroplane', 'bicycle', 'bird', 'boat',
+                   'bottle', 'bus', 'car', 'cat', 'chair', 'cow',
+                   'diningtable', 'dog', 'horse', 'motorbike', 'person',
+                   'potted plant', 'sheep', 'sofa', 'train', 'tv/monitor']
+
+    def voc_colormap2label():
+        colormap2label = torch.zeros(256 ** 3, dtype=torch.long)
+        for i, colormap in enumerate(VOC_COLORMAP):
+            colormap2label[
+                (colormap[0] * 256 + colormap[1]) * 256 + colormap[2]] = i
+        return colormap2label
+
+    def voc_label_indices(colormap, colormap2label):
+        colormap = colormap.permute(1, 2, 0).numpy().astype('int32')
+        idx = ((colormap[:, :, 0] * 256 + colormap[:, :, 1]) * 256
+               + colormap[:, :, 2])
+        return colormap2label[idx]
+
+    def read_voc_images():
+        sizes = [(40, 60), (36, 50), (20, 30), (48, 64), (30, 70), (44, 52)]
+        features, labels = [], []
+        for h, w in sizes:
+            features.append((torch.rand(3, h, w) * 255).to(torch.uint8))
+            classes = torch.randint(0, 21, (h // 4 + 1, w // 4 + 1))
+            classes = classes.repeat_interleave(4, 0).repeat_interleave(4, 1)[:h, :w]
+            labels.append(torch.tensor(VOC_COLORMAP, dtype=torch.uint8)[classes].permute(2, 0, 1))
+        return features, labels
+
+    train_features, train_labels = read_voc_images()
+    y = voc_label_indices(train_labels[0], voc_colormap2label())
+    print(y[5:10, 13:20], VOC_CLASSES[1])
+
+    def random_crop_params(img, output_size):
+        h, w = img.shape[-2:]
+        th, tw = output_size
+        i = torch.randint(0, h - th + 1, size=(1,)).item()
+        j = torch.randint(0, w - tw + 1, size=(1,)).item()
+        return i, j, th, tw
+
+    def voc_rand_crop(feature, label, height, width):
+        i, j, h, w = random_crop_params(feature, (height, width))
+        feature = feature[:, i:i + h, j:j + w]
+        label = label[:, i:i + h, j:j + w]
+        return feature, label
+
+    imgs = []
+    for _ in range(3):
+        imgs += voc_rand_crop(train_features[0], train_labels[0], 20, 30)
+    print([tuple(img.shape) for img in imgs], imgs[1][:, 0, :4])
+
+    class VOCSegDataset(torch.utils.data.Dataset):
+        def __init__(self, is_train, crop_size):
+            self.mean = torch.tensor([0.485, 0.456, 0.406]).reshape(3, 1, 1)
+            self.std = torch.tensor([0.229, 0.224, 0.225]).reshape(3, 1, 1)
+            self.crop_size = crop_size
+            features, labels = read_voc_images()
+            self.features = [self.normalize_image(feature)
+                             for feature in self.filter(features)]
+            self.labels = self.filter(labels)
+            self.colormap2label = voc_colormap2label()
+            print('read ' + str(len(self.features)) + ' examples')
+
+        def normalize_image(self, img):
+            return (img.float() / 255 - self.mean) / self.std
+
+        def filter(self, imgs):
+            return [img for img in imgs if (
+                img.shape[1] >= self.crop_size[0] and
+                img.shape[2] >= self.crop_size[1])]
+
+        def __getitem__(self, idx):
+            feature, label = voc_rand_crop(self.features[idx], self.labels[idx],
+                                           *self.crop_size)
+            return (feature, voc_label_indices(label, self.colormap2label))
+
+        def __len__(self):
+            return len(self.features)
+
+    crop_size = (32, 48)
+    voc_train = VOCSegDataset(True, crop_size)
+    train_iter = torch.utils.data.DataLoader(voc_train, 2, shuffle=True, drop_last=True)
+    for X, Y in train_iter:
+        print(X.shape)
+        print(Y.shape)
+        print(X[0, :, 0, :3], Y[:, 0, :6])
+        break
+    return {"X": X}
+
+
+def d2l_multiscale_object_detection(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/multiscale-object-detection.md, the PyTorch
+    tab: display_anchors on feature maps of 4x4, 2x2 and 1x1 (fmap zeros of 10 channels,
+    anchor.md's multibox_prior with ratios [1, 2, 0.5], scaled by bbox_scale), the anchors
+    printed where the book draws them on catdog.jpg (an image of its 561x728 size)."""
+    h, w = 561, 728
+
+    def multibox_prior(data, sizes, ratios):
+        in_height, in_width = data.shape[-2:]
+        device, num_sizes, num_ratios = data.device, len(sizes), len(ratios)
+        boxes_per_pixel = (num_sizes + num_ratios - 1)
+        size_tensor = torch.tensor(sizes, device=device)
+        ratio_tensor = torch.tensor(ratios, device=device)
+        offset_h, offset_w = 0.5, 0.5
+        steps_h = 1.0 / in_height
+        steps_w = 1.0 / in_width
+        center_h = (torch.arange(in_height, device=device) + offset_h) * steps_h
+        center_w = (torch.arange(in_width, device=device) + offset_w) * steps_w
+        shift_y, shift_x = torch.meshgrid(center_h, center_w, indexing='ij')
+        shift_y, shift_x = shift_y.reshape(-1), shift_x.reshape(-1)
+        w_ = torch.cat((size_tensor * torch.sqrt(ratio_tensor[0]),
+                        sizes[0] * torch.sqrt(ratio_tensor[1:]))) * in_height / in_width
+        h_ = torch.cat((size_tensor / torch.sqrt(ratio_tensor[0]),
+                        sizes[0] / torch.sqrt(ratio_tensor[1:])))
+        anchor_manipulations = torch.stack((-w_, -h_, w_, h_)).T.repeat(
+            in_height * in_width, 1) / 2
+        out_grid = torch.stack([shift_x, shift_y, shift_x, shift_y],
+                               dim=1).repeat_interleave(boxes_per_pixel, dim=0)
+        output = out_grid + anchor_manipulations
+        return output.unsqueeze(0)
+
+    def display_anchors(fmap_w, fmap_h, s):
+        # Values on the first two dimensions do not affect the output
+        fmap = torch.zeros((1, 10, fmap_h, fmap_w))
+        anchors = multibox_prior(fmap, sizes=s, ratios=[1, 2, 0.5])
+        bbox_scale = torch.tensor((w, h, w, h))
+        boxes = anchors[0] * bbox_scale
+        print(fmap_w, fmap_h, s, boxes.shape)
+        print(boxes[:4])
+        return boxes
+
+    display_anchors(fmap_w=4, fmap_h=4, s=[0.15])
+    display_anchors(fmap_w=2, fmap_h=2, s=[0.4])
+    boxes = display_anchors(fmap_w=1, fmap_h=1, s=[0.8])
+    return {"boxes": boxes}
+
+
+def d2l_fine_tuning(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/fine-tuning.md, the PyTorch tab: a pretrained
+    ResNet's ``fc`` printed, a copy whose ``fc`` is a new Linear(in_features, 2) with
+    xavier_uniform_, train_fine_tuning with SGD over two parameter groups (the pretrained
+    layers' named_parameters but fc's, at the learning rate, and fc's at ten times it,
+    weight_decay 0.001) against a network trained from scratch with one group, d2l's
+    train_ch13 loop (CrossEntropyLoss(reduction='none'), l.sum().backward(), accuracy), and
+    the exercise's frozen parameters and hotdog_w read with torch.split. Offline: the ResNet
+    is ``resnet_stand_in`` (64 features; the 1000-way fc kept), the "pretrained" weights a
+    seeded initialisation copied with load_state_dict, hotdog/not-hotdog 8 random 32x32
+    images, two epochs of batches of 4."""
+    nn = torch.nn
+    ResNet = resnet_stand_in(torch)
+    pretrained_net = ResNet()
+    print(pretrained_net.fc)
+    finetune_net = ResNet()
+    finetune_net.load_state_dict(pretrained_net.state_dict())
+    finetune_net.fc = nn.Linear(finetune_net.fc.in_features, 2)
+    nn.init.xavier_uniform_(finetune_net.fc.weight)
+    normalize = (torch.tensor([0.485, 0.456, 0.406]).reshape(3, 1, 1),
+                 torch.tensor([0.229, 0.224, 0.225]).reshape(3, 1, 1))
+    images = (torch.rand(8, 3, 32, 32) - normalize[0]) / normalize[1]
+    labels = torch.randint(0, 2, (8,))
+    train_iter = torch.utils.data.DataLoader(
+        torch.utils.data.TensorDataset(images, labels), batch_size=4, shuffle=True)
+
+    def train_ch13(net, train_iter, loss, trainer, num_epochs):
+        for epoch in range(num_epochs):
+            net.train()
+            total, correct, count = 0.0, 0, 0
+            for features, labels in train_iter:
+                trainer.zero_grad()
+                pred = net(features)
+                l = loss(pred, labels)
+                l.sum().backward()
+                trainer.step()
+                total += l.sum().item()
+                correct += (pred.argmax(dim=1) == labels).sum().item()
+                count += labels.numel()
+            print(f'epoch {epoch + 1}, loss {total / count:.3f}, train acc {correct / count:.3f}')
+
+    def train_fine_tuning(net, learning_rate, num_epochs=2, param_group=True):
+        loss = nn.CrossEntropyLoss(reduction="none")
+        if param_group:
+            params_1x = [param for name, param in net.named_parameters()
+                         if name not in ["fc.weight", "fc.bias"]]
+            trainer = torch.optim.SGD([{'params': params_1x},
+                                       {'params': net.fc.parameters(),
+                                        'lr': learning_rate * 10}],
+                                      lr=learning_rate, weight_decay=0.001)
+        else:
+            trainer = torch.optim.SGD(net.parameters(), lr=learning_rate,
+                                      weight_decay=0.001)
+        print([group['lr'] for group in trainer.param_groups])
+        train_ch13(net, train_iter, loss, trainer, num_epochs)
+
+    train_fine_tuning(finetune_net, 5e-5)
+    scratch_net = ResNet()
+    scratch_net.fc = nn.Linear(scratch_net.fc.in_features, 2)
+    train_fine_tuning(scratch_net, 5e-4, param_group=False)
+    for param in finetune_net.parameters():
+        param.requires_grad = False
+    print(sum(p.requires_grad for p in finetune_net.parameters()))
+    weight = pretrained_net.fc.weight
+    hotdog_w = torch.split(weight.data, 1, dim=0)[934]
+    print(hotdog_w.shape)
+    return {"finetune fc": finetune_net.fc.weight, "scratch fc": scratch_net.fc.weight}
+
+
+def d2l_neural_style(torch):
+    """d2l-ai/d2l-en chapter_computer-vision/neural-style.md, the PyTorch tab: preprocess
+    and postprocess (normalise, clamp, permute), the net of a pretrained VGG's features up
+    to layer 28 with style layers [0, 5, 10, 19, 28] and content layer [25],
+    extract_features, get_contents and get_styles, content_loss, gram, style_loss, tv_loss,
+    compute_loss with weights 1, 1e4 and 10, SynthesizedImage (an nn.Parameter image),
+    get_inits (copy_ of the content image, Adam, the style Grams) and train with
+    StepLR(lr_decay_epoch, 0.8), the losses printed. Offline: VGG19's features are its
+    layer pattern in small (widths 4 to 16), the images random 3x24x32, 10 epochs (not
+    500; lr_decay_epoch 5, not 50; the losses printed every 5): Adam at lr 0.3 on the
+    pixels with a style weight of 1e4 grows the convolutions' last-bit differences (oneDNN's
+    order of its sums) to 0.1 % by epoch 20."""
+    nn = torch.nn
+    rgb_mean = torch.tensor([0.485, 0.456, 0.406])
+    rgb_std = torch.tensor([0.229, 0.224, 0.225])
+
+    def preprocess(img):
+        return ((img - rgb_mean.reshape(3, 1, 1)) / rgb_std.reshape(3, 1, 1)).unsqueeze(0)
+
+    def postprocess(img):
+        img = img[0].to(rgb_std.device)
+        img = torch.clamp(img.permute(1, 2, 0) * rgb_std + rgb_mean, 0, 1)
+        return img.permute(2, 0, 1)
+
+    layers, width = [], 3
+    for out, convs in ((4, 2), (8, 2), (16, 4), (16, 4), (16, 4)):
+        for _ in range(convs):
+            layers += [nn.Conv2d(width, out, kernel_size=3, padding=1), nn.ReLU(inplace=True)]
+            width = out
+        layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
+    features = nn.Sequential(*layers)
+    style_layers, content_layers = [0, 5, 10, 19, 28], [25]
+    net = nn.Sequential(*[features[i] for i in
+                          range(max(content_layers + style_layers) + 1)])
+    print(net[:6])
+
+    def extract_features(X, content_layers, style_layers):
+        contents = []
+        styles = []
+        for i in range(len(net)):
+            X = net[i](X)
+            if i in style_layers:
+                styles.append(X)
+            if i in content_layers:
+                contents.append(X)
+        return contents, styles
+
+    content_img, style_img = torch.rand(3, 24, 32), torch.rand(3, 24, 32)
+
+    def get_contents():
+        content_X = preprocess(content_img)
+        contents_Y, _ = extract_features(content_X, content_layers, style_layers)
+        return content_X, contents_Y
+
+    def get_styles():
+        style_X = preprocess(style_img)
+        _, styles_Y = extract_features(style_X, content_layers, style_layers)
+        return style_X, styles_Y
+
+    def content_loss(Y_hat, Y):
+        return torch.square(Y_hat - Y.detach()).mean()
+
+    def gram(X):
+        num_channels, n = X.shape[1], X.numel() // X.shape[1]
+        X = X.reshape((num_channels, n))
+        return torch.matmul(X, X.T) / (num_channels * n)
+
+    def style_loss(Y_hat, gram_Y):
+        return torch.square(gram(Y_hat) - gram_Y.detach()).mean()
+
+    def tv_loss(Y_hat):
+        return 0.5 * (torch.abs(Y_hat[:, :, 1:, :] - Y_hat[:, :, :-1, :]).mean() +
+                      torch.abs(Y_hat[:, :, :, 1:] - Y_hat[:, :, :, :-1]).mean())
+
+    content_weight, style_weight, tv_weight = 1, 1e4, 10
+
+    def compute_loss(X, contents_Y_hat, styles_Y_hat, contents_Y, styles_Y_gram):
+        contents_l = [content_loss(Y_hat, Y) * content_weight for Y_hat, Y in zip(
+            contents_Y_hat, contents_Y)]
+        styles_l = [style_loss(Y_hat, Y) * style_weight for Y_hat, Y in zip(
+            styles_Y_hat, styles_Y_gram)]
+        tv_l = tv_loss(X) * tv_weight
+        l = sum(styles_l + contents_l + [tv_l])
+        return contents_l, styles_l, tv_l, l
+
+    class SynthesizedImage(nn.Module):
+        def __init__(self, img_shape, **kwargs):
+            super(SynthesizedImage, self).__init__(**kwargs)
+            self.weight = nn.Parameter(torch.rand(*img_shape))
+
+        def forward(self):
+            return self.weight
+
+    def get_inits(X, lr, styles_Y):
+        gen_img = SynthesizedImage(X.shape)
+        gen_img.weight.data.copy_(X.data)
+        trainer = torch.optim.Adam(gen_img.parameters(), lr=lr)
+        styles_Y_gram = [gram(Y) for Y in styles_Y]
+        return gen_img(), styles_Y_gram, trainer
+
+    def train(X, contents_Y, styles_Y, lr, num_epochs, lr_decay_epoch):
+        X, styles_Y_gram, trainer = get_inits(X, lr, styles_Y)
+        scheduler = torch.optim.lr_scheduler.StepLR(trainer, lr_decay_epoch, 0.8)
+        for epoch in range(num_epochs):
+            trainer.zero_grad()
+            contents_Y_hat, styles_Y_hat = extract_features(
+                X, content_layers, style_layers)
+            contents_l, styles_l, tv_l, l = compute_loss(
+                X, contents_Y_hat, styles_Y_hat, contents_Y, styles_Y_gram)
+            l.backward()
+            trainer.step()
+            scheduler.step()
+            if (epoch + 1) % 5 == 0:
+                print(epoch + 1, float(sum(contents_l)), float(sum(styles_l)), float(tv_l))
+        return X
+
+    content_X, contents_Y = get_contents()
+    _, styles_Y = get_styles()
+    output = train(content_X, contents_Y, styles_Y, 0.3, 10, 5)
+    print(postprocess(output)[:, 0, :4])
+    return {"output": output}
+
+
+def titanfuzz_torch_gradient(torch):
+    """WGQZYJZ/Empirical-Study-on-LLM-based-DL-Compiler-Testing-Techniques TitanFuzz/mycoverage/
+    test_programs_titan_all_10000/torch8362.py (a program TitanFuzz generated, kept in
+    the study's coverage set): torch.gradient of a 2x3 tensor
+    that requires grad along dim 0, along dim 1, and along dim 1 with edge_order=2, the
+    results printed (the file only calls them), then each backpropagated into x.grad."""
+    x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    results = [torch.gradient(x, dim=0), torch.gradient(x, dim=1),
+               torch.gradient(x, dim=1, edge_order=2)]
+    for result in results:
+        print(result)
+    weights = torch.arange(6.).reshape(2, 3)
+    for (g,) in results:
+        (g * weights).sum().backward()
+        print(x.grad)
+    return {"x.grad": x.grad}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -34383,4 +35454,9 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             torch_creation_and_numpy_docstrings, optim_reference_page,
             torch_indexing_and_reduction_docstrings, tensor_methods_docstrings,
             nn_functional_docstrings, data_utilities_docstrings, gradcheck_note,
-            distributions_docstrings]
+            distributions_docstrings, fractional_max_pool_docstrings,
+            linear_cross_entropy_loss_docstring, newer_function_docstrings,
+            d2l_transposed_convolution, d2l_fully_convolutional_network,
+            d2l_single_shot_multibox_detection, introyt_introduction, pytorch_cheat_sheet,
+            d2l_semantic_segmentation_dataset, d2l_multiscale_object_detection, d2l_fine_tuning,
+            d2l_neural_style, titanfuzz_torch_gradient]

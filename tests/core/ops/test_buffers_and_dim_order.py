@@ -1,0 +1,111 @@
+"""torch.frombuffer, torch.empty_permuted and Tensor.dim_order against PyTorch 2.13: the
+values and memory a buffer gives (shared with it), the strides of a permuted layout, the
+dim order PyTorch reads from strides (its docstring's Examples and the ambiguous cases),
+and the error texts of each."""
+
+from __future__ import annotations
+
+import array
+import warnings
+
+import pytest
+import torch
+
+import minigrad as mg
+
+from torch_compare import outcome
+
+CALLS = {
+    "frombuffer array": lambda lib: lib.frombuffer(array.array("i", [1, 2, 3]), dtype=lib.int32),
+    "frombuffer count offset": lambda lib: lib.frombuffer(bytearray(b"\x01\x02\x03\x04"),
+                                                          dtype=lib.int8, count=2, offset=1),
+    "frombuffer negative count": lambda lib: lib.frombuffer(bytearray(b"\x01\x02\x03\x04"),
+                                                            dtype=lib.int16, count=-2),
+    "frombuffer float": lambda lib: lib.frombuffer(array.array("d", [0.5, -2.0]),
+                                                   dtype=lib.float64, requires_grad=True),
+    "frombuffer floats of bytes": lambda lib: lib.frombuffer(
+        bytearray(array.array("f", [1.5, 2.5, 3.5]).tobytes()), dtype=lib.float32, offset=4),
+    "frombuffer strides": lambda lib: lib.frombuffer(bytearray(8), dtype=lib.float32).stride(),
+    "frombuffer count too big": lambda lib: lib.frombuffer(bytearray(4), dtype=lib.int32, count=2),
+    "frombuffer offset": lambda lib: lib.frombuffer(bytearray(4), dtype=lib.int16, offset=5),
+    "frombuffer negative offset": lambda lib: lib.frombuffer(bytearray(4), dtype=lib.int16,
+                                                             offset=-1),
+    "frombuffer count 0": lambda lib: lib.frombuffer(bytearray(4), dtype=lib.int16, count=0),
+    "frombuffer ragged": lambda lib: lib.frombuffer(bytearray(3), dtype=lib.int16),
+    "frombuffer empty": lambda lib: lib.frombuffer(bytearray(0), dtype=lib.int16),
+    "frombuffer list": lambda lib: lib.frombuffer([1, 2], dtype=lib.int16),
+    "frombuffer int grad": lambda lib: lib.frombuffer(bytearray(4), dtype=lib.int16,
+                                                      requires_grad=True),
+    "empty_permuted": lambda lib: lib.empty_permuted((2, 3, 5, 7), (0, 2, 3, 1)).stride(),
+    "empty_permuted shape": lambda lib: lib.empty_permuted((2, 3, 5, 7), (0, 2, 3, 1)).shape,
+    "empty_permuted grad": lambda lib: lib.empty_permuted(
+        (2, 3), (1, 0), dtype=lib.float64, requires_grad=True).stride(),
+    "empty_permuted empty": lambda lib: lib.empty_permuted((2, 0, 3), (2, 0, 1)).stride(),
+    "empty_permuted 0-dim": lambda lib: lib.empty_permuted([], []).shape,
+    "empty_permuted dim_order": lambda lib: lib.empty_permuted((2, 3, 4), (2, 0, 1)).dim_order(),
+    "empty_permuted length": lambda lib: lib.empty_permuted((2, 3), (0,)),
+    "empty_permuted duplicate": lambda lib: lib.empty_permuted((2, 3), (0, 0)),
+    "empty_permuted range": lambda lib: lib.empty_permuted((2, 3), (0, 2)),
+    "empty_permuted negative": lambda lib: lib.empty_permuted((2, 3), (-1, 0)),
+    "empty_permuted int grad": lambda lib: lib.empty_permuted((2, 3), (1, 0), dtype=lib.int64,
+                                                              requires_grad=True),
+    # (Tensor.dim_order's docstring Examples, channels_last aside: minigrad has not got it)
+    "dim_order": lambda lib: lib.empty((2, 3, 5, 7)).dim_order(),
+    "dim_order transposed": lambda lib: lib.empty((2, 3, 5, 7)).transpose(1, 2).dim_order(),
+    "dim_order size 1": lambda lib: lib.empty((1, 2, 3, 4)).dim_order(),
+    "dim_order ambiguous": lambda lib: lib.empty((1, 2, 3, 4)).dim_order(ambiguity_check=True),
+    "dim_order formats": lambda lib: lib.empty((1, 2, 3, 4)).dim_order(
+        ambiguity_check=[lib.contiguous_format]),
+    "dim_order illegal": lambda lib: lib.empty((1, 2, 3, 4)).dim_order(ambiguity_check="ILLEGAL"),
+    "dim_order illegal list": lambda lib: lib.empty(2).dim_order(ambiguity_check=[1]),
+    "dim_order permuted": lambda lib: lib.empty(2, 3, 4).permute(2, 0, 1).dim_order(),
+    "dim_order 0-dim": lambda lib: lib.tensor(1.).dim_order(),
+    "dim_order 1-dim": lambda lib: lib.arange(5)[::2].dim_order(ambiguity_check=True),
+    "dim_order column": lambda lib: lib.empty(3, 1).t().dim_order(),
+    "dim_order expanded": lambda lib: lib.empty(2, 3).expand(4, 2, 3).dim_order(),
+    "dim_order expanded checked": lambda lib: lib.empty(2, 3).expand(4, 2, 3).dim_order(
+        ambiguity_check=True),
+    "dim_order sliced": lambda lib: lib.empty(4, 3)[:, ::2].dim_order(ambiguity_check=True),
+    "dim_order square": lambda lib: lib.empty(2, 2).dim_order(ambiguity_check=True),
+    "dim_order channels last": lambda lib: lib.empty(2, 3, 4, 5).permute(0, 2, 3, 1)
+    .contiguous().permute(0, 3, 1, 2).dim_order(ambiguity_check=True),
+    "dim_order empty list": lambda lib: lib.empty(2, 1, 3).dim_order(ambiguity_check=[]),
+    "dim_order same strides": lambda lib: lib.empty(3).as_strided((2, 2), (1, 1)).dim_order(),
+    "dim_order same strides checked": lambda lib: lib.empty(3).as_strided(
+        (2, 2), (1, 1)).dim_order(ambiguity_check=True),
+}
+
+
+@pytest.mark.parametrize("name", CALLS)
+def test_calls_give_what_torch_gives(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert outcome(CALLS[name], mg) == outcome(CALLS[name], torch)
+
+
+def test_frombuffer_shares_the_buffers_memory_as_torch():
+    said = []
+    for lib in (mg, torch):
+        buffer = array.array("i", [1, 2, 3])
+        t = lib.frombuffer(buffer, dtype=lib.int32)
+        t[0] = -1
+        buffer[2] = 30
+        said.append((list(buffer), t.tolist()))
+    assert said[0] == said[1]
+
+
+def test_frombuffer_of_bytes_warns_as_torch():
+    """A read-only buffer: PyTorch's warning (once a process: both warn here every time
+    under set_warn_always) and the values; minigrad copies it, where PyTorch writes into
+    the bytes (see the docstring of rules/conversion.buffer_array)."""
+    said = []
+    for lib in (mg, torch):
+        lib.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                t = lib.frombuffer(b"\x01\x02\x03\x04", dtype=lib.int32)
+        finally:
+            lib.set_warn_always(False)
+        said.append((repr(t), [str(w.message).split(" (Triggered")[0] for w in caught]))
+    assert said[0] == said[1]
