@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 from collections import namedtuple
 
 import numpy as np
@@ -410,8 +411,17 @@ def _result_dtype(a, b) -> np.dtype:
 
 def _binary(function, a, b) -> "Tensor":
     a, b = _array(a), _array(b)
+    if any(np.asarray(x).dtype.kind not in _CATEGORY for x in (a, b)):
+        # (not a number: ``t == None``, as NumPy's operators compare it)
+        return Tensor(_OPERATORS.get(function, function)(a, b))
     dtype = _result_dtype(a, b)
     return Tensor(function(np.asarray(a, dtype), np.asarray(b, dtype)))
+
+
+_OPERATORS = {np.equal: operator.eq, np.not_equal: operator.ne, np.less: operator.lt,
+              np.less_equal: operator.le, np.greater: operator.gt,
+              np.greater_equal: operator.ge, np.add: operator.add,
+              np.subtract: operator.sub, np.multiply: operator.mul, np.power: operator.pow}
 
 
 def _divide(a, b):

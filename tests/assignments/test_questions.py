@@ -369,6 +369,15 @@ def test_tensors_without_autograd_promote_dtypes_as_pytorch(expression):
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
 
 
+def test_tensors_without_autograd_compare_with_none_as_before():
+    """``grad == None`` in an answer (not a number: no promotion) compares as NumPy's
+    operators do, as before PyTorch's promotion was added: all False, no error."""
+    from grader import forward_only
+
+    grad = forward_only.tensor([1.0, 2.0])
+    assert not (grad == None).numpy().any() and (grad != None).numpy().all()  # noqa: E711
+
+
 def test_the_mean_of_integers_is_refused_as_pytorch_refuses_it():
     import torch
 
