@@ -257,9 +257,14 @@ def test_no_allowed_name_reaches_memory_outside_a_tensor(graded):
 def test_what_gives_up_numpys_memory_safety_is_beyond_the_allowlist(graded, name, names):
     """``a.resize(n, refcheck=False)`` (memory freed under a view) and ``np.ndarray`` or
     ``np.recarray`` over a buffer at a negative offset (memory before it) passed --strict,
-    with right answers around them: full marks, unflagged. They hold now."""
+    with right answers around them: full marks, unflagged. They hold now. (Writing into
+    memory that is not the array's may also kill the run, as heap corruption does or not
+    with the addresses of that run: then nothing scored, and there is nothing to hold. A
+    fresh-clone CI once saw that outcome. Either way no point is given unreviewed.)"""
     rows = _rows(graded, name)
-    assert [rows[q]["needs_review"] for q in ("q1", "q2", "q3")] == ["yes"] * 3
+    for question in ("q1", "q2", "q3"):
+        row = rows[question]
+        assert row["needs_review"] == "yes" or float(row["points"] or 0) == 0, (question, row)
     flags = " ".join(graded["results"][name]["flags"])
     assert all(n in flags for n in names) and "(--strict)" in flags
 
