@@ -37,6 +37,25 @@ def _row_sum(x):
     return fn.sum(x, 1, True)
 
 
+def _moving_statistics_terms(ggI, g, g_sum, g_mu_sum, x_mu, x_mu_rstd3, rstd2, rstd3, reduce,
+                             n, g_first: bool = False):
+    """The part of d(grad_input)/dx applied to ggI that comes from the mean and rstd moving
+    with x, shared by layer_norm's and batch_norm's double backward (PyTorch's two C++
+    functions write it alike): ``reduce`` sums over each statistic's ``n`` elements; ``g``
+    is the incoming gradient times the weight for layer_norm, without it for batch_norm,
+    whose C++ also writes the product ``gO * ggI`` (``g_first``) where layer_norm's has
+    ``ggI * gxhat``."""
+    ggI_sum, ggI_mu_sum = reduce(ggI), reduce(ggI * x_mu)
+    all_sub = (ggI_sum * g_sum) / n - reduce(g * ggI if g_first else ggI * g)
+    all_sub = all_sub + (rstd2 * g_mu_sum * ggI_mu_sum) * (3.0 / n)
+    gI_0t = (x_mu_rstd3 * all_sub) / n
+    right = g_sum / n - g
+    gI_1t = (ggI_mu_sum * rstd3) / n * right
+    right = ggI_sum / n - ggI
+    gI_2t = (g_mu_sum * rstd3) / n * right
+    return gI_0t + gI_1t + gI_2t
+
+
 def layer_norm_double_backward(x_in, gamma, ggI, ggG, ggB, gO_in, mean, rstd,
                                normalized_shape) -> tuple:
     """(gI, gG, ggO): the gradients of layer_norm's first derivative (its three
@@ -60,15 +79,8 @@ def layer_norm_double_backward(x_in, gamma, ggI, ggG, ggB, gO_in, mean, rstd,
     if ggI is not None:
         gxhat = gO * gamma_e
         gxhat_mu_sum, gxhat_sum = _row_sum(gxhat * x_mu), _row_sum(gxhat)
-        ggI_sum, ggI_mu_sum = _row_sum(ggI), _row_sum(ggI * x_mu)
-        all_sub = (ggI_sum * gxhat_sum) / N - _row_sum(ggI * gxhat)
-        all_sub = all_sub + (rstd2 * gxhat_mu_sum * ggI_mu_sum) * (3.0 / N)
-        gI_0t = (x_mu_rstd3 * all_sub) / N
-        right = gxhat_sum / N - gxhat
-        gI_1t = (ggI_mu_sum * rstd3) / N * right
-        right = ggI_sum / N - ggI
-        gI_2t = (gxhat_mu_sum * rstd3) / N * right
-        gI = gI_0t + gI_1t + gI_2t
+        gI = _moving_statistics_terms(ggI, gxhat, gxhat_sum, gxhat_mu_sum, x_mu, x_mu_rstd3,
+                                      rstd2, rstd3, _row_sum, N)
     if gamma is not None and ggG is not None:
         t0 = gO * ggG * rstd
         t1 = (rstd * _row_sum(gO * ggG)) / -N
@@ -153,15 +165,9 @@ def batch_norm_double_backward(x, gamma, ggI, ggG, ggB, gO, running_mean, runnin
     gO_mu_sum, gO_sum = _sum_but_channels(gO * x_mu), _sum_but_channels(gO)
     gI = None
     if ggI is not None and training:
-        ggI_sum, ggI_mu_sum = _sum_but_channels(ggI), _sum_but_channels(ggI * x_mu)
-        all_sub = (ggI_sum * gO_sum) / M - _sum_but_channels(gO * ggI)
-        all_sub = all_sub + (rstd2 * gO_mu_sum * ggI_mu_sum) * (3.0 / M)
-        gI_0t = (x_mu_rstd3 * all_sub) / M
-        right = gO_sum / M - gO
-        gI_1t = (ggI_mu_sum * rstd3) / M * right
-        right = ggI_sum / M - ggI
-        gI_2t = (gO_mu_sum * rstd3) / M * right
-        gI = gamma_e * (gI_0t + gI_1t + gI_2t)
+        gI = gamma_e * _moving_statistics_terms(ggI, gO, gO_sum, gO_mu_sum, x_mu, x_mu_rstd3,
+                                                rstd2, rstd3, _sum_but_channels, M,
+                                                g_first=True)
     if gamma is not None and ggG is not None:
         if training:
             t0 = gO * rstd
