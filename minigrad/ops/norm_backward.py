@@ -56,6 +56,15 @@ def _moving_statistics_terms(ggI, g, g_sum, g_mu_sum, x_mu, x_mu_rstd3, rstd2, r
     return gI_0t + gI_1t + gI_2t
 
 
+def _first_grad_input(gO, gamma, x_mu, rstd, rstd2, reduce, n):
+    """The first backward's grad_input, (gamma rstd / n) (n gO - sum(gO) - x_mu rstd^2
+    sum(gO x_mu)), as both double backwards recompute it (``reduce``, ``n``: as above)."""
+    h0 = (gamma * rstd) / n
+    h1 = n * gO - reduce(gO)
+    right = reduce(gO * x_mu)
+    return h0 * (h1 - x_mu * rstd2 * right)
+
+
 def layer_norm_double_backward(x_in, gamma, ggI, ggG, ggB, gO_in, mean, rstd,
                                normalized_shape) -> tuple:
     """(gI, gG, ggO): the gradients of layer_norm's first derivative (its three
@@ -90,11 +99,8 @@ def layer_norm_double_backward(x_in, gamma, ggI, ggG, ggB, gO_in, mean, rstd,
     if gI is not None:
         gI = fn.reshape(gI, x_in.shape)
 
-    def first_grad_input(gO_local, gamma_local):  # (the first backward's grad_input)
-        h0 = (gamma_local * rstd) / N
-        h1 = N * gO_local - _row_sum(gO_local)
-        right = _row_sum(gO_local * x_mu)
-        return h0 * (h1 - x_mu * rstd2 * right)
+    def first_grad_input(gO_local, gamma_local):
+        return _first_grad_input(gO_local, gamma_local, x_mu, rstd, rstd2, _row_sum, N)
 
     gG = None
     if gamma is not None and ggI is not None:
@@ -178,11 +184,8 @@ def batch_norm_double_backward(x, gamma, ggI, ggG, ggB, gO, running_mean, runnin
             term = ggG * rstd * gO
         gI = term if gI is None else gI + term
 
-    def first_grad_input(gO_local, gamma_local):  # (the first backward's grad_input)
-        h0 = (gamma_local * rstd) / M
-        h1 = M * gO_local - _sum_but_channels(gO_local)
-        right = _sum_but_channels(gO_local * x_mu)
-        return h0 * (h1 - x_mu * rstd2 * right)
+    def first_grad_input(gO_local, gamma_local):
+        return _first_grad_input(gO_local, gamma_local, x_mu, rstd, rstd2, _sum_but_channels, M)
 
     gG = None
     if gamma is not None and ggI is not None:
