@@ -211,22 +211,22 @@ class Tensor:
 
     # arithmetic (NumPy's broadcasting is PyTorch's; its dtypes: _binary)
     def __add__(self, other):
-        return _binary(np.add, self, other)
+        return _binary(operator.add, self, other)
 
     def __radd__(self, other):
-        return _binary(np.add, other, self)
+        return _binary(operator.add, other, self)
 
     def __sub__(self, other):
-        return _binary(np.subtract, self, other)
+        return _binary(operator.sub, self, other)
 
     def __rsub__(self, other):
-        return _binary(np.subtract, other, self)
+        return _binary(operator.sub, other, self)
 
     def __mul__(self, other):
-        return _binary(np.multiply, self, other)
+        return _binary(operator.mul, self, other)
 
     def __rmul__(self, other):
-        return _binary(np.multiply, other, self)
+        return _binary(operator.mul, other, self)
 
     def __truediv__(self, other):
         return _binary(_divide, self, other)
@@ -235,10 +235,10 @@ class Tensor:
         return _binary(_divide, other, self)
 
     def __pow__(self, other):
-        return _binary(np.power, self, other)
+        return _binary(operator.pow, self, other)
 
     def __rpow__(self, other):
-        return _binary(np.power, other, self)
+        return _binary(operator.pow, other, self)
 
     def __matmul__(self, other):
         return Tensor(self._data @ _array(other))
@@ -253,22 +253,22 @@ class Tensor:
         return Tensor(np.abs(self._data))
 
     def __eq__(self, other):
-        return _binary(np.equal, self, other)
+        return _binary(operator.eq, self, other)
 
     def __ne__(self, other):
-        return _binary(np.not_equal, self, other)
+        return _binary(operator.ne, self, other)
 
     def __lt__(self, other):
-        return _binary(np.less, self, other)
+        return _binary(operator.lt, self, other)
 
     def __le__(self, other):
-        return _binary(np.less_equal, self, other)
+        return _binary(operator.le, self, other)
 
     def __gt__(self, other):
-        return _binary(np.greater, self, other)
+        return _binary(operator.gt, self, other)
 
     def __ge__(self, other):
-        return _binary(np.greater_equal, self, other)
+        return _binary(operator.ge, self, other)
 
     __hash__ = object.__hash__
 
@@ -412,21 +412,15 @@ def _result_dtype(a, b) -> np.dtype:
 def _binary(function, a, b) -> "Tensor":
     a, b = _array(a), _array(b)
     if any(np.asarray(x).dtype.kind not in _CATEGORY for x in (a, b)):
-        # (not a number: ``t == None``, as NumPy's operators compare it)
-        return Tensor(_OPERATORS.get(function, function)(a, b))
+        return Tensor(function(a, b))  # (not a number: ``t == None``, as NumPy compares it)
     dtype = _result_dtype(a, b)
     return Tensor(function(np.asarray(a, dtype), np.asarray(b, dtype)))
 
 
-_OPERATORS = {np.equal: operator.eq, np.not_equal: operator.ne, np.less: operator.lt,
-              np.less_equal: operator.le, np.greater: operator.gt,
-              np.greater_equal: operator.ge, np.add: operator.add,
-              np.subtract: operator.sub, np.multiply: operator.mul, np.power: operator.pow}
-
-
 def _divide(a, b):
     """True division: integers and bools give the default float dtype, as in PyTorch."""
-    if a.dtype.kind in "biu":
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind in "biu" and b.dtype.kind in "biu":
         a, b = a.astype(np.float32), b.astype(np.float32)
     return np.true_divide(a, b)
 
