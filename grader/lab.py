@@ -139,10 +139,14 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
             # (another program took the free port between the check and JupyterLab's
             # start: two labs started at once; the next free one, unless it was asked for)
             if given or attempt == 9:
-                raise LabError(_("JupyterLab did not start; the end of its log ({log}):"
-                                 ).format(log=log) + "\n" + _tail(log)) from None
+                break
             port = _free_port(port + 1)
-    raise AssertionError("unreachable")
+    raise _not_started(log)
+
+
+def _not_started(log: Path) -> LabError:
+    return LabError(_("JupyterLab did not start; the end of its log ({log}):").format(log=log)
+                    + "\n" + _tail(log))
 
 
 class _PortTaken(Exception):
@@ -183,8 +187,7 @@ def _serve(command, first: Path, root: Path, port: int, token: str, log: Path, f
                 server.terminate()
                 if server.poll() is not None and _port_was_taken(log, written, port):
                     raise _PortTaken()
-                raise LabError(_("JupyterLab did not start; the end of its log ({log}):"
-                                 ).format(log=log) + "\n" + _tail(log))
+                raise _not_started(log)
             time.sleep(0.3)
         page = first.relative_to(root).as_posix()
         address = f"http://localhost:{port}/lab/tree/{page}?token={token}"
