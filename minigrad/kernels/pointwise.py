@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import fma, threads
+from . import compiled, fma, threads
 from .special import half_in_float32
 
 
 def sigmoid(x):
     """1 / (1 + exp(-x)) for an array, as PyTorch's CPU kernel computes it: in x's
     dtype (float16 in float32), so exp(-x) overflows below about -88 in float32 and
-    the result is 0 there (not a denormal). float32's exp is taken in float64 and
+    the result is 0 there (not a denormal). A C-contiguous float32 array takes the
+    compiled loop (``compiled.sigmoid_vectorised``): PyTorch's bits in every element.
+    Without it (no numba, other layouts, float64): float32's exp is taken in float64 and
     rounded, as the C library's expf rounds it (PyTorch's for 0-dim and strided
     tensors and the ends of runs). On whole blocks of contiguous runs PyTorch uses a
     vectorized exp: there about 4 % of float32 and 2.5 % of float64 results differ
@@ -25,6 +27,14 @@ def sigmoid(x):
     ``exp`` and ``tanh`` (the float64 exp cost twice as much as the whole float32
     sigmoid; 17 % of values then differ from PyTorch's in the last bits, at most 4
     ulps, where 4 % did)."""
+    if x.dtype is _FLOAT32 and _compiled(x):  # (PyTorch's loop, SLEEF's exp: compiled.py)
+        if x.size >= threads.BIG:
+            result = threads.parts(compiled.sigmoid_vectorised, None, x)
+            if result is not None:
+                return result
+        result = np.empty(x.shape, _FLOAT32)
+        compiled.sigmoid_vectorised(result, x)
+        return result
     if x.size >= threads.BIG and x.dtype.char != "e":
         result = threads.parts(_sigmoid, None, x)
         if result is None:  # (a layout the parts do not take: the same steps, whole)
@@ -79,7 +89,11 @@ def tanh_backward(grad, y):
     in PyTorch as here). float16 is computed in float32 and rounded at the end, as in
     PyTorch. A big array in parts on threads (``threads.parts``), with the same bits."""
     if y.dtype is _FLOAT32 and grad.dtype is _FLOAT32 and y.size < threads.BIG:
-        return one_minus_square(y) * grad  # (the usual case, first: a small float32)
+        if _compiled(grad, y):  # (the usual case, first: a small float32)
+            out = np.empty(y.shape, _FLOAT32)
+            compiled.tanh_backward_rounded(out, grad, y)
+            return out
+        return one_minus_square(y) * grad
     if y.dtype.char == "e" or grad.dtype.char == "e":
         # (in PyTorch's float16 loops a NaN of both is grad's)
         wide = np.multiply(grad.astype(np.float32), one_minus_square(y.astype(np.float32)))
@@ -193,8 +207,22 @@ def tanh(x):
     ``np.tanh``). (``_rounded_from_float64``'s float32 case written out first: it runs
     once per tanh of every RNN step.)"""
     if x.dtype is _FLOAT32 and x.ndim and x.size < threads.BIG:
+        if _compiled(x):  # (the same steps in one compiled loop: kernels/compiled.py)
+            out = np.empty(x.shape, _FLOAT32)
+            compiled.tanh_rounded(out, x)
+            return out
         return np.tanh(x.astype(_FLOAT64)).astype(_FLOAT32)
     return np.asarray(_rounded_from_float64(np.tanh, x))
+
+
+def _compiled(*arrays) -> bool:
+    """Whether the compiled loops take these float32 arrays: there, and all of them plain
+    C-contiguous arrays of one shape (other layouts keep NumPy's, whose result follows
+    the operand's layout, as PyTorch's)."""
+    first = arrays[0]
+    return compiled.AVAILABLE and all(
+        type(a) is np.ndarray and a.flags.c_contiguous and a.shape == first.shape
+        for a in arrays)
 
 
 def _rounded_from_float64(ufunc, x):

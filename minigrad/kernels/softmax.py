@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import threads
+from . import compiled, threads
 from .fma import fma32, fma64
 from .summation import sum_axes
 
@@ -92,6 +92,27 @@ def _float_rows(x: np.ndarray, dim: int) -> bool:
             and dim % x.ndim == x.ndim - 1)
 
 
+def _compiled_rows(x, dim: int) -> bool:
+    """float32 along the last dim, where the compiled kernels are there
+    (``kernels/compiled.py``: PyTorch's loop and SLEEF's exp, at every size)."""
+    return (compiled.AVAILABLE and type(x) is np.ndarray and x.dtype is _FLOAT32
+            and x.ndim > 0 and x.size > 0 and dim % x.ndim == x.ndim - 1)
+
+
+def _by_rows(kernel, shape, *arrays):
+    """``kernel(out, *arrays)`` on (rows, last dim) views of C-contiguous arrays of
+    ``shape``: a big one in blocks of rows on threads (each row made by one thread, so
+    the same bits), a small one in one call. Returns out, of ``shape``."""
+    out = np.empty(shape, np.float32)
+    if out.size < threads.BIG or threads.rows(kernel, out, *arrays) is None:
+        width = shape[-1]
+        kernel(out.reshape(-1, width), *[array.reshape(-1, width) for array in arrays])
+    return out
+
+
+_FLOAT32 = np.dtype(np.float32)
+
+
 def _softmax_float_rows(out, x):
     """PyTorch's float32 or float64 softmax along rows (see above), into ``out``."""
     x = x.reshape(-1, x.shape[-1])
@@ -114,6 +135,8 @@ def softmax(x, dim):
         if x.ndim and dim % x.ndim != x.ndim - 1:
             return _softmax_half_columns(x, dim)
         return softmax(x.astype(np.float32), dim).astype(np.float16)
+    if _compiled_rows(x, dim):
+        return _by_rows(compiled.softmax_rows, x.shape, np.ascontiguousarray(x))
     if _float_rows(x, dim):
         rows = np.ascontiguousarray(x)
         result = np.empty(rows.shape, x.dtype)
@@ -162,6 +185,8 @@ def log_softmax(x, dim):
         if x.ndim and dim % x.ndim == x.ndim - 1:
             return _log_softmax_half_rows(x)
         return log_softmax(x.astype(np.float32), dim).astype(np.float16)
+    if _compiled_rows(x, dim):
+        return _by_rows(compiled.log_softmax_rows, x.shape, np.ascontiguousarray(x))
     if _float_rows(x, dim):
         rows = np.ascontiguousarray(x)
         result = np.empty(rows.shape, x.dtype)
@@ -248,6 +273,8 @@ def softmax_backward_data(grad, y, dim):
     if y.dtype == np.float16:
         return np.asarray(softmax_backward_data(np.asarray(grad, np.float32), y.astype(np.float32),
                                                 dim).astype(np.float16))
+    if _compiled_rows(y, dim) and _plain(grad, y):
+        return _by_rows(compiled.softmax_backward_rows, y.shape, *_grad_and_y(grad, y))
     if _float_rows(y, dim) and _plain(grad, y):
         return _softmax_backward_float_rows(np.asarray(grad, y.dtype), y)
     if _float_other_dim(y, dim) and _plain(grad, y):
@@ -274,6 +301,14 @@ def _softmax_backward_float_rows(grad, y):
     rows = y.reshape(grads.shape)
     total = _lane_sums(grads * rows)[:, None]
     return np.asarray((grads - total) * rows, y.dtype, order="C").reshape(y.shape)
+
+
+def _grad_and_y(grad, y):
+    """grad (float32, of y's shape) and y, C-contiguous: the compiled loops read
+    contiguous rows fastest (a sum's expanded gradient, stride 0, is written out: 7
+    times faster than the loop reading it through its strides)."""
+    grad = np.broadcast_to(np.asarray(grad, np.float32), y.shape)
+    return np.ascontiguousarray(grad), np.ascontiguousarray(y)
 
 
 def _plain(*arrays) -> bool:
@@ -353,6 +388,8 @@ def log_softmax_backward_data(grad, y, dim):
     if y.dtype == np.float16:
         return np.asarray(log_softmax_backward_data(
             np.asarray(grad, np.float32), y.astype(np.float32), dim).astype(np.float16))
+    if _compiled_rows(y, dim) and _plain(grad, y):
+        return _by_rows(compiled.log_softmax_backward_rows, y.shape, *_grad_and_y(grad, y))
     if _float_rows(y, dim) and _plain(grad, y):
         return _log_softmax_backward_float_rows(np.asarray(grad, y.dtype), y)
     if _float_other_dim(y, dim) and _plain(grad, y):

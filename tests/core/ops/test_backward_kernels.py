@@ -21,7 +21,7 @@ import pytest
 import torch
 
 import minigrad as mg
-from minigrad.kernels import pointwise
+from minigrad.kernels import compiled, pointwise
 from minigrad.kernels import softmax as softmax_kernels
 
 from thread_count import Threads
@@ -164,8 +164,14 @@ def measured() -> dict:
 
 
 # What the README's known differences say (share of elements, float32): update both
-# when a kernel comes closer.
+# when a kernel comes closer. With the compiled kernels (kernels/compiled.py, numba)
+# both gradients are PyTorch's loops with SLEEF's exp: no element differs from
+# PyTorch's on its default threads; measured here against PyTorch on the one thread the
+# tests give it, whose softmax backward fuses some products into its sum (0.6 % of
+# elements of rows 1,000 wide; 2-8 % of rows 17-40 wide).
 README_SAYS = {"softmax": (0.10, 0.40), "log_softmax": (0.05, 0.30), "pow": (0.005, 0.04)}
+if compiled.AVAILABLE:
+    README_SAYS.update(softmax=(0.002, 0.10), log_softmax=(0.0, 0.0))
 
 
 def test_what_still_differs_is_what_the_readme_says():

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import minigrad as mg
-from minigrad.kernels import arithmetic, loss, pointwise, softmax, threads
+from minigrad.kernels import arithmetic, compiled, loss, pointwise, softmax, threads
 from minigrad.kernels.fma import fma32, fma64
 from minigrad.kernels.summation import sum_axes
 
@@ -40,11 +40,18 @@ def _layouts(array):
             "shifted": array[1:]}
 
 
-def _same_bits(ours, expected, what):
+def _same_bits(ours, expected, what, nan_bits=True):
+    """The same bytes (NaNs and signed zeros too); ``nan_bits=False``: a NaN where the
+    other has one, of any sign and payload (the compiled kernels' NaNs are the machine
+    instructions', as PyTorch's: test_compiled_kernels.py holds them to PyTorch's)."""
     ours, expected = np.asarray(ours), np.asarray(expected)
     assert ours.dtype == expected.dtype and ours.shape == expected.shape, what
     assert ours.strides == expected.strides, what
-    assert ours.tobytes() == expected.tobytes(), what  # (NaNs and signed zeros too)
+    if not nan_bits:
+        nan = np.isnan(expected)
+        assert np.array_equal(np.isnan(ours), nan), what
+        ours, expected = np.where(nan, 0, ours), np.where(nan, 0, expected)
+    assert ours.tobytes() == expected.tobytes(), what
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +64,16 @@ def _quiet():
 
 def _sigmoid_formula(x):
     """float32 below BIG elements with its exp in float64, rounded once; a big array in
-    its own dtype (NumPy's float32 exp, as ``_exp_formula``)."""
+    its own dtype (NumPy's float32 exp, as ``_exp_formula``). A C-contiguous float32
+    array with the compiled kernels: PyTorch's loop, whole runs of 32 with SLEEF's exp,
+    the rest with float64's rounded."""
+    if _compiled_flat(x):
+        flat = x.reshape(-1)
+        whole = flat.size - flat.size % 32
+        head = np.float32(1) / (np.float32(1) + _sleef_expf(np.float32(0) - flat[:whole]))
+        tail = np.exp(np.negative(flat[whole:], dtype=np.float64)).astype(np.float32)
+        tail = np.float32(1) / (np.float32(1) + tail)
+        return np.concatenate([head, tail]).reshape(x.shape)
     if x.dtype.char == "e" or (x.dtype.char == "f" and x.size < threads.BIG):
         exp = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
         return np.asarray((np.float32(1) / (np.float32(1) + exp)).astype(x.dtype, copy=False))
@@ -120,7 +136,8 @@ def test_an_elementwise_kernel_has_the_bits_of_its_ufunc(name, shape, dtype):
         expected = formula(x)
         for count in COUNTS:
             with Threads(count):
-                _same_bits(kernel(x), expected, f"{name} {layout} on {count} threads")
+                _same_bits(kernel(x), expected, f"{name} {layout} on {count} threads",
+                           nan_bits=not (name == "sigmoid" and _compiled_flat(x)))
     _same_bits(array, before, "the input, read only")
 
 
@@ -192,13 +209,52 @@ def _lane_sums(rows):
     return np.array(sums, kind)
 
 
+def _sleef_expf(d):
+    """SLEEF's float32 exp (xexpf), which PyTorch's vectorised kernels call, written here
+    with NumPy and kernels/fma.py's exact fused multiply-add (the compiled kernels'
+    own version is kernels/compiled.py's, with the machine's)."""
+    one = np.float32
+    with np.errstate(invalid="ignore", over="ignore"):
+        qf = np.rint(d * one(1.4426950408889634))
+        q = np.where(np.isfinite(qf) & (np.abs(qf) < 1000), qf, 0).astype(np.int32)
+        s = fma32(qf, one(-0.693145751953125), d)
+        s = fma32(qf, one(-1.428606765330187045e-06), s)
+        u = np.full(d.shape, one(0.000198527617612853646278381))
+        for c in (0.00139304355252534151077271, 0.00833336077630519866943359,
+                  0.0416664853692054748535156, 0.166666671633720397949219, 0.5):
+            u = fma32(u, s, one(c))
+        u = one(1) + fma32(s * s, u, s)
+        half = q >> 1
+        pow2 = lambda k: ((k + 127) << 23).astype(np.int32).view(np.float32)  # noqa: E731
+        u = u * pow2(half) * pow2(q - half)
+    u = np.where(d < -104, one(0), u)
+    return np.where(d > 100, one(np.inf), u).astype(np.float32)
+
+
+def _compiled_flat(x) -> bool:
+    """An elementwise compiled kernel takes it (sigmoid): float32, C-contiguous."""
+    return compiled.AVAILABLE and x.dtype == np.float32 and x.flags.c_contiguous
+
+
+def _compiled_float32(x, dim) -> bool:
+    """softmax and log_softmax of float32 along the last dim at every size: the compiled
+    kernels, PyTorch's loop with SLEEF's exp (kernels/compiled.py)."""
+    return compiled.AVAILABLE and x.dtype == np.float32 and dim == x.ndim - 1
+
+
 def _float_last_dim(x, dim, log: bool):
     """PyTorch's float32 and float64 kernels along the last dim (kernels/softmax.py): exp
-    and log in float64 (float32's rounded once), sums in vector lanes; softmax multiplies
-    by 1 / sum."""
+    and log in float64 (float32's rounded once; with the compiled kernels float32's exp is
+    SLEEF's), sums in vector lanes; softmax multiplies by 1 / sum."""
     rows = x.reshape(-1, x.shape[-1])
-    shifted = rows - rows.max(1, keepdims=True)
-    exps = np.exp(shifted.astype(np.float64)).astype(x.dtype)
+    if _compiled_float32(x, dim):  # (vec::maximum's NaN has every bit set)
+        peak = np.where(np.isnan(rows).any(1, keepdims=True),
+                        np.uint32(0xFFFFFFFF).view(np.float32), rows.max(1, keepdims=True))
+        shifted = rows - peak
+        exps = _sleef_expf(shifted)
+    else:
+        shifted = rows - rows.max(1, keepdims=True)
+        exps = np.exp(shifted.astype(np.float64)).astype(x.dtype)
     head = min(len(rows), 40)  # (the lanes, checked element by element on some rows)
     sums = _lane_sums_fast(exps)
     assert np.array_equal(sums[:head], _lane_sums(exps[:head]), equal_nan=True)
@@ -248,7 +304,8 @@ def _softmax_formula(x, dim):
     # a half in float32, as PyTorch's kernel)
     if x.dtype == np.float16:
         return _softmax_formula(x.astype(np.float32), dim).astype(np.float16)
-    if x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG:
+    if _compiled_float32(x, dim) or (
+            x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG):
         return _float_last_dim(x, dim, log=False)
     if x.dtype in (np.float32, np.float64) and x.size < threads.BIG:
         shifted, total = _exps_along(x, dim)
@@ -264,7 +321,8 @@ def _log_softmax_formula(x, dim):
         total = np.exp(shifted).sum(axis=dim, keepdims=True, dtype=np.float32)
         log_total = np.log(total.astype(np.float16).astype(np.float32)).astype(np.float16)
         return np.ascontiguousarray((shifted - log_total.astype(np.float32)).astype(np.float16))
-    if x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG:
+    if _compiled_float32(x, dim) or (
+            x.dtype in (np.float32, np.float64) and dim == x.ndim - 1 and x.size < threads.BIG):
         return _float_last_dim(x, dim, log=True)
     if x.dtype in (np.float32, np.float64) and x.size < threads.BIG:
         shifted, total = _exps_along(x, dim)
@@ -315,8 +373,10 @@ def test_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
             for count in COUNTS:
                 with Threads(count):
                     what = f"{layout}, dim {dim}, {count} threads"
-                    _same_bits(softmax.softmax(x, dim), expected[0], f"softmax {what}")
-                    _same_bits(softmax.log_softmax(x, dim), expected[1], f"log_softmax {what}")
+                    nan_bits = not _compiled_float32(x.astype(np.float32), dim)  # (half: too)
+                    _same_bits(softmax.softmax(x, dim), expected[0], f"softmax {what}", nan_bits)
+                    _same_bits(softmax.log_softmax(x, dim), expected[1], f"log_softmax {what}",
+                               nan_bits)
 
 
 def _gradients_in_lanes(grad, y, log_y):
@@ -327,7 +387,10 @@ def _gradients_in_lanes(grad, y, log_y):
     rows = lambda a: np.ascontiguousarray(np.broadcast_to(a, y.shape)).reshape(-1, y.shape[-1])
     g, out, log_out = rows(grad), rows(y), rows(log_y)
     soft = (g - _lane_sums_fast(g * out)[:, None]) * out
-    exps = np.exp(log_out.astype(np.float64)).astype(y.dtype)
+    if _compiled_float32(y, y.ndim - 1):
+        exps = _sleef_expf(log_out)
+    else:
+        exps = np.exp(log_out.astype(np.float64)).astype(y.dtype)
     fused = fma32 if y.dtype == np.float32 else fma64
     log = fused(-exps, np.broadcast_to(_lane_sums_fast(g)[:, None], exps.shape), g)
     return soft.reshape(y.shape), log.reshape(y.shape)
@@ -356,8 +419,8 @@ def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formula
     for dim in (x.ndim - 1, 0):
         y, log_y = _softmax_formula(x, dim), _log_softmax_formula(x, dim)
         for what, grad in _grads(y, dim).items():
-            if dim == x.ndim - 1 and x.size < threads.BIG:  # (PyTorch's lanes: see kernels)
-                expected = _gradients_in_lanes(grad, y, log_y)
+            if dim == x.ndim - 1 and (x.size < threads.BIG or _compiled_float32(x, dim)):
+                expected = _gradients_in_lanes(grad, y, log_y)  # (PyTorch's lanes)
             elif x.size < threads.BIG:
                 expected = _gradients_along(grad, y, log_y, dim)
             else:
@@ -366,10 +429,11 @@ def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formula
             for count in COUNTS:
                 with Threads(count):
                     where = f"{what} grad, dim {dim}, {count} threads"
+                    nan_bits = not _compiled_float32(x, dim)
                     _same_bits(softmax.softmax_backward_data(grad, y, dim), expected[0],
-                               f"softmax {where}")
+                               f"softmax {where}", nan_bits)
                     _same_bits(softmax.log_softmax_backward_data(grad, log_y, dim), expected[1],
-                               f"log_softmax {where}")
+                               f"log_softmax {where}", nan_bits)
 
 
 @pytest.mark.parametrize("shape, dtype", [

@@ -1,0 +1,204 @@
+"""The compiled kernels (minigrad/kernels/compiled.py): softmax and log_softmax of
+float32 along the last dim, forward and backward, against PyTorch's own kernels at
+test time: the same bits (NaN payloads included), at every width (shorter than a
+vector, whole vectors, leftovers), below and above ``threads.BIG``, on one thread or
+several; and tanh and its gradient in float32; minigrad without numba (``MINIGRAD_NUMBA=0``)
+still computes them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+from minigrad.kernels import compiled, pointwise, softmax, threads
+
+from thread_count import Threads
+
+pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="numba is a dependency: "
+                                "installed by `make test`; MINIGRAD_NUMBA=0 turns it off")
+RNG = np.random.default_rng(2026)
+WIDTHS = [1, 2, 3, 15, 16, 17, 31, 32, 37, 100, 1000]
+
+
+def _rows(shape, scale=3.0):
+    return (RNG.standard_normal(shape) * scale).astype(np.float32)
+
+
+def _bits(array):
+    return np.ascontiguousarray(array).view(np.uint32)
+
+
+def _theirs(name, *arrays):
+    tensors = [torch.from_numpy(np.ascontiguousarray(a)) for a in arrays]
+    if name == "softmax":
+        return torch.softmax(tensors[0], -1).numpy()
+    if name == "log_softmax":
+        return torch.log_softmax(tensors[0], -1).numpy()
+    backward = {"softmax_backward": torch.ops.aten._softmax_backward_data,
+                "log_softmax_backward": torch.ops.aten._log_softmax_backward_data}[name]
+    # PyTorch on its default threads (the tests' conftest gives it one): on one thread
+    # its float32 softmax backward fuses some products into its sum, for rows of 17 or
+    # more, and 2-8 % of elements change; a user's PyTorch runs on every core
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        return backward(tensors[0], tensors[1], -1, torch.float32).numpy()
+    finally:
+        torch.set_num_threads(before)
+
+
+def _ours(name, *arrays):
+    if name == "softmax":
+        return softmax.softmax(arrays[0], -1)
+    if name == "log_softmax":
+        return softmax.log_softmax(arrays[0], -1)
+    return getattr(softmax, name + "_data")(arrays[0], arrays[1], -1)
+
+
+def _share_equal(ours, theirs) -> float:
+    return float(np.mean(_bits(ours) == _bits(theirs)))
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_softmax_and_both_gradients_have_pytorchs_bits(width):
+    x = _rows((2000, width))
+    y, log_y = _theirs("softmax", x), _theirs("log_softmax", x)
+    grad = _rows((2000, width), 1.0)
+    assert _share_equal(_ours("softmax", x), y) == 1.0
+    assert _share_equal(_ours("softmax_backward", grad, y), _theirs("softmax_backward", grad, y)) == 1.0
+    assert _share_equal(_ours("log_softmax_backward", grad, log_y),
+                        _theirs("log_softmax_backward", grad, log_y)) == 1.0
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_log_softmax_has_pytorchs_bits_but_where_the_log_of_a_sum_rounds_otherwise(width):
+    """PyTorch takes each row's log with SLEEF's float32 log; the kernel with float64's,
+    rounded (the correctly rounded value): some sums round to another float32 there."""
+    x = _rows((2000, width))
+    assert _share_equal(_ours("log_softmax", x), _theirs("log_softmax", x)) >= 0.99
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_a_big_array_has_the_bits_of_a_small_one_on_any_number_of_threads(count):
+    x = _rows((600, 1000))  # (600,000 elements: split by rows across threads)
+    grad = _rows((600, 1000), 1.0)
+    assert x.size >= threads.BIG
+    y, log_y = _theirs("softmax", x), _theirs("log_softmax", x)
+    expected = {"log_softmax": np.concatenate([_ours("log_softmax", x[i:i + 100])
+                                               for i in range(0, 600, 100)])}
+    with Threads(count):
+        assert _share_equal(_ours("softmax", x), y) == 1.0
+        assert _share_equal(_ours("log_softmax", x), expected["log_softmax"]) == 1.0
+        assert _share_equal(_ours("softmax_backward", grad, y),
+                            _theirs("softmax_backward", grad, y)) == 1.0
+        assert _share_equal(_ours("log_softmax_backward", grad, log_y),
+                            _theirs("log_softmax_backward", grad, log_y)) == 1.0
+
+
+def test_rows_with_nan_and_inf_give_pytorchs_nans():
+    """Forward, NaN payloads as PyTorch's kernels leave them: vec::maximum's NaN has every
+    bit set, a NaN input keeps its own through x - max, a row with inf gives inf - inf's
+    NaN. Backward, NaNs where PyTorch's are (which of two NaNs a fused multiply-add
+    passes on is the machine instruction's choice, not this kernel's) and its bits
+    elsewhere."""
+    x = _rows((6, 40))
+    x[0, :3] = [np.nan, np.nan, 1]
+    x[1, 5] = np.inf
+    x[2, :2] = [np.inf, -np.inf]
+    x[3, :] = -np.inf
+    x[4, 7] = np.nan
+    grad = _rows((6, 40), 1.0)
+    grad[0, 2] = grad[5, 0] = np.nan
+    for name in ("softmax", "log_softmax"):
+        assert np.array_equal(_bits(_ours(name, x)), _bits(_theirs(name, x))), name
+    for name, y in (("softmax_backward", _theirs("softmax", x)),
+                    ("log_softmax_backward", _theirs("log_softmax", x))):
+        ours, theirs = _ours(name, grad, y), _theirs(name, grad, y)
+        assert np.array_equal(np.isnan(ours), np.isnan(theirs)), name
+        assert np.array_equal(_bits(np.where(np.isnan(ours), 0, ours)),
+                              _bits(np.where(np.isnan(theirs), 0, theirs))), name
+
+
+def test_expanded_and_transposed_gradients_and_higher_dims():
+    x = _rows((4, 5, 33))
+    y = _theirs("log_softmax", x.reshape(-1, 33)).reshape(x.shape)
+    for grad in (np.broadcast_to(np.float32(0.25), x.shape),  # (a mean's)
+                 np.broadcast_to(_rows((33,)), x.shape),  # (across rows)
+                 np.ascontiguousarray(_rows((33, 5, 4)).T)):  # (another layout)
+        ours = _ours("log_softmax_backward", grad, y)
+        theirs = _theirs("log_softmax_backward", np.ascontiguousarray(grad), y)
+        assert ours.shape == x.shape and np.array_equal(_bits(ours), _bits(theirs))
+
+
+def test_a_training_step_through_cross_entropy_has_pytorchs_gradient():
+    logits = _rows((64, 10))
+    target = RNG.integers(0, 10, 64)
+    ours = mg.tensor(logits, requires_grad=True)
+    theirs = torch.tensor(logits, requires_grad=True)
+    mg.nn.functional.cross_entropy(ours, mg.tensor(target)).backward()
+    torch.nn.functional.cross_entropy(theirs, torch.tensor(target)).backward()
+    assert _share_equal(ours.grad.numpy(), theirs.grad.numpy()) >= 0.95
+
+
+def test_without_numba_the_numpy_steps_compute_them():
+    program = ("import numpy as np, minigrad as mg\n"
+               "from minigrad.kernels import compiled\n"
+               "x = mg.tensor(np.arange(12, dtype=np.float32).reshape(3, 4), requires_grad=True)\n"
+               "mg.log_softmax(x, 1).sum().backward()\n"
+               "print(compiled.AVAILABLE, mg.softmax(x, 1).detach().numpy()[0].round(4).tolist(),"
+               " x.grad.numpy()[0].round(4).tolist())\n")
+    environment = {**os.environ, "MINIGRAD_NUMBA": "0"}
+    found = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                           env=environment, check=True).stdout.split(" ", 1)
+    x = torch.arange(12, dtype=torch.float32).reshape(3, 4).requires_grad_()
+    torch.log_softmax(x, 1).sum().backward()
+    expected = (f"{torch.softmax(x, 1).detach().numpy()[0].round(4).tolist()} "
+                f"{x.grad.numpy()[0].round(4).tolist()}")
+    assert found[0] == "False" and found[1].strip() == expected
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (1,), (3, 5, 7), (300, 500)])
+def test_tanh_and_its_gradient_have_pytorchs_bits(shape):
+    """float32 tanh in one compiled loop (below threads.BIG elements): float64's tanh rounded once (the NumPy steps'
+    value, and PyTorch's SLEEF tanh's in 99.9 % of values); its gradient grad * (1 - y*y)
+    with 1 - y*y rounded once, PyTorch's fused multiply-add: bit for bit."""
+    x = _rows(shape, 2.0)
+    if x.size >= 3:
+        x.reshape(-1)[:3] = [np.nan, np.inf, -0.0]
+    ours = mg.tensor(x, requires_grad=True)
+    theirs = torch.tensor(x, requires_grad=True)
+    grad = _rows(shape, 1.0)
+    y, ty = ours.tanh(), theirs.tanh()
+    y.backward(mg.tensor(grad))
+    ty.backward(torch.tensor(grad))
+    assert np.array_equal(_bits(y.detach().numpy()),
+                          _bits(np.tanh(x.astype(np.float64)).astype(np.float32)))
+    assert _share_equal(y.detach().numpy(), ty.detach().numpy()) >= 0.995
+    # (PyTorch's gradient from PyTorch's forward: the kernel given the same y)
+    expected = torch.ops.aten.tanh_backward(torch.tensor(grad), ty.detach()).numpy()
+    assert np.array_equal(_bits(pointwise.tanh_backward(grad, ty.detach().numpy())),
+                          _bits(expected))
+    assert y.grad_fn.name() == ty.grad_fn.name() == "TanhBackward0"
+
+
+
+@pytest.mark.parametrize("size", [1, 16, 31, 32, 33, 100, 1000, 100_003, 600_000])
+@pytest.mark.parametrize("count", [1, 2])
+def test_sigmoid_has_pytorchs_bits_at_every_size(size, count):
+    """float32 sigmoid in one compiled loop as PyTorch's: whole runs of 32 with SLEEF's
+    exp, the rest as its scalar code (PyTorch here on one thread: its loop's only end is
+    the tensor's); a big one in parts on threads, the bits of one call."""
+    x = _rows((size,), 6.0)
+    x[: min(size, 4)] = [np.nan, np.inf, -np.inf, -0.0][: min(size, 4)]
+    with Threads(count):
+        ours = mg.tensor(x).sigmoid().numpy()
+    theirs = torch.from_numpy(x).sigmoid().numpy()
+    assert np.array_equal(np.isnan(ours), np.isnan(theirs))
+    assert np.array_equal(_bits(np.where(np.isnan(ours), 0, ours)),
+                          _bits(np.where(np.isnan(theirs), 0, theirs)))
