@@ -96,8 +96,7 @@ def test_frombuffer_shares_the_buffers_memory_as_torch():
 
 def test_frombuffer_of_bytes_warns_as_torch():
     """A read-only buffer: PyTorch's warning (once a process: both warn here every time
-    under set_warn_always) and the values; minigrad copies it, where PyTorch writes into
-    the bytes (see the docstring of rules/conversion.buffer_array)."""
+    under set_warn_always) and the values."""
     said = []
     for lib in (mg, torch):
         lib.set_warn_always(True)
@@ -108,4 +107,22 @@ def test_frombuffer_of_bytes_warns_as_torch():
         finally:
             lib.set_warn_always(False)
         said.append((repr(t), [str(w.message).split(" (Triggered")[0] for w in caught]))
+    assert said[0] == said[1]
+
+
+def test_frombuffer_of_a_read_only_buffer_shares_its_memory_as_torch():
+    """PyTorch warns that the buffer is not writable and shares it all the same: a write to
+    the bytearray behind a read-only memoryview shows in the tensor, and the tensor's writes
+    (item assignment, an in-place op) reach the bytearray."""
+    said = []
+    for lib in (mg, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            owner = bytearray(b"\x01\x00\x00\x00\x02\x00\x00\x00\x03\x00")
+            t = lib.frombuffer(memoryview(owner).toreadonly(), dtype=lib.int16, offset=2, count=3)
+        owner[2] = 7
+        seen = t.tolist()
+        t[1] = -5
+        t.add_(1)
+        said.append((seen, t.tolist(), bytes(owner)))
     assert said[0] == said[1]
