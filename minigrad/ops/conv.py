@@ -60,8 +60,9 @@ class ConvolutionBackward0(Node):
         self.save(**given, transposed=transposed, output_padding=output_padding or
                   (0,) * (x.ndim - 2), groups=geometry[-1], _geometry=geometry,
                   bias_sym_sizes_opt=(0,) if bias is None else bias.shape)
-        return kernels.convolution(x, weight, bias, *geometry,
-                                   output_padding=output_padding if transposed else None)
+        return kernels.in_suggested_format(kernels.convolution(
+            x, weight, bias, *geometry, output_padding=output_padding if transposed else None),
+            x, weight)
 
     def backward(self, saved, grad):
         given = dict(stride=saved.stride, padding=saved.padding, dilation=saved.dilation)

@@ -36,7 +36,7 @@ import torch
 
 import minigrad
 
-from public_tutorials import PROGRAMS, memory_format_channels_last
+from public_tutorials import PROGRAMS
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -165,11 +165,3 @@ def test_every_program_names_its_source():
     for program in PROGRAMS:
         doc = program.__doc__ or ""
         assert re.search(r"\b[\w-]+/[\w.-]+ [\w./-]+", doc), program.__name__
-
-
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="minigrad has no "
-                   "torch.channels_last (minigrad/layouts.py: contiguous_format and "
-                   "preserve_format are the memory formats it honours), which pytorch/tutorials' "
-                   "memory_format_tutorial.py is about")
-def test_the_memory_format_tutorial_prints_as_pytorch():
-    test_program_prints_and_ends_as_pytorch(memory_format_channels_last)

@@ -38957,4 +38957,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             fastbook_nlp_dive, fastbook_foundations, llama2c_model_train_and_export,
             micrograd_lecture_pytorch_cells, cs231n_network_visualization_and_style_transfer,
             cs231n_transformer_layers_and_simclr, d2l_computational_performance,
-            transfer_learning_tutorial]
+            transfer_learning_tutorial, memory_format_channels_last]
