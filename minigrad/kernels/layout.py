@@ -133,6 +133,17 @@ def strides_like_channels_last(shape, strides) -> bool:
     return True
 
 
+def in_input_format(y: np.ndarray, x: np.ndarray, volumes: bool = False) -> np.ndarray:
+    """``y`` laid out channels-last when ``x`` (of as many dims) has channels-last strides,
+    as PyTorch's CPU pooling kernels lay out their results (the input's
+    suggest_memory_format); else as it is. A volume's (5-d) only with ``volumes`` (max
+    pooling: PyTorch's other 3-d pooling kernels write row-major)."""
+    if y.ndim == x.ndim and (volumes or y.ndim == 4) and \
+            strides_like_channels_last(*geometry(x)[:2]):
+        return with_strides(y, channels_last_strides(y.shape))
+    return y
+
+
 def is_non_overlapping_and_dense(shape, strides) -> bool:
     """torch's rule: the dims of size >= 2, ordered by stride, step through memory
     without gaps or overlaps (dims of size 0 or 1 end the check)."""

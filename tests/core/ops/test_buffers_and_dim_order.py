@@ -211,3 +211,29 @@ def _convolved(lib, dtype, dims, which):
 def test_a_convolution_lays_its_output_out_as_torch(dtype, dims, which):
     assert outcome(lambda lib: _convolved(lib, getattr(lib, dtype), dims, which), mg) == \
         outcome(lambda lib: _convolved(lib, getattr(lib, dtype), dims, which), torch)
+
+
+POOLS = {2: ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d"],
+         3: ["MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d"]}
+
+
+def _pooled(lib, dtype, dims, name):
+    """A pooling layer's output (and indices') strides on a channels-last input, and its
+    input's gradient's: PyTorch's 2-d kernels and its 3-d max pooling keep the format."""
+    fmt = lib.channels_last if dims == 2 else lib.channels_last_3d
+    x = lib.randn(2, 4, *(6,) * dims).to(dtype).contiguous(memory_format=fmt).requires_grad_()
+    arguments = {"MaxPool": (2,), "AvgPool": (2,), "AdaptiveAvgPool": (3,), "AdaptiveMaxPool": (2,)}
+    kind = name[:-2]
+    keywords = {"return_indices": True} if "Max" in kind else {}
+    y = getattr(lib.nn, name)(*arguments[kind], **keywords)(x)
+    strides = [t.stride() for t in (y if isinstance(y, tuple) else (y,))]
+    y = y[0] if isinstance(y, tuple) else y
+    (y * lib.arange(y.numel()).reshape(y.shape).to(dtype)).sum().backward()
+    return strides, x.grad.stride(), x.grad.sum().item()
+
+
+@pytest.mark.parametrize("dims, name", [(d, n) for d in POOLS for n in POOLS[d]])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pooling_lays_its_output_out_as_torch(dtype, dims, name):
+    assert outcome(lambda lib: _pooled(lib, getattr(lib, dtype), dims, name), mg) == \
+        outcome(lambda lib: _pooled(lib, getattr(lib, dtype), dims, name), torch)
