@@ -532,6 +532,8 @@ class Tensor(TensorBase):
         if memory_format in layouts.CHANNELS_LAST_RANKS:
             strides = layouts.format_strides(memory_format, self.shape)
             return self if self.is_contiguous(memory_format) else _laid_out(ops.clone(self), strides)
+        if memory_format is layouts.preserve_format and not self.is_contiguous():
+            raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
         return ops.contiguous(self)
 
     def to(self, *args, **kwargs) -> "Tensor":

@@ -178,6 +178,10 @@ MEMORY_FORMATS = {
     "empty rank 3": lambda lib: lib.empty(2, 3, 4, memory_format=lib.channels_last),
     "2-d asked": lambda lib: lib.ones(2, 3).is_contiguous(memory_format=lib.channels_last),
     "printed": lambda lib: (repr(lib.channels_last), repr(lib.channels_last_3d)),
+    "contiguous preserve_format": lambda lib: lib.randn(2, 3).contiguous(
+        memory_format=lib.preserve_format).stride(),
+    "contiguous preserve_format copying": lambda lib: lib.randn(2, 3).t().contiguous(
+        memory_format=lib.preserve_format),
     "elementwise keeps it": lambda lib: _laid_out(
         lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last).relu() + 1),
     "a module's 4-d parameters": lambda lib: [
