@@ -7,10 +7,11 @@ the only layout. The memory formats are ``torch.contiguous_format`` (row-major),
 next to each other in memory: strides such as (60, 1, 15, 3)), which ``contiguous``,
 ``clone``, ``to``, ``is_contiguous``, ``empty`` and the ``*_like`` factories honour.
 Elementwise ops keep a channels-last layout (NumPy's results follow their operands'
-order), and a convolution and the pooling layers lay their outputs out channels-last as
-PyTorch's do (``kernels/conv.in_suggested_format``, ``kernels/layout.in_input_format``);
-upsampling, ``group_norm``, ``cat`` and reductions with ``keepdim`` give row-major results
-where PyTorch's keep the format. Sparse layouts are not in
+order), and a convolution, the pooling layers and ``cat`` lay their outputs out
+channels-last as PyTorch's do (``kernels/conv.in_suggested_format``,
+``kernels/layout.in_input_format``, ``rules/layout.with_cat_layout``); upsampling,
+``group_norm``, ``stack`` and reductions with ``keepdim`` give row-major results where
+PyTorch's keep the format. Sparse layouts are not in
 minigrad. The factories accept these as PyTorch's do, with PyTorch's errors for the rest.
 """
 

@@ -184,6 +184,15 @@ MEMORY_FORMATS = {
         memory_format=lib.preserve_format),
     "elementwise keeps it": lambda lib: _laid_out(
         lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last).relu() + 1),
+    "cat of channels_last": lambda lib: _laid_out(lib.cat(
+        [lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last)] * 2, 1)),
+    "cat of channels_last_3d": lambda lib: _laid_out(lib.cat(
+        [lib.randn(2, 3, 4, 5, 6).contiguous(memory_format=lib.channels_last_3d)] * 2, 2)),
+    "cat of mixed formats": lambda lib: _laid_out(lib.cat(
+        [lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last),
+         lib.randn(2, 3, 4, 5)], 1)),
+    "cat with a legacy empty": lambda lib: _laid_out(lib.cat(
+        [lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last), lib.tensor([])], 1)),
     "a module's 4-d parameters": lambda lib: [
         p.stride() for p in lib.nn.Sequential(lib.nn.Conv2d(3, 4, 3), lib.nn.Linear(2, 2))
         .to(memory_format=lib.channels_last).parameters()],
