@@ -55,7 +55,10 @@ from . import random  # noqa: F401  (torch.random)
 from .random import (  # noqa: F401
     Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state,
 )
-from .layouts import contiguous_format, layout, memory_format, preserve_format, strided  # noqa
+from .layouts import (  # noqa: F401
+    channels_last, channels_last_3d, contiguous_format, layout, memory_format, preserve_format,
+    strided,
+)
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: F401
     bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, uint8,

@@ -296,7 +296,11 @@ def empty(*size, out=None, dtype=None, layout=strided, device=None,
           memory_format=None) -> TensorBase:
     """Uninitialised in PyTorch; here zeros, so notebooks stay deterministic."""
     _check_options("empty", layout, pin_memory, out, memory_format=memory_format)
-    return _filled("empty", size, 0, dtype, device, requires_grad, out)
+    result = _filled("empty", size, 0, dtype, device, requires_grad, out)
+    if memory_format in layouts.CHANNELS_LAST_RANKS and out is None and not result.is_meta:
+        result._data = memory.with_strides(result._data,
+                                           layouts.format_strides(memory_format, result.shape))
+    return result
 
 
 def empty_strided(size, stride, *, dtype=None, layout=strided, device=None,
@@ -410,6 +414,9 @@ def _like(function: str, x, value, dtype, device, requires_grad: bool,
     if memory_format in (None, preserve_format):  # laid out as input (torch's empty_like)
         result._data = memory.with_strides(result._data,
                                                     memory.preserved_strides(x._data))
+    elif memory_format in layouts.CHANNELS_LAST_RANKS:
+        result._data = memory.with_strides(result._data,
+                                           layouts.format_strides(memory_format, result.shape))
     return result
 
 

@@ -40,6 +40,11 @@ DETACH_VIEW_INPLACE = (
 EMPTY_INPUTS = "`inputs` argument to `{}()` cannot be empty."  # backward / grad
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 LEAF_INPLACE_CUSTOM = "a leaf Variable that requires grad has been used in an in-place operation."
+DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method were not "
+                      "returned as output. The inputs that are modified inplace must all be "
+                      "outputs of the Function.")
+DIRTY_NOT_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                   "Tensors that have been mutated should be passed to ctx.mark_dirty().")
 ONCE_DIFFERENTIABLE = ("trying to differentiate twice a function that was marked with "
                        "@once_differentiable")
 VIEW_OF_LEAF_INPLACE = (

@@ -1,12 +1,23 @@
 """``torch.strided`` and the memory formats: how a tensor's elements sit in memory.
 
 A minigrad tensor is a NumPy array: dense and strided, so ``layout=torch.strided`` is
-the only layout, and ``torch.contiguous_format`` / ``torch.preserve_format`` the memory
-formats it can honour (sparse layouts and ``channels_last`` are not in minigrad).
-The factories accept them as PyTorch's do, with PyTorch's errors for the rest.
+the only layout. The memory formats are ``torch.contiguous_format`` (row-major),
+``torch.preserve_format`` (as the input lies) and ``torch.channels_last`` /
+``torch.channels_last_3d`` (an (N, C, H, W) or (N, C, D, H, W) tensor with its channels
+next to each other in memory: strides such as (60, 1, 15, 3)), which ``contiguous``,
+``clone``, ``to``, ``is_contiguous``, ``empty`` and the ``*_like`` factories honour.
+Elementwise ops keep a channels-last layout (NumPy's results follow their operands'
+order), and a convolution, the pooling layers and ``cat`` lay their outputs out
+channels-last as PyTorch's do (``kernels/conv.in_suggested_format``,
+``kernels/layout.in_input_format``, ``rules/layout.with_cat_layout``); upsampling,
+``group_norm``, ``stack`` and reductions with ``keepdim`` give row-major results where
+PyTorch's keep the format. Sparse layouts are not in
+minigrad. The factories accept these as PyTorch's do, with PyTorch's errors for the rest.
 """
 
 from __future__ import annotations
+
+from .kernels.layout import channels_last_strides, is_channels_last
 
 
 class layout:
@@ -36,6 +47,24 @@ class memory_format:
 strided = layout("strided")
 contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+CHANNELS_LAST_RANKS = {channels_last: 4, channels_last_3d: 5}
+
+
+def format_strides(fmt: memory_format, shape) -> tuple:
+    """The strides of a tensor of ``shape`` laid out in the channels-last format ``fmt``,
+    with PyTorch's error for a tensor of another rank."""
+    rank = CHANNELS_LAST_RANKS[fmt]
+    if len(shape) != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {fmt.name} format")
+    return channels_last_strides(tuple(shape))
+
+
+def is_in_format(fmt: memory_format, shape, strides) -> bool:
+    """Whether a tensor of ``shape`` and ``strides`` is contiguous in the channels-last
+    format ``fmt`` (False for a tensor of another rank, as PyTorch's is_contiguous)."""
+    return len(shape) == CHANNELS_LAST_RANKS[fmt] and is_channels_last(tuple(shape), tuple(strides))
 
 
 def _type_name(value) -> str:

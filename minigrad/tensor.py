@@ -60,6 +60,13 @@ def _inference_alias(alias, tensor) -> None:
         alias._version_cell = Version()
 
 
+def _laid_out(result, strides):
+    """A fresh result (no one else holds its array) with its elements moved to lie in
+    memory with ``strides``: a copy made in a memory format."""
+    result._data = memory.with_strides(result._data, strides)
+    return result
+
+
 def _to_or_from_meta(x, dtype):
     """``x.to("meta")``: a copy (``ToCopyBackward0``) that keeps only a shape and a dtype;
     from the meta device nothing can be copied, as in PyTorch."""
@@ -514,10 +521,19 @@ class Tensor(TensorBase):
 
     def is_contiguous(self, memory_format=layouts.contiguous_format) -> bool:
         layouts.check_memory_format("is_contiguous", memory_format)
+        if memory_format in layouts.CHANNELS_LAST_RANKS:
+            return layouts.is_in_format(memory_format, self.shape, self.stride())
         return bool(self._data.flags.c_contiguous) or self.is_meta  # (meta: see geometry)
 
     def contiguous(self, memory_format=layouts.contiguous_format) -> "Tensor":
+        """This tensor if its elements lie in ``memory_format``'s order, else a copy
+        (``CloneBackward0``) that lies so: row-major, or channels-last."""
         layouts.check_memory_format("contiguous", memory_format)
+        if memory_format in layouts.CHANNELS_LAST_RANKS:
+            strides = layouts.format_strides(memory_format, self.shape)
+            return self if self.is_contiguous(memory_format) else _laid_out(ops.clone(self), strides)
+        if memory_format is layouts.preserve_format and not self.is_contiguous():
+            raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
         return ops.contiguous(self)
 
     def to(self, *args, **kwargs) -> "Tensor":
@@ -530,6 +546,12 @@ class Tensor(TensorBase):
             return _to_or_from_meta(self, dtype or self.dtype)
         # "cpu:0" is not "cpu" (this tensor's device), so PyTorch copies to it.
         copy = copy or (device is not None and device.index is not None)
+        fmt = kwargs.get("memory_format")
+        if fmt in layouts.CHANNELS_LAST_RANKS or fmt is layouts.contiguous_format:
+            strides = (memory.contiguous_strides(self.shape) if fmt is layouts.contiguous_format
+                       else layouts.format_strides(fmt, self.shape))
+            if copy or dtype not in (None, self.dtype) or not self.is_contiguous(fmt):
+                return _laid_out(ops.to_dtype(self, dtype or self.dtype, True), strides)
         return ops.to_dtype(self, dtype or self.dtype, copy)
 
     def type(self, dtype=None, non_blocking: bool = False):
@@ -596,11 +618,11 @@ class Tensor(TensorBase):
         """A copy with its own memory, still connected to the graph; its elements in
         this tensor's order (``preserve_format``) or row-major (``contiguous_format``)."""
         layouts.check_memory_format("clone", memory_format)
+        if memory_format in layouts.CHANNELS_LAST_RANKS:
+            return _laid_out(ops.clone(self), layouts.format_strides(memory_format, self.shape))
         result = ops.clone(self)
         if memory_format is layouts.contiguous_format:
-            # (a fresh result: no one else holds it)
-            result._data = memory.with_strides(
-                result._data, memory.contiguous_strides(result.shape))
+            return _laid_out(result, memory.contiguous_strides(result.shape))
         return result
 
     # ---- conversion to Python and NumPy ----------------------------------

@@ -165,6 +165,7 @@ class Function(metaclass=_FunctionMeta):
         if not recording:
             for tensor in ctx.dirty_tensors:
                 tensor._bump_version()
+            _check_dirty_returned(ctx, outputs)
             # (an input returned as it is comes back as an alias that needs no grad)
             outputs = tuple(o.detach() if any(o is a for a in args) and not any(
                 o is t for t in ctx.dirty_tensors) else o for o in outputs)
@@ -178,9 +179,10 @@ class Function(metaclass=_FunctionMeta):
             if not _differentiable(out, ctx):
                 wrapped.append(out)
             elif any(out is t for t in ctx.dirty_tensors):
-                wrapped.append(_dirty(out, ctx, nr))
+                wrapped.append(_dirty(out, ctx, nr, args))
             else:
                 wrapped.append(_output(out, ctx, nr, args))
+        _check_dirty_returned(ctx, outputs)
         if ctx._saved_for_backward is not None:
             _check_saved(ctx._saved_for_backward)
             # (a saved output comes back with this node as its grad_fn; one marked
@@ -234,13 +236,25 @@ def _check_saved(values) -> None:
                             f"{i} is of type {type(value).__name__}")
 
 
-def _dirty(out, ctx, nr):
+def _check_dirty_returned(ctx, outputs) -> None:
+    """Every tensor marked dirty must be among the outputs, as PyTorch checks once they
+    are wrapped (recorded or not)."""
+    if not all(any(o is t for o in outputs) for t in ctx.dirty_tensors):
+        raise RuntimeError(errors.DIRTY_NOT_RETURNED)
+
+
+def _dirty(out, ctx, nr, args):
     """An input ``forward`` changed in place and marked dirty: refused on a leaf that
     requires grad (PyTorch's text), else it becomes output ``nr`` of ``ctx`` (through
-    CopySlices on its base, for a view), its version moved on."""
+    CopySlices on its base, for a view), its version moved on. A tensor marked dirty that
+    was no input gets PyTorch's warning (its error, for a view)."""
     if out._grad_fn is None and out.requires_grad:  # (its node as it is: torch's is_leaf)
         out._bump_version()
         raise RuntimeError(errors.LEAF_INPLACE_CUSTOM)
+    if not any(out is a for a in args):
+        if out._base is not None:
+            raise RuntimeError(errors.DIRTY_NOT_INPUT)
+        errors.warn(errors.DIRTY_NOT_INPUT, stacklevel=3)
     out._rebase_history(ctx, nr)
     return out
 

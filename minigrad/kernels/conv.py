@@ -22,11 +22,13 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .layout import new_layout
+from .layout import (channels_last_strides, geometry, new_layout, strides_like_channels_last,
+                     with_strides)
 from .meta import empty as meta_empty, is_meta
 from .special import half_in_float32
 
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution",
+           "in_suggested_format",
            "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
            "max_pool_backward", "max_pool_gather", "max_unpool", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
@@ -149,6 +151,18 @@ def convolution(x, weight, bias, stride, padding, dilation, groups, output_paddi
     y = np.ascontiguousarray(y)
     if bias is not None:
         y += bias.reshape((-1,) + (1,) * len(kernel))
+    return y
+
+
+def in_suggested_format(y, x, weight):
+    """The output laid out as PyTorch's CPU convolution lays it out: channels-last when
+    its input or its weight has channels-last strides (their suggest_memory_format), else
+    row-major; a volume's (5-d) only in float32, which oneDNN convolves (float64 and
+    float16 volumes come back row-major)."""
+    if y.ndim == 5 and x.dtype != np.float32:
+        return y
+    if any(strides_like_channels_last(*geometry(a)[:2]) for a in (x, weight)):
+        return with_strides(y, channels_last_strides(y.shape))
     return y
 
 

@@ -92,6 +92,58 @@ def contiguous_strides(shape) -> tuple:
     return tuple(reversed(strides))
 
 
+def channels_last_order(ndim: int) -> list:
+    """The dims of an (N, C, *spatial) tensor from the fastest in memory in torch's
+    channels-last formats: C, then the spatial dims from the last, N slowest."""
+    return [1] + list(range(ndim - 1, 1, -1)) + [0]
+
+
+def channels_last_strides(shape) -> tuple:
+    """torch's strides of a new channels-last tensor of ``shape`` (get_channels_last_strides)."""
+    strides, step = [0] * len(shape), 1
+    for d in channels_last_order(len(shape)):
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
+
+
+def is_channels_last(shape, strides) -> bool:
+    """torch's compute_channels_last_contiguous_2d/3d: the dims of size other than 1, in
+    channels-last order, step through memory without gaps."""
+    expected = 1
+    for d in channels_last_order(len(shape)):
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def strides_like_channels_last(shape, strides) -> bool:
+    """torch's is_channels_last_strides_2d/3d (what suggest_memory_format reads): a 4-d or
+    5-d tensor whose strides grow in channels-last order, the ambiguous cases (a zero
+    channel stride, N111-like strides) read as row-major."""
+    if len(shape) not in (4, 5) or strides[1] == 0:
+        return False
+    least = 0
+    for d in channels_last_order(len(shape)):
+        if shape[d] == 0 or strides[d] < least or (d == 0 and least == strides[1]):
+            return False
+        least = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
+
+
+def in_input_format(y: np.ndarray, x: np.ndarray, volumes: bool = False) -> np.ndarray:
+    """``y`` laid out channels-last when ``x`` (of as many dims) has channels-last strides,
+    as PyTorch's CPU pooling kernels lay out their results (the input's
+    suggest_memory_format); else as it is. A volume's (5-d) only with ``volumes`` (max
+    pooling: PyTorch's other 3-d pooling kernels write row-major)."""
+    if y.ndim == x.ndim and (volumes or y.ndim == 4) and \
+            strides_like_channels_last(*geometry(x)[:2]):
+        return with_strides(y, channels_last_strides(y.shape))
+    return y
+
+
 def is_non_overlapping_and_dense(shape, strides) -> bool:
     """torch's rule: the dims of size >= 2, ordered by stride, step through memory
     without gaps or overlaps (dims of size 0 or 1 end the check)."""

@@ -520,6 +520,11 @@ class Module:
             for tensor in itertools.chain(self.parameters(), self.buffers()):
                 if (device.type == "meta") != tensor.is_meta:  # (out of meta: PyTorch's error)
                     tensor.data = tensor.data.to(device)
+        fmt = kwargs.get("memory_format")
+        if fmt is not None:  # (as PyTorch: only the 4-d and 5-d ones are laid out anew)
+            for tensor in itertools.chain(self.parameters(), self.buffers()):
+                if tensor.dim() in (4, 5):
+                    tensor.data = tensor.data.to(memory_format=fmt)
         if dtype is None:
             return self
         if not dtype.is_floating_point:

@@ -32,6 +32,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input
 from ..autograd.tensor_base import make
 from ..kernels import conv as kernels
+from ..kernels.layout import in_input_format
 from ..rules import conv as rules
 from ..rules.conversion import checked_fill_value
 from . import conv_backward, fn
@@ -60,8 +61,9 @@ class ConvolutionBackward0(Node):
         self.save(**given, transposed=transposed, output_padding=output_padding or
                   (0,) * (x.ndim - 2), groups=geometry[-1], _geometry=geometry,
                   bias_sym_sizes_opt=(0,) if bias is None else bias.shape)
-        return kernels.convolution(x, weight, bias, *geometry,
-                                   output_padding=output_padding if transposed else None)
+        return kernels.in_suggested_format(kernels.convolution(
+            x, weight, bias, *geometry, output_padding=output_padding if transposed else None),
+            x, weight)
 
     def backward(self, saved, grad):
         given = dict(stride=saved.stride, padding=saved.padding, dilation=saved.dilation)
@@ -78,8 +80,8 @@ class MaxPool2DWithIndicesBackward0(Node):
     spatial = 2
 
     def forward(self, x, kernel_size, stride, padding, dilation, ceil_mode, shown_stride):
-        values, self.indices = kernels.max_pool(x, kernel_size, stride, padding, dilation,
-                                                ceil_mode)
+        values, self.indices = (in_input_format(a, x, volumes=True) for a in kernels.max_pool(
+            x, kernel_size, stride, padding, dilation, ceil_mode))
         self.save(kernel_size=kernel_size, stride=shown_stride, padding=padding,
                   dilation=dilation, ceil_mode=ceil_mode, result1=self.indices)
         return values
@@ -153,7 +155,7 @@ class AvgPool2DBackward0(Node):
                      divisor_override=divisor_override)
         geometry = (kernel_size, stride, padding, ceil_mode)
         self.save(**shown, _geometry=geometry, _divisors=divisors, _shown=shown)
-        return kernels.avg_pool(x, *geometry, divisors)
+        return in_input_format(kernels.avg_pool(x, *geometry, divisors), x)
 
     def backward(self, saved, grad):
         return fn.avg_pool_backward(grad, saved.self, saved._geometry, saved._divisors,
@@ -195,7 +197,7 @@ class AdaptiveAvgPool2DBackward0(Node):
     spatial = 2
 
     def forward(self, x, output_size):
-        return kernels.adaptive_avg_pool(x, output_size)
+        return in_input_format(kernels.adaptive_avg_pool(x, output_size), x)
 
     def backward(self, saved, grad):
         return fn.adaptive_avg_pool_backward(grad, saved.self, self.spatial)
@@ -384,7 +386,7 @@ class AdaptiveMaxPool2DBackward0(Node):
     recorded_backward = AdaptiveMaxPool2DBackwardBackward0
 
     def forward(self, x, output_size):
-        values, self.indices = kernels.adaptive_max_pool(x, output_size)
+        values, self.indices = (in_input_format(a, x) for a in kernels.adaptive_max_pool(x, output_size))
         self.save(result1=self.indices)
         return values
 

@@ -22,8 +22,8 @@ from ._saved import as_shown
 from ..kernels import layout
 from ..autograd.replaced import forward_input_meta
 from ..autograd.tensor_base import make
-from ..rules.layout import (check_view_dtype, to_copy_gradient, with_empty_like_layout,
-                             with_reduction_layout)
+from ..rules.layout import (check_view_dtype, to_copy_gradient, with_cat_layout,
+                             with_empty_like_layout, with_reduction_layout)
 from . import indexing, inplace
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
@@ -576,8 +576,8 @@ def cat(tensors, dim=0):
                     f"{first.shape[axis]} but got size {tensor.shape[axis]} for tensor "
                     f"number {number} in the list."
                 )
-    return with_reduction_layout(CatBackward0.apply(  # (an empty result too: row-major)
-        *tensors, cast_to=dtypes.result_type(*tensors), dim=dim, given=given))
+    return with_cat_layout(CatBackward0.apply(  # (an empty result too: row-major)
+        *tensors, cast_to=dtypes.result_type(*tensors), dim=dim, given=given), tensors)
 
 
 def stack(tensors, dim=0):

@@ -8,6 +8,7 @@ ragged lists, and its error texts for what it cannot read.
 from __future__ import annotations
 
 import collections.abc
+import ctypes
 import math
 import operator
 
@@ -223,8 +224,9 @@ NEGATIVE_STRIDES = (
 def buffer_array(buffer, np_dtype, count: int, offset: int) -> np.ndarray:
     """``torch.frombuffer``'s elements: ``count`` of ``np_dtype`` (all when negative) from
     byte ``offset`` of a Python buffer, sharing its memory, with PyTorch's checks and texts.
-    A read-only buffer (``bytes``) gives PyTorch's warning (once), and a copy here: NumPy
-    will not write into it, where PyTorch would."""
+    A read-only buffer (``bytes``, a read-only memoryview) gives PyTorch's warning (once)
+    and is shared all the same, writable, as PyTorch shares it: what the tensor writes, the
+    buffer's owner sees (the warning says so)."""
     try:
         view = memoryview(buffer)
     except TypeError:
@@ -244,11 +246,20 @@ def buffer_array(buffer, np_dtype, count: int, offset: int) -> np.ndarray:
         raise ValueError(f"requested buffer length ({count} * {size} bytes) after offset "
                          f"({offset} bytes) must not be greater than actual buffer length "
                          f"({length} bytes)")
-    array = np.frombuffer(view.cast("B"), np_dtype, count, offset)
     if view.readonly:
         errors.warn_once(errors.NON_WRITABLE_BUFFER, stacklevel=4)
-        array = array.copy()
-    return array
+        return np.frombuffer(_writable_alias(view), np_dtype, count, offset)
+    return np.frombuffer(view.cast("B"), np_dtype, count, offset)
+
+
+def _writable_alias(view: memoryview):
+    """The bytes of a read-only buffer as a writable ctypes array over the same memory
+    (NumPy will not make a read-only buffer's array writable; PyTorch's tensor writes into
+    it), keeping the buffer alive as long as the array is."""
+    address = np.frombuffer(view.cast("B"), np.uint8).ctypes.data
+    alias = (ctypes.c_ubyte * view.nbytes).from_address(address)
+    alias.buffer = view
+    return alias
 
 
 def check_numpy_strides(array: np.ndarray) -> None:

@@ -11,9 +11,10 @@ import numpy as np
 from .. import dtypes
 from ..autograd.saved import SavedTensor
 from ..autograd.tensor_base import TensorBase
-from ..kernels.layout import (cast_preserved, contiguous_strides, empty_strided, geometry,
-                              in_iterator_layout, is_non_overlapping_and_dense, preserved_strides,
-                              storage_nbytes, with_strides)
+from ..kernels.layout import (cast_preserved, channels_last_strides, contiguous_strides,
+                              empty_strided, geometry, in_iterator_layout,
+                              is_non_overlapping_and_dense, preserved_strides, storage_nbytes,
+                              strides_like_channels_last, with_strides)
 
 
 def with_iterator_layout(result, *operands, cast_to=None):
@@ -108,6 +109,21 @@ def with_reduction_layout(results):
             if laid_out is not data:
                 _relay(result, laid_out)
     return results
+
+
+def with_cat_layout(result, parts):
+    """``cat``'s result: channels-last when every part has channels-last strides, as
+    PyTorch's cat lays it out (compute_output_memory_format: the one format all its inputs
+    suggest); else row-major, as a new tensor (``with_reduction_layout``)."""
+    data = result._data
+    if data.ndim in (4, 5) and parts and all(
+            p.ndim == data.ndim and strides_like_channels_last(*geometry(p._data)[:2])
+            for p in parts):
+        laid_out = with_strides(data, channels_last_strides(data.shape))
+        if laid_out is not data:
+            _relay(result, laid_out)
+        return result
+    return with_reduction_layout(result)
 
 
 def with_empty_like_layout(results, x):

@@ -220,3 +220,51 @@ def test_gradcheck_agrees_with_torch_on_a_composite():
         b = lib.tensor(rng.standard_normal((4, 2)), requires_grad=True)
         return lib.autograd.gradcheck(fn, (a, b))
     assert f(mg) is True and f(torch) is True
+
+
+def _dirty_function(lib, forward):
+    return type("Dirty", (lib.autograd.Function,), {
+        "forward": staticmethod(forward), "backward": staticmethod(lambda ctx, g: g * 2)})
+
+
+def _marked_but_not_returned(ctx, x):
+    x.add_(1)
+    ctx.mark_dirty(x)
+    return x * 1
+
+
+def _marked_a_fresh_tensor(ctx, x):
+    y = x.clone()
+    y.add_(1)
+    ctx.mark_dirty(y)
+    return y
+
+
+def _marked_a_fresh_view(ctx, x):
+    y = x.clone()[:1]
+    y.add_(1)
+    ctx.mark_dirty(y)
+    return y
+
+
+DIRTY_FORWARDS = {"not returned": _marked_but_not_returned,
+                  "not an input": _marked_a_fresh_tensor,
+                  "a view not an input": _marked_a_fresh_view}
+
+
+@pytest.mark.parametrize("requires_grad", [True, False])
+@pytest.mark.parametrize("name", DIRTY_FORWARDS)
+def test_mark_dirty_of_what_forward_did_not_take_or_return_as_torch(name, requires_grad):
+    """PyTorch's checks of ctx.mark_dirty once forward has run: a tensor marked dirty but
+    not returned is an error (recorded or not); one that was not an input a warning (an
+    error for a view), only where the node is recorded."""
+    def run(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x = lib.ones(2, requires_grad=True) * 1 if requires_grad else lib.ones(2)
+            try:
+                outcome = repr(_dirty_function(lib, DIRTY_FORWARDS[name]).apply(x))
+            except RuntimeError as error:
+                outcome = str(error)
+        return outcome, [str(w.message).split(" (Triggered")[0] for w in caught]
+    assert run(mg) == run(torch)

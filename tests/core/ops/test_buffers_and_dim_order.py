@@ -96,8 +96,7 @@ def test_frombuffer_shares_the_buffers_memory_as_torch():
 
 def test_frombuffer_of_bytes_warns_as_torch():
     """A read-only buffer: PyTorch's warning (once a process: both warn here every time
-    under set_warn_always) and the values; minigrad copies it, where PyTorch writes into
-    the bytes (see the docstring of rules/conversion.buffer_array)."""
+    under set_warn_always) and the values."""
     said = []
     for lib in (mg, torch):
         lib.set_warn_always(True)
@@ -109,3 +108,145 @@ def test_frombuffer_of_bytes_warns_as_torch():
             lib.set_warn_always(False)
         said.append((repr(t), [str(w.message).split(" (Triggered")[0] for w in caught]))
     assert said[0] == said[1]
+
+
+def test_frombuffer_of_a_read_only_buffer_shares_its_memory_as_torch():
+    """PyTorch warns that the buffer is not writable and shares it all the same: a write to
+    the bytearray behind a read-only memoryview shows in the tensor, and the tensor's writes
+    (item assignment, an in-place op) reach the bytearray."""
+    said = []
+    for lib in (mg, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            owner = bytearray(b"\x01\x00\x00\x00\x02\x00\x00\x00\x03\x00")
+            t = lib.frombuffer(memoryview(owner).toreadonly(), dtype=lib.int16, offset=2, count=3)
+        owner[2] = 7
+        seen = t.tolist()
+        t[1] = -5
+        t.add_(1)
+        said.append((seen, t.tolist(), bytes(owner)))
+    assert said[0] == said[1]
+
+
+def _laid_out(t):
+    """What a memory format decides: strides, grad_fn, and both contiguity answers."""
+    lib = mg if isinstance(t, mg.Tensor) else torch
+    fmt = lib.channels_last_3d if t.dim() == 5 else lib.channels_last
+    return (t.stride(), t.grad_fn.name() if t.grad_fn is not None else None, t.is_contiguous(),
+            t.is_contiguous(memory_format=fmt))
+
+
+MEMORY_FORMATS = {
+    "contiguous channels_last": lambda lib: _laid_out(
+        lib.randn(2, 3, 4, 5, requires_grad=True).contiguous(memory_format=lib.channels_last)),
+    "to channels_last": lambda lib: _laid_out(
+        lib.randn(2, 3, 4, 5, requires_grad=True).to(memory_format=lib.channels_last)),
+    "to dtype and channels_last": lambda lib: _laid_out(
+        lib.randn(2, 3, 4, 5).to(lib.float64, memory_format=lib.channels_last)),
+    "clone channels_last": lambda lib: _laid_out(
+        lib.randn(2, 3, 4, 5, requires_grad=True).clone(memory_format=lib.channels_last)),
+    "back to contiguous_format": lambda lib: _laid_out(
+        lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last)
+        .to(memory_format=lib.contiguous_format)),
+    "already channels_last": lambda lib: _laid_out(
+        lib.randn(2, 3, 4, 5, requires_grad=True).contiguous(memory_format=lib.channels_last)
+        .contiguous(memory_format=lib.channels_last)),
+    "channels_last_3d": lambda lib: _laid_out(
+        lib.randn(2, 3, 4, 5, 6).contiguous(memory_format=lib.channels_last_3d)),
+    "empty channels_last": lambda lib: _laid_out(
+        lib.empty(2, 3, 4, 5, memory_format=lib.channels_last)),
+    "empty_like channels_last": lambda lib: _laid_out(
+        lib.empty_like(lib.randn(2, 3, 4, 5), memory_format=lib.channels_last)),
+    "empty_like preserves it": lambda lib: _laid_out(lib.empty_like(
+        lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last))),
+    "C == 1 is both": lambda lib: _laid_out(lib.empty(4, 1, 4, 4)),
+    "1x1 is both": lambda lib: _laid_out(lib.empty(4, 3, 1, 1)),
+    "C == 1 kept": lambda lib: _laid_out(
+        lib.randn(2, 1, 3, 3).contiguous(memory_format=lib.channels_last)),
+    "an empty batch": lambda lib: _laid_out(
+        lib.randn(0, 3, 2, 2).contiguous(memory_format=lib.channels_last)),
+    "a permuted NHWC": lambda lib: _laid_out(lib.randn(2, 4, 5, 3).permute(0, 3, 1, 2)),
+    "dim_order": lambda lib: lib.randn(2, 3, 4, 5).contiguous(
+        memory_format=lib.channels_last).dim_order(),
+    "dim_order 3d": lambda lib: lib.randn(2, 3, 4, 5, 6).contiguous(
+        memory_format=lib.channels_last_3d).dim_order(),
+    "dim_order ambiguous": lambda lib: lib.empty(4, 1, 4, 4).contiguous(
+        memory_format=lib.channels_last).dim_order(ambiguity_check=True),
+    "rank 3": lambda lib: lib.randn(2, 3, 4).contiguous(memory_format=lib.channels_last),
+    "rank 3 to": lambda lib: lib.randn(2, 3, 4).to(memory_format=lib.channels_last),
+    "rank 4 as 3d": lambda lib: lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last_3d),
+    "empty rank 3": lambda lib: lib.empty(2, 3, 4, memory_format=lib.channels_last),
+    "2-d asked": lambda lib: lib.ones(2, 3).is_contiguous(memory_format=lib.channels_last),
+    "printed": lambda lib: (repr(lib.channels_last), repr(lib.channels_last_3d)),
+    "contiguous preserve_format": lambda lib: lib.randn(2, 3).contiguous(
+        memory_format=lib.preserve_format).stride(),
+    "contiguous preserve_format copying": lambda lib: lib.randn(2, 3).t().contiguous(
+        memory_format=lib.preserve_format),
+    "elementwise keeps it": lambda lib: _laid_out(
+        lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last).relu() + 1),
+    "cat of channels_last": lambda lib: _laid_out(lib.cat(
+        [lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last)] * 2, 1)),
+    "cat of channels_last_3d": lambda lib: _laid_out(lib.cat(
+        [lib.randn(2, 3, 4, 5, 6).contiguous(memory_format=lib.channels_last_3d)] * 2, 2)),
+    "cat of mixed formats": lambda lib: _laid_out(lib.cat(
+        [lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last),
+         lib.randn(2, 3, 4, 5)], 1)),
+    "cat with a legacy empty": lambda lib: _laid_out(lib.cat(
+        [lib.randn(2, 3, 4, 5).contiguous(memory_format=lib.channels_last), lib.tensor([])], 1)),
+    "a module's 4-d parameters": lambda lib: [
+        p.stride() for p in lib.nn.Sequential(lib.nn.Conv2d(3, 4, 3), lib.nn.Linear(2, 2))
+        .to(memory_format=lib.channels_last).parameters()],
+}
+
+
+@pytest.mark.parametrize("name", MEMORY_FORMATS)
+def test_memory_formats_as_torch(name):
+    assert outcome(MEMORY_FORMATS[name], mg) == outcome(MEMORY_FORMATS[name], torch)
+
+
+def _convolved(lib, dtype, dims, which):
+    """A convolution's output strides when its input, its weight or neither is laid out
+    channels-last (PyTorch's suggest_memory_format), and its input's gradient's."""
+    fmt = lib.channels_last if dims == 2 else lib.channels_last_3d
+    conv = lib.nn.functional.conv2d if dims == 2 else lib.nn.functional.conv3d
+    x = lib.randn(2, 4, *(5,) * dims).to(dtype)
+    w = lib.randn(6, 4, *(3,) * dims).to(dtype)
+    x = (x.contiguous(memory_format=fmt) if which == "input" else x).requires_grad_()
+    w = w.contiguous(memory_format=fmt) if which == "weight" else w
+    y = conv(x, w)
+    y.sum().backward() if dtype != lib.float16 else None
+    return y.stride(), None if x.grad is None else x.grad.stride()
+
+
+@pytest.mark.parametrize("which", ["input", "weight", "neither"])
+@pytest.mark.parametrize("dims", [2, 3])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_a_convolution_lays_its_output_out_as_torch(dtype, dims, which):
+    assert outcome(lambda lib: _convolved(lib, getattr(lib, dtype), dims, which), mg) == \
+        outcome(lambda lib: _convolved(lib, getattr(lib, dtype), dims, which), torch)
+
+
+POOLS = {2: ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d"],
+         3: ["MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d"]}
+
+
+def _pooled(lib, dtype, dims, name):
+    """A pooling layer's output (and indices') strides on a channels-last input, and its
+    input's gradient's: PyTorch's 2-d kernels and its 3-d max pooling keep the format."""
+    fmt = lib.channels_last if dims == 2 else lib.channels_last_3d
+    x = lib.randn(2, 4, *(6,) * dims).to(dtype).contiguous(memory_format=fmt).requires_grad_()
+    arguments = {"MaxPool": (2,), "AvgPool": (2,), "AdaptiveAvgPool": (3,), "AdaptiveMaxPool": (2,)}
+    kind = name[:-2]
+    keywords = {"return_indices": True} if "Max" in kind else {}
+    y = getattr(lib.nn, name)(*arguments[kind], **keywords)(x)
+    strides = [t.stride() for t in (y if isinstance(y, tuple) else (y,))]
+    y = y[0] if isinstance(y, tuple) else y
+    (y * lib.arange(y.numel()).reshape(y.shape).to(dtype)).sum().backward()
+    return strides, x.grad.stride(), x.grad.sum().item()
+
+
+@pytest.mark.parametrize("dims, name", [(d, n) for d in POOLS for n in POOLS[d]])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pooling_lays_its_output_out_as_torch(dtype, dims, name):
+    assert outcome(lambda lib: _pooled(lib, getattr(lib, dtype), dims, name), mg) == \
+        outcome(lambda lib: _pooled(lib, getattr(lib, dtype), dims, name), torch)

@@ -7,7 +7,8 @@ Learning with PyTorch's dlwpt-code; fastai's course22p2; Karpathy's build-nanogp
 CS231n and CS224n assignments; the UvA deep learning notebooks of phlippe/uvadlc_notebooks;
 labml.ai's annotated modules and optimizers; rasbt's STAT 453; mrdbourke's Zero to Mastery;
 Karpathy's pytorch-made and pytorch-normalizing-flows; harvardnlp's annotated transformer;
-Atcold's NYU-DLSP20; bentrevett's pytorch-seq2seq; PyTorch's own reference pages: extending.rst,
+Atcold's NYU-DLSP20; bentrevett's pytorch-seq2seq; ShusenTang's Dive-into-DL-PyTorch (d2l's
+Chinese edition); fastai's fastbook; Karpathy's llama2.c; PyTorch's own reference pages: extending.rst,
 notes/modules.rst, data.rst, func.whirlwind_tour.rst, notes/autograd.md, notes/broadcasting.md,
 notes/gradcheck.md, optim.md, and the Examples of its docstrings that users paste: torch.nn's
 layers, losses, functional and init, torch.autograd.functional, torch.func, lr_scheduler,
@@ -35,7 +36,7 @@ import torch
 
 import minigrad
 
-from public_tutorials import PROGRAMS, memory_format_channels_last
+from public_tutorials import PROGRAMS
 
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
@@ -114,7 +115,19 @@ def run(program, library):
 # d2l's neural style: Adam at lr 0.3 on the image's pixels, whose gradients come back through
 # ten float32 convolutions (oneDNN's summation order, not minigrad's): after 10 steps 4 of
 # 2,304 pixels near 0 end up to 4.6e-6 from PyTorch's (its printed losses are PyTorch's).
+# CS231n's style transfer: Adam at lr 3 on the image's pixels through a 3x3 convolution of 16
+# channels, whose float32 sums PyTorch's oneDNN adds in another order (5 of its 784 outputs
+# differ in the last bit on the first step): after 10 steps the image ends 3.8e-5 from
+# PyTorch's (its printed losses are PyTorch's).
+# The transfer learning tutorial: the small ResNet's convolutions in oneDNN's order (its 7x7
+# stem differs in the last bits at 7,155 of 8,192 outputs; BatchNorm itself is PyTorch's
+# bits), through train-mode BatchNorm over 4 images at 1x1 in its last stage, which divides
+# by their small spread: the first step's outputs are 1.1e-5 (relative) from PyTorch's, the
+# conv1 weights end 2.7e-6 away, and the epochs' mean losses, printed to 4 digits, 3e-4
+# (relative).
 FINAL_TOLERANCE = {"d2l_neural_style": {"rtol": 1e-4, "atol": 1e-5},
+                   "cs231n_network_visualization_and_style_transfer": {"rtol": 1e-4, "atol": 1e-4},
+                   "transfer_learning_tutorial": {"rtol": 1e-3, "atol": 1e-5},
                    "d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6},
                    "cs224n_parser_model": {"rtol": 1e-3, "atol": 1e-6},
                    "cs231n_gan_pytorch": {"rtol": 1e-3, "atol": 1e-5}}
@@ -125,7 +138,8 @@ FINAL_TOLERANCE = {"d2l_neural_style": {"rtol": 1e-4, "atol": 1e-5},
 # differs in the last bits at 3 of 3 weights; its forward, 2000x3 @ 3x1, is PyTorch's bits
 # since session 15): RMSprop's division by the root of its averages carries that into the
 # losses, the last printed one 2.6e-5 (relative) from PyTorch's.
-PRINTED_TOLERANCE = {"learning_with_examples": {"rtol": 1e-4, "atol": 1e-6}}
+PRINTED_TOLERANCE = {"learning_with_examples": {"rtol": 1e-4, "atol": 1e-6},
+                     "transfer_learning_tutorial": {"rtol": 5e-4, "atol": 1e-6}}
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.__name__ for p in PROGRAMS])
@@ -151,11 +165,3 @@ def test_every_program_names_its_source():
     for program in PROGRAMS:
         doc = program.__doc__ or ""
         assert re.search(r"\b[\w-]+/[\w.-]+ [\w./-]+", doc), program.__name__
-
-
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="minigrad has no "
-                   "torch.channels_last (minigrad/layouts.py: contiguous_format and "
-                   "preserve_format are the memory formats it honours), which pytorch/tutorials' "
-                   "memory_format_tutorial.py is about")
-def test_the_memory_format_tutorial_prints_as_pytorch():
-    test_program_prints_and_ends_as_pytorch(memory_format_channels_last)

@@ -64,13 +64,16 @@ import pickle
 import random
 import re
 import string
+import struct
 import tempfile
 import threading
+import time
 import unicodedata
 import warnings
 from dataclasses import dataclass
 from pprint import pprint
 from types import SimpleNamespace
+from typing import Optional
 
 import numpy as np
 
@@ -35389,6 +35392,3494 @@ def titanfuzz_torch_gradient(torch):
         print(x.grad)
     return {"x.grad": x.grad}
 
+
+def dive_zh_ch04_deep_learning_computation(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter04_DL_computation/4.1_model-construction.ipynb,
+    4.2_parameters.ipynb, 4.4_custom-layer.ipynb and 4.5_read-write.ipynb (the Chinese
+    edition of d2l, PyTorch port): MLP and MySequential (an OrderedDict or add_module by
+    index), ModuleList and ModuleDict (append, item assignment, attribute access), FancyMLP
+    (a constant rand weight's ``.data`` in an mm, ``while x.norm().item() > 1: x /= 2``),
+    NestMLP; named_parameters and their types, a weight's grad before and after backward,
+    init.normal_/constant_ by name, init_weight_ (uniform_ then ``tensor *= (tensor.abs()
+    >= 5).float()`` under no_grad), ``param.data += 1``, one Linear shared twice (its grad
+    6); CenteredLayer, MyListDense (ParameterList.append) and MyDictDense (ParameterDict
+    .update) printed and called; torch.save/load of a tensor, a list and a dict, a state
+    dict and an optimizer's state dict, and a model reloaded from it (``Y2 == Y``)."""
+    nn = torch.nn
+    init = nn.init
+
+    class MLP(nn.Module):
+        def __init__(self, **kwargs):
+            super(MLP, self).__init__(**kwargs)
+            self.hidden = nn.Linear(784, 256)
+            self.act = nn.ReLU()
+            self.output = nn.Linear(256, 10)
+
+        def forward(self, x):
+            a = self.act(self.hidden(x))
+            return self.output(a)
+
+    X = torch.rand(2, 784)
+    net = MLP()
+    print(net)
+    print(net(X))
+
+    class MySequential(nn.Module):
+        def __init__(self, *args):
+            super(MySequential, self).__init__()
+            if len(args) == 1 and isinstance(args[0], collections.OrderedDict):
+                for key, module in args[0].items():
+                    self.add_module(key, module)
+            else:
+                for idx, module in enumerate(args):
+                    self.add_module(str(idx), module)
+
+        def forward(self, input):
+            for module in self._modules.values():
+                input = module(input)
+            return input
+
+    net = MySequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
+    print(net)
+    print(net(X))
+    net = MySequential(collections.OrderedDict([("hidden", nn.Linear(784, 4)), ("act", nn.ReLU())]))
+    print(net)
+    net = nn.ModuleList([nn.Linear(784, 256), nn.ReLU()])
+    net.append(nn.Linear(256, 10))
+    print(net[-1])
+    print(net)
+    net = nn.ModuleDict({"linear": nn.Linear(784, 256), "act": nn.ReLU()})
+    net["output"] = nn.Linear(256, 10)
+    print(net["linear"])
+    print(net.output)
+    print(net)
+
+    class FancyMLP(nn.Module):
+        def __init__(self, **kwargs):
+            super(FancyMLP, self).__init__(**kwargs)
+            self.rand_weight = torch.rand((20, 20), requires_grad=False)
+            self.linear = nn.Linear(20, 20)
+
+        def forward(self, x):
+            x = self.linear(x)
+            x = nn.functional.relu(torch.mm(x, self.rand_weight.data) + 1)
+            x = self.linear(x)
+            while x.norm().item() > 1:
+                x /= 2
+            if x.norm().item() < 0.8:
+                x *= 10
+            return x.sum()
+
+    X = torch.rand(2, 20)
+    net = FancyMLP()
+    print(net)
+    print(net(X))
+
+    class NestMLP(nn.Module):
+        def __init__(self, **kwargs):
+            super(NestMLP, self).__init__(**kwargs)
+            self.net = nn.Sequential(nn.Linear(40, 30), nn.ReLU())
+
+        def forward(self, x):
+            return self.net(x)
+
+    net = nn.Sequential(NestMLP(), nn.Linear(30, 20), FancyMLP())
+    X = torch.rand(2, 40)
+    print(net)
+    print(net(X))
+
+    # 4.2
+    net = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 1))
+    print(net)
+    X = torch.rand(2, 4)
+    Y = net(X).sum()
+    print(type(net.named_parameters()))
+    for name, param in net.named_parameters():
+        print(name, param.size())
+    for name, param in net[0].named_parameters():
+        print(name, param.size(), type(param))
+
+    class MyModel(nn.Module):
+        def __init__(self, **kwargs):
+            super(MyModel, self).__init__(**kwargs)
+            self.weight1 = nn.Parameter(torch.rand(20, 20))
+            self.weight2 = torch.rand(20, 20)
+
+        def forward(self, x):
+            pass
+
+    n = MyModel()
+    for name, param in n.named_parameters():
+        print(name)
+    weight_0 = list(net[0].parameters())[0]
+    print(weight_0.data)
+    print(weight_0.grad)
+    Y.backward()
+    print(weight_0.grad)
+    for name, param in net.named_parameters():
+        if "weight" in name:
+            init.normal_(param, mean=0, std=0.01)
+            print(name, param.data)
+    for name, param in net.named_parameters():
+        if "bias" in name:
+            init.constant_(param, val=0)
+            print(name, param.data)
+
+    def init_weight_(tensor):
+        with torch.no_grad():
+            tensor.uniform_(-10, 10)
+            tensor *= (tensor.abs() >= 5).float()
+
+    for name, param in net.named_parameters():
+        if "weight" in name:
+            init_weight_(param)
+            print(name, param.data)
+    for name, param in net.named_parameters():
+        if "bias" in name:
+            param.data += 1
+            print(name, param.data)
+    linear = nn.Linear(1, 1, bias=False)
+    shared = nn.Sequential(linear, linear)
+    print(shared)
+    for name, param in shared.named_parameters():
+        init.constant_(param, val=3)
+        print(name, param.data)
+    print(id(shared[0]) == id(shared[1]))
+    print(id(shared[0].weight) == id(shared[1].weight))
+    x = torch.ones(1, 1)
+    y = shared(x).sum()
+    print(y)
+    y.backward()
+    print(shared[0].weight.grad)
+
+    # 4.4
+    class CenteredLayer(nn.Module):
+        def __init__(self, **kwargs):
+            super(CenteredLayer, self).__init__(**kwargs)
+
+        def forward(self, x):
+            return x - x.mean()
+
+    layer = CenteredLayer()
+    print(layer(torch.tensor([1, 2, 3, 4, 5], dtype=torch.float)))
+    centred = nn.Sequential(nn.Linear(8, 128), CenteredLayer())
+    y = centred(torch.rand(4, 8))
+    print(abs(y.mean().item()) < 1e-6)
+
+    class MyListDense(nn.Module):
+        def __init__(self):
+            super(MyListDense, self).__init__()
+            self.params = nn.ParameterList([nn.Parameter(torch.randn(4, 4)) for i in range(3)])
+            self.params.append(nn.Parameter(torch.randn(4, 1)))
+
+        def forward(self, x):
+            for i in range(len(self.params)):
+                x = torch.mm(x, self.params[i])
+            return x
+
+    print(MyListDense())
+
+    class MyDictDense(nn.Module):
+        def __init__(self):
+            super(MyDictDense, self).__init__()
+            self.params = nn.ParameterDict({
+                "linear1": nn.Parameter(torch.randn(4, 4)),
+                "linear2": nn.Parameter(torch.randn(4, 1))})
+            self.params.update({"linear3": nn.Parameter(torch.randn(4, 2))})
+
+        def forward(self, x, choice="linear1"):
+            return torch.mm(x, self.params[choice])
+
+    dense = MyDictDense()
+    print(dense)
+    x = torch.ones(1, 4)
+    print(dense(x, "linear1"))
+    print(dense(x, "linear2"))
+    print(dense(x, "linear3"))
+    both = nn.Sequential(MyDictDense(), MyListDense())
+    print(both)
+    print(both(x))
+
+    # 4.5
+    with in_temporary_directory():
+        x = torch.ones(3)
+        torch.save(x, "x.pt")
+        x2 = torch.load("x.pt")
+        print(x2)
+        y = torch.zeros(4)
+        torch.save([x, y], "xy.pt")
+        xy_list = torch.load("xy.pt")
+        print(xy_list)
+        torch.save({"x": x, "y": y}, "xy_dict.pt")
+        xy = torch.load("xy_dict.pt")
+        print(xy)
+
+        class MLP2(nn.Module):
+            def __init__(self):
+                super(MLP2, self).__init__()
+                self.hidden = nn.Linear(3, 2)
+                self.act = nn.ReLU()
+                self.output = nn.Linear(2, 1)
+
+            def forward(self, x):
+                a = self.act(self.hidden(x))
+                return self.output(a)
+
+        net = MLP2()
+        print(net.state_dict())
+        optimizer = torch.optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+        print(optimizer.state_dict())
+        X = torch.randn(2, 3)
+        Y = net(X)
+        PATH = "./net.pt"
+        torch.save(net.state_dict(), PATH)
+        net2 = MLP2()
+        net2.load_state_dict(torch.load(PATH))
+        Y2 = net2(X)
+        print(Y2 == Y)
+    return {"shared.weight.grad": shared[0].weight.grad, "weight_0.grad": weight_0.grad,
+            "net2.hidden.weight": net2.hidden.weight}
+
+
+def fastbook_mnist_basics(torch):
+    """fastai/fastbook 04_mnist_basics.ipynb (clean/04_mnist_basics.ipynb), its PyTorch
+    cells: the stacked threes and sevens as float/255, the mean images, L1 and RMS distances
+    by hand and through F.l1_loss/F.mse_loss, a nested list as a tensor (indexing, ``+ 1``,
+    ``.type()``, ``* 1.5``), mnist_distance over the last two dims ``.mean((-1,-2))``,
+    broadcasting ``tensor([1,2,3]) + tensor(1)``, is_3 and its accuracy; gradients of x**2
+    (a scalar and a vector), the roller-coaster speed fitted by three parameters
+    (``params.data -= lr * params.grad.data``, ``params.grad = None``), the linear model
+    from scratch (init_params, ``xb@weights + bias``, ``weights[0] *= 1.0001`` under
+    no_grad, mnist_loss with torch.where and sigmoid, calc_grad twice (gradients add up),
+    train_epoch, batch_accuracy, validate_epoch with round), a DataLoader over a range and
+    over enumerate(ascii_lowercase), BasicOptim, nn.Linear with torch.optim.SGD, and
+    simple_net with ``res.max(tensor(0.0))`` then as an nn.Sequential. Offline: the MNIST
+    threes and sevens are 60 and 50 seeded images (20 and 20 valid), fastai's Learner is the
+    chapter's own train_model loop, its SGD torch.optim.SGD, ``first`` next(iter())."""
+    nn = torch.nn
+    F = nn.functional
+    tensor = torch.tensor
+    DataLoader = torch.utils.data.DataLoader
+    g = torch.Generator().manual_seed(3)
+
+    def images(n, bright):
+        base = torch.zeros(28, 28)
+        base[4:24, bright] = 200.
+        return [(base + torch.rand(28, 28, generator=g) * 55).to(torch.uint8) for _ in range(n)]
+
+    three_tensors, seven_tensors = images(60, slice(8, 20)), images(50, slice(18, 24))
+    print(len(three_tensors), len(seven_tensors))
+    print(three_tensors[1].shape, three_tensors[1].dtype)
+    stacked_sevens = torch.stack(seven_tensors).float() / 255
+    stacked_threes = torch.stack(three_tensors).float() / 255
+    print(stacked_threes.shape)
+    print(len(stacked_threes.shape), stacked_threes.ndim)
+    mean3 = stacked_threes.mean(0)
+    mean7 = stacked_sevens.mean(0)
+    a_3 = stacked_threes[1]
+    dist_3_abs = (a_3 - mean3).abs().mean()
+    dist_3_sqr = ((a_3 - mean3) ** 2).mean().sqrt()
+    print(dist_3_abs, dist_3_sqr)
+    dist_7_abs = (a_3 - mean7).abs().mean()
+    dist_7_sqr = ((a_3 - mean7) ** 2).mean().sqrt()
+    print(dist_7_abs, dist_7_sqr)
+    print(F.l1_loss(a_3.float(), mean7), F.mse_loss(a_3, mean7).sqrt())
+    data = [[1, 2, 3], [4, 5, 6]]
+    arr = np.array(data)
+    tns = tensor(data)
+    print(arr, tns)
+    print(tns[1], tns[:, 1], tns[1, 1:3], tns + 1, tns.type(), tns * 1.5)
+    valid_3_tens = torch.stack(images(20, slice(8, 20))).float() / 255
+    valid_7_tens = torch.stack(images(20, slice(18, 24))).float() / 255
+    print(valid_3_tens.shape, valid_7_tens.shape)
+
+    def mnist_distance(a, b):
+        return (a - b).abs().mean((-1, -2))
+
+    print(mnist_distance(a_3, mean3))
+    valid_3_dist = mnist_distance(valid_3_tens, mean3)
+    print(valid_3_dist, valid_3_dist.shape)
+    print(tensor([1, 2, 3]) + tensor(1))
+    print((valid_3_tens - mean3).shape)
+
+    def is_3(x):
+        return mnist_distance(x, mean3) < mnist_distance(x, mean7)
+
+    print(is_3(a_3), is_3(a_3).float())
+    print(is_3(valid_3_tens))
+    accuracy_3s = is_3(valid_3_tens).float().mean()
+    accuracy_7s = (1 - is_3(valid_7_tens).float()).mean()
+    print(accuracy_3s, accuracy_7s, (accuracy_3s + accuracy_7s) / 2)
+
+    def f(x):
+        return x ** 2
+
+    xt = tensor(3.).requires_grad_()
+    yt = f(xt)
+    print(yt)
+    yt.backward()
+    print(xt.grad)
+    xt = tensor([3., 4., 10.]).requires_grad_()
+    print(xt)
+
+    def f(x):
+        return (x ** 2).sum()
+
+    yt = f(xt)
+    print(yt)
+    yt.backward()
+    print(xt.grad)
+    time_ = torch.arange(0, 20).float()
+    print(time_)
+    speed = torch.randn(20) * 3 + 0.75 * (time_ - 9.5) ** 2 + 1
+
+    def f(t, params):
+        a, b, c = params
+        return a * (t ** 2) + (b * t) + c
+
+    def mse(preds, targets):
+        return ((preds - targets) ** 2).mean()
+
+    params = torch.randn(3).requires_grad_()
+    orig_params = params.clone()
+    preds = f(time_, params)
+    loss = mse(preds, speed)
+    print(loss)
+    loss.backward()
+    print(params.grad)
+    print(params.grad * 1e-5)
+    print(params)
+    lr = 1e-5
+    params.data -= lr * params.grad.data
+    params.grad = None
+    preds = f(time_, params)
+    print(mse(preds, speed))
+
+    def apply_step(params, prn=True):
+        preds = f(time_, params)
+        loss = mse(preds, speed)
+        loss.backward()
+        params.data -= lr * params.grad.data
+        params.grad = None
+        if prn:
+            print(loss.item())
+        return preds
+
+    for i in range(10):
+        apply_step(params)
+    params = orig_params.detach().requires_grad_()
+    print(params)
+
+    train_x = torch.cat([stacked_threes, stacked_sevens]).view(-1, 28 * 28)
+    train_y = tensor([1] * len(three_tensors) + [0] * len(seven_tensors)).unsqueeze(1)
+    print(train_x.shape, train_y.shape)
+    dset = list(zip(train_x, train_y))
+    x, y = dset[0]
+    print(x.shape, y)
+    valid_x = torch.cat([valid_3_tens, valid_7_tens]).view(-1, 28 * 28)
+    valid_y = tensor([1] * len(valid_3_tens) + [0] * len(valid_7_tens)).unsqueeze(1)
+    valid_dset = list(zip(valid_x, valid_y))
+
+    def init_params(size, std=1.0):
+        return (torch.randn(size) * std).requires_grad_()
+
+    weights = init_params((28 * 28, 1))
+    bias = init_params(1)
+    print((train_x[0] * weights.T).sum() + bias)
+
+    def linear1(xb):
+        return xb @ weights + bias
+
+    preds = linear1(train_x)
+    print(preds)
+    corrects = (preds > 0.0).float() == train_y
+    print(corrects)
+    print(corrects.float().mean().item())
+    with torch.no_grad():
+        weights[0] *= 1.0001
+    preds = linear1(train_x)
+    print(((preds > 0.0).float() == train_y).float().mean().item())
+    trgts = tensor([1, 0, 1])
+    prds = tensor([0.9, 0.4, 0.2])
+
+    def mnist_loss(predictions, targets):
+        return torch.where(targets == 1, 1 - predictions, predictions).mean()
+
+    print(torch.where(trgts == 1, 1 - prds, prds))
+    print(mnist_loss(prds, trgts))
+    print(mnist_loss(tensor([0.9, 0.4, 0.8]), trgts))
+
+    def sigmoid(x):
+        return 1 / (1 + torch.exp(-x))
+
+    print(sigmoid(torch.linspace(-4, 4, 5)))
+
+    def mnist_loss(predictions, targets):
+        predictions = predictions.sigmoid()
+        return torch.where(targets == 1, 1 - predictions, predictions).mean()
+
+    coll = range(15)
+    dl = DataLoader(coll, batch_size=5, shuffle=True)
+    print(list(dl))
+    ds = list(enumerate(string.ascii_lowercase))
+    dl = DataLoader(ds, batch_size=6, shuffle=True)
+    print(list(dl))
+    weights = init_params((28 * 28, 1))
+    bias = init_params(1)
+    dl = DataLoader(dset, batch_size=32)
+    xb, yb = next(iter(dl))
+    print(xb.shape, yb.shape)
+    valid_dl = DataLoader(valid_dset, batch_size=32)
+    batch = train_x[:4]
+    print(batch.shape)
+    preds = linear1(batch)
+    print(preds)
+    loss = mnist_loss(preds, train_y[:4])
+    print(loss)
+    loss.backward()
+    print(weights.grad.shape, weights.grad.mean(), bias.grad)
+
+    def calc_grad(xb, yb, model):
+        preds = model(xb)
+        loss = mnist_loss(preds, yb)
+        loss.backward()
+
+    calc_grad(batch, train_y[:4], linear1)
+    print(weights.grad.mean(), bias.grad)
+    calc_grad(batch, train_y[:4], linear1)
+    print(weights.grad.mean(), bias.grad)
+    weights.grad.zero_()
+    bias.grad.zero_()
+
+    def train_epoch(model, lr, params):
+        for xb, yb in dl:
+            calc_grad(xb, yb, model)
+            for p in params:
+                p.data -= p.grad * lr
+                p.grad.zero_()
+
+    print((preds > 0.0).float() == train_y[:4])
+
+    def batch_accuracy(xb, yb):
+        preds = xb.sigmoid()
+        correct = (preds > 0.5) == yb
+        return correct.float().mean()
+
+    print(batch_accuracy(linear1(batch), train_y[:4]))
+
+    def validate_epoch(model):
+        accs = [batch_accuracy(model(xb), yb) for xb, yb in valid_dl]
+        return round(torch.stack(accs).mean().item(), 4)
+
+    print(validate_epoch(linear1))
+    lr = 1.
+    params = weights, bias
+    train_epoch(linear1, lr, params)
+    print(validate_epoch(linear1))
+    for i in range(5):
+        train_epoch(linear1, lr, params)
+        print(validate_epoch(linear1), end=" ")
+    print()
+    linear_model = nn.Linear(28 * 28, 1)
+    w, b = linear_model.parameters()
+    print(w.shape, b.shape)
+
+    class BasicOptim:
+        def __init__(self, params, lr):
+            self.params, self.lr = list(params), lr
+
+        def step(self, *args, **kwargs):
+            for p in self.params:
+                p.data -= p.grad.data * self.lr
+
+        def zero_grad(self, *args, **kwargs):
+            for p in self.params:
+                p.grad = None
+
+    opt = BasicOptim(linear_model.parameters(), lr)
+
+    def train_epoch(model):
+        for xb, yb in dl:
+            calc_grad(xb, yb, model)
+            opt.step()
+            opt.zero_grad()
+
+    print(validate_epoch(linear_model))
+
+    def train_model(model, epochs):
+        for i in range(epochs):
+            train_epoch(model)
+            print(validate_epoch(model), end=" ")
+        print()
+
+    train_model(linear_model, 5)
+    linear_model = nn.Linear(28 * 28, 1)
+    opt = torch.optim.SGD(linear_model.parameters(), lr)
+    train_model(linear_model, 5)
+
+    def simple_net(xb):
+        res = xb @ w1 + b1
+        res = res.max(tensor(0.0))
+        res = res @ w2 + b2
+        return res
+
+    w1 = init_params((28 * 28, 30))
+    b1 = init_params(30)
+    w2 = init_params((30, 1))
+    b2 = init_params(1)
+    print(simple_net(batch))
+    print(batch_accuracy(simple_net(valid_x), valid_y))
+    simple = nn.Sequential(nn.Linear(28 * 28, 30), nn.ReLU(), nn.Linear(30, 1))
+    opt = torch.optim.SGD(simple.parameters(), 0.1)
+    train_model(simple, 5)
+    return {"weights": weights, "linear_model.weight": linear_model.weight,
+            "simple.0.weight": simple[0].weight, "params": params[1]}
+
+
+
+@dataclass
+class LlamaModelArgs:
+    """llama2.c's ModelArgs (a dataclass at module level, as in model.py)."""
+    dim: int = 4096
+    n_layers: int = 32
+    n_heads: int = 32
+    n_kv_heads: Optional[int] = None
+    vocab_size: int = 32000
+    hidden_dim: Optional[int] = None
+    multiple_of: int = 256
+    norm_eps: float = 1e-5
+    max_seq_len: int = 2048
+    dropout: float = 0.0
+
+
+def llama2c_model_train_and_export(torch):
+    """karpathy/llama2.c model.py, train.py and export.py at a tiny ModelArgs (dim 32, two
+    layers, 4 heads over 2 key/value heads, vocabulary 48, max_seq_len 16): RMSNorm
+    (``x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)`` on ``x.float()`` then
+    ``type_as``), precompute_freqs_cis's real cos/sin tables (``torch.outer``),
+    reshape_for_broadcast, apply_rotary_emb (``reshape(shape[:-1] + (-1, 2)).unbind(-1)``,
+    the rotation, ``torch.stack(..., dim=-1).flatten(3)``), repeat_kv (``x[:, :, :, None,
+    :].expand(...).reshape(...)``), Attention through scaled_dot_product_attention(
+    is_causal=True) and its manual path (a registered triu mask of -inf), FeedForward's
+    SwiGLU hidden size, weight tying, the GPT-2 scaled init by name, the loss with
+    ``ignore_index=-1``, configure_optimizers (two AdamW groups, ``inspect.signature(
+    torch.optim.AdamW).parameters``), train.py's get_lr (warm-up, cosine), its
+    ``torch.cuda.amp.GradScaler(enabled=False)`` (PyTorch's FutureWarning) and grad clip, a
+    few steps, estimate_mfu, generate under @torch.inference_mode() greedily and with top_k
+    (``logits[logits < v[:, [-1]]] = -float('Inf')``, multinomial), and export.py's
+    serialize_fp32 (struct.pack of a float32 view) and quantize_q80 (per-group max, int8
+    round trip, the max error)."""
+    nn = torch.nn
+    F = nn.functional
+
+    class RMSNorm(torch.nn.Module):
+        def __init__(self, dim, eps):
+            super().__init__()
+            self.eps = eps
+            self.weight = nn.Parameter(torch.ones(dim))
+
+        def _norm(self, x):
+            return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+
+        def forward(self, x):
+            output = self._norm(x.float()).type_as(x)
+            return output * self.weight
+
+    def precompute_freqs_cis(dim, end, theta=10000.0):
+        freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: (dim // 2)].float() / dim))
+        t = torch.arange(end, device=freqs.device)
+        freqs = torch.outer(t, freqs).float()
+        return torch.cos(freqs), torch.sin(freqs)
+
+    def reshape_for_broadcast(freqs_cis, x):
+        ndim = x.ndim
+        assert 0 <= 1 < ndim
+        assert freqs_cis.shape == (x.shape[1], x.shape[-1])
+        shape = [d if i == 1 or i == ndim - 1 else 1 for i, d in enumerate(x.shape)]
+        return freqs_cis.view(shape)
+
+    def apply_rotary_emb(xq, xk, freqs_cos, freqs_sin):
+        xq_r, xq_i = xq.float().reshape(xq.shape[:-1] + (-1, 2)).unbind(-1)
+        xk_r, xk_i = xk.float().reshape(xk.shape[:-1] + (-1, 2)).unbind(-1)
+        freqs_cos = reshape_for_broadcast(freqs_cos, xq_r)
+        freqs_sin = reshape_for_broadcast(freqs_sin, xq_r)
+        xq_out_r = xq_r * freqs_cos - xq_i * freqs_sin
+        xq_out_i = xq_r * freqs_sin + xq_i * freqs_cos
+        xk_out_r = xk_r * freqs_cos - xk_i * freqs_sin
+        xk_out_i = xk_r * freqs_sin + xk_i * freqs_cos
+        xq_out = torch.stack([xq_out_r, xq_out_i], dim=-1).flatten(3)
+        xk_out = torch.stack([xk_out_r, xk_out_i], dim=-1).flatten(3)
+        return xq_out.type_as(xq), xk_out.type_as(xk)
+
+    def repeat_kv(x, n_rep):
+        bs, slen, n_kv_heads, head_dim = x.shape
+        if n_rep == 1:
+            return x
+        return (x[:, :, :, None, :].expand(bs, slen, n_kv_heads, n_rep, head_dim)
+                .reshape(bs, slen, n_kv_heads * n_rep, head_dim))
+
+    class Attention(nn.Module):
+        def __init__(self, args, flash=True):
+            super().__init__()
+            self.n_kv_heads = args.n_heads if args.n_kv_heads is None else args.n_kv_heads
+            assert args.n_heads % self.n_kv_heads == 0
+            model_parallel_size = 1
+            self.n_local_heads = args.n_heads // model_parallel_size
+            self.n_local_kv_heads = self.n_kv_heads // model_parallel_size
+            self.n_rep = self.n_local_heads // self.n_local_kv_heads
+            self.head_dim = args.dim // args.n_heads
+            self.wq = nn.Linear(args.dim, args.n_heads * self.head_dim, bias=False)
+            self.wk = nn.Linear(args.dim, self.n_kv_heads * self.head_dim, bias=False)
+            self.wv = nn.Linear(args.dim, self.n_kv_heads * self.head_dim, bias=False)
+            self.wo = nn.Linear(args.n_heads * self.head_dim, args.dim, bias=False)
+            self.attn_dropout = nn.Dropout(args.dropout)
+            self.resid_dropout = nn.Dropout(args.dropout)
+            self.dropout = args.dropout
+            self.flash = flash and hasattr(torch.nn.functional, "scaled_dot_product_attention")
+            if not self.flash:
+                print("WARNING: using slow attention. Flash Attention requires PyTorch >= 2.0")
+                mask = torch.full((1, 1, args.max_seq_len, args.max_seq_len), float("-inf"))
+                mask = torch.triu(mask, diagonal=1)
+                self.register_buffer("mask", mask)
+
+        def forward(self, x, freqs_cos, freqs_sin):
+            bsz, seqlen, _ = x.shape
+            xq, xk, xv = self.wq(x), self.wk(x), self.wv(x)
+            xq = xq.view(bsz, seqlen, self.n_local_heads, self.head_dim)
+            xk = xk.view(bsz, seqlen, self.n_local_kv_heads, self.head_dim)
+            xv = xv.view(bsz, seqlen, self.n_local_kv_heads, self.head_dim)
+            xq, xk = apply_rotary_emb(xq, xk, freqs_cos, freqs_sin)
+            xk = repeat_kv(xk, self.n_rep)
+            xv = repeat_kv(xv, self.n_rep)
+            xq = xq.transpose(1, 2)
+            xk = xk.transpose(1, 2)
+            xv = xv.transpose(1, 2)
+            if self.flash:
+                output = torch.nn.functional.scaled_dot_product_attention(
+                    xq, xk, xv, attn_mask=None,
+                    dropout_p=self.dropout if self.training else 0.0, is_causal=True)
+            else:
+                scores = torch.matmul(xq, xk.transpose(2, 3)) / math.sqrt(self.head_dim)
+                assert hasattr(self, "mask")
+                scores = scores + self.mask[:, :, :seqlen, :seqlen]
+                scores = F.softmax(scores.float(), dim=-1).type_as(xq)
+                scores = self.attn_dropout(scores)
+                output = torch.matmul(scores, xv)
+            output = output.transpose(1, 2).contiguous().view(bsz, seqlen, -1)
+            output = self.wo(output)
+            output = self.resid_dropout(output)
+            return output
+
+    class FeedForward(nn.Module):
+        def __init__(self, args):
+            super().__init__()
+            if args.hidden_dim is None:
+                args.hidden_dim = 4 * args.dim
+                args.hidden_dim = int(2 * args.hidden_dim / 3)
+                args.hidden_dim = args.multiple_of * (
+                    (args.hidden_dim + args.multiple_of - 1) // args.multiple_of)
+            self.w1 = nn.Linear(args.dim, args.hidden_dim, bias=False)
+            self.w2 = nn.Linear(args.hidden_dim, args.dim, bias=False)
+            self.w3 = nn.Linear(args.dim, args.hidden_dim, bias=False)
+            self.dropout = nn.Dropout(args.dropout)
+
+        def forward(self, x):
+            return self.dropout(self.w2(F.silu(self.w1(x)) * self.w3(x)))
+
+    class TransformerBlock(nn.Module):
+        def __init__(self, layer_id, args):
+            super().__init__()
+            self.n_heads = args.n_heads
+            self.dim = args.dim
+            self.head_dim = args.dim // args.n_heads
+            self.attention = Attention(args)
+            self.feed_forward = FeedForward(args)
+            self.layer_id = layer_id
+            self.attention_norm = RMSNorm(args.dim, eps=args.norm_eps)
+            self.ffn_norm = RMSNorm(args.dim, eps=args.norm_eps)
+
+        def forward(self, x, freqs_cos, freqs_sin):
+            h = x + self.attention.forward(self.attention_norm(x), freqs_cos, freqs_sin)
+            out = h + self.feed_forward.forward(self.ffn_norm(h))
+            return out
+
+    class Transformer(nn.Module):
+        def __init__(self, params):
+            super().__init__()
+            self.params = params
+            self.vocab_size = params.vocab_size
+            self.n_layers = params.n_layers
+            self.tok_embeddings = nn.Embedding(params.vocab_size, params.dim)
+            self.dropout = nn.Dropout(params.dropout)
+            self.layers = torch.nn.ModuleList()
+            for layer_id in range(params.n_layers):
+                self.layers.append(TransformerBlock(layer_id, params))
+            self.norm = RMSNorm(params.dim, eps=params.norm_eps)
+            self.output = nn.Linear(params.dim, params.vocab_size, bias=False)
+            self.tok_embeddings.weight = self.output.weight
+            freqs_cos, freqs_sin = precompute_freqs_cis(self.params.dim // self.params.n_heads,
+                                                        self.params.max_seq_len)
+            self.register_buffer("freqs_cos", freqs_cos, persistent=False)
+            self.register_buffer("freqs_sin", freqs_sin, persistent=False)
+            self.apply(self._init_weights)
+            for pn, p in self.named_parameters():
+                if pn.endswith("w3.weight") or pn.endswith("wo.weight"):
+                    torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * params.n_layers))
+            self.last_loss = None
+
+        def _init_weights(self, module):
+            if isinstance(module, nn.Linear):
+                torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+                if module.bias is not None:
+                    torch.nn.init.zeros_(module.bias)
+            elif isinstance(module, nn.Embedding):
+                torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+
+        def forward(self, tokens, targets=None):
+            _bsz, seqlen = tokens.shape
+            h = self.tok_embeddings(tokens)
+            h = self.dropout(h)
+            freqs_cos = self.freqs_cos[:seqlen]
+            freqs_sin = self.freqs_sin[:seqlen]
+            for layer in self.layers:
+                h = layer(h, freqs_cos, freqs_sin)
+            h = self.norm(h)
+            if targets is not None:
+                logits = self.output(h)
+                self.last_loss = F.cross_entropy(logits.view(-1, logits.size(-1)),
+                                                 targets.view(-1), ignore_index=-1)
+            else:
+                logits = self.output(h[:, [-1], :])
+                self.last_loss = None
+            return logits
+
+        def configure_optimizers(self, weight_decay, learning_rate, betas, device_type):
+            param_dict = {pn: p for pn, p in self.named_parameters()}
+            param_dict = {pn: p for pn, p in param_dict.items() if p.requires_grad}
+            decay_params = [p for n, p in param_dict.items() if p.dim() >= 2]
+            nodecay_params = [p for n, p in param_dict.items() if p.dim() < 2]
+            optim_groups = [{"params": decay_params, "weight_decay": weight_decay},
+                            {"params": nodecay_params, "weight_decay": 0.0}]
+            num_decay_params = sum(p.numel() for p in decay_params)
+            num_nodecay_params = sum(p.numel() for p in nodecay_params)
+            print(f"num decayed parameter tensors: {len(decay_params)}, with {num_decay_params:,} parameters")
+            print(f"num non-decayed parameter tensors: {len(nodecay_params)}, with {num_nodecay_params:,} parameters")
+            fused_available = "fused" in inspect.signature(torch.optim.AdamW).parameters
+            use_fused = fused_available and device_type == "cuda"
+            extra_args = dict(fused=True) if use_fused else dict()
+            optimizer = torch.optim.AdamW(optim_groups, lr=learning_rate, betas=betas, **extra_args)
+            print(f"using fused AdamW: {use_fused}")
+            return optimizer
+
+        def estimate_mfu(self, fwdbwd_per_iter, dt):
+            N = sum(p.numel() for p in self.parameters())
+            cfg = self.params
+            L, H, Q, T = cfg.n_layers, cfg.n_heads, cfg.dim // cfg.n_heads, cfg.max_seq_len
+            flops_per_token = 6 * N + 12 * L * H * Q * T
+            flops_per_fwdbwd = flops_per_token * T
+            flops_per_iter = flops_per_fwdbwd * fwdbwd_per_iter
+            flops_achieved = flops_per_iter * (1.0 / dt)
+            flops_promised = 312e12
+            return flops_achieved / flops_promised
+
+        @torch.inference_mode()
+        def generate(self, idx, max_new_tokens, temperature=1.0, top_k=None):
+            for _ in range(max_new_tokens):
+                idx_cond = idx if idx.size(1) <= self.params.max_seq_len else idx[:, -self.params.max_seq_len:]
+                logits = self(idx_cond)
+                logits = logits[:, -1, :]
+                if temperature == 0.0:
+                    _, idx_next = torch.topk(logits, k=1, dim=-1)
+                else:
+                    logits = logits / temperature
+                    if top_k is not None:
+                        v, _ = torch.topk(logits, min(top_k, logits.size(-1)))
+                        logits[logits < v[:, [-1]]] = -float("Inf")
+                    probs = F.softmax(logits, dim=-1)
+                    idx_next = torch.multinomial(probs, num_samples=1)
+                idx = torch.cat((idx, idx_next), dim=1)
+            return idx
+
+    model_args = dict(dim=32, n_layers=2, n_heads=4, n_kv_heads=2, vocab_size=48,
+                      multiple_of=16, max_seq_len=16, dropout=0.0)
+    gptconf = LlamaModelArgs(**model_args)
+    model = Transformer(gptconf)
+    print(gptconf)
+    print(model.layers[0])
+    x = torch.randn(2, 16, 4, 8)
+    xk = torch.randn(2, 16, 2, 8)
+    print(repeat_kv(xk, 2).shape, torch.equal(repeat_kv(xk, 2), torch.repeat_interleave(xk, dim=2, repeats=2)))
+    slow = Attention(gptconf, flash=False)
+    fast = Attention(gptconf)
+    fast.load_state_dict(slow.state_dict(), strict=False)
+    h = torch.randn(2, 16, 32)
+    a, b = slow(h, model.freqs_cos, model.freqs_sin), fast(h, model.freqs_cos, model.freqs_sin)
+    print((a - b).abs().max() < 1e-5)
+    print(sorted(slow.state_dict().keys()))
+
+    warmup_iters, lr_decay_iters, learning_rate, min_lr = 3, 10, 5e-4, 0.0
+
+    def get_lr(it):
+        if it < warmup_iters:
+            return learning_rate * it / warmup_iters
+        if it > lr_decay_iters:
+            return min_lr
+        decay_ratio = (it - warmup_iters) / (lr_decay_iters - warmup_iters)
+        assert 0 <= decay_ratio <= 1
+        coeff = 0.5 * (1.0 + math.cos(math.pi * decay_ratio))
+        return min_lr + coeff * (learning_rate - min_lr)
+
+    dtype = "float32"
+    scaler = torch.cuda.amp.GradScaler(enabled=(dtype == "float16"))
+    optimizer = model.configure_optimizers(1e-1, learning_rate, (0.9, 0.95), "cpu")
+    data = torch.randint(1, 48, (400,))
+
+    def get_batch():
+        ix = torch.randint(len(data) - 16, (4,))
+        X = torch.stack([data[i:i + 16] for i in ix])
+        Y = torch.stack([data[i + 1:i + 17] for i in ix])
+        return X, Y
+
+    X, Y = get_batch()
+    for iter_num in range(8):
+        lr = get_lr(iter_num)
+        for param_group in optimizer.param_groups:
+            param_group["lr"] = lr
+        logits = model(X, Y)
+        loss = model.last_loss
+        X, Y = get_batch()
+        scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        scaler.step(optimizer)
+        scaler.update()
+        optimizer.zero_grad(set_to_none=True)
+        print(f"{iter_num} | loss {loss.item():.4f} | lr {lr:e}")
+    print(f"{model.estimate_mfu(4, 0.5) * 1e6:.4f}")
+    model.eval()
+    start = torch.tensor([[1, 2, 3]])
+    print(model.generate(start, 5, temperature=0.0))
+    out = model.generate(start, 5, temperature=0.8, top_k=10)
+    print(out, out.requires_grad, out.is_inference())
+
+    def serialize_fp32(file, tensor):
+        d = tensor.detach().cpu().view(-1).to(torch.float32).numpy()
+        b = struct.pack(f"{len(d)}f", *d)
+        file.write(b)
+
+    def quantize_q80(w, group_size):
+        assert w.numel() % group_size == 0
+        w = w.float()
+        w = w.reshape(-1, group_size)
+        wmax = torch.abs(w).max(dim=1).values
+        scale = wmax / 127.0
+        quant = w / scale[:, None]
+        int8val = torch.round(quant).to(torch.int8)
+        fp32val = (int8val.float() * scale[:, None]).view(-1)
+        fp32valr = fp32val.reshape(-1, group_size)
+        err = torch.abs(fp32valr - w).max(dim=1).values
+        maxerr = err.max().item()
+        return int8val, scale, maxerr
+
+    f = io.BytesIO()
+    serialize_fp32(f, model.norm.weight)
+    print(len(f.getvalue()), struct.unpack("4f", f.getvalue()[:16]))
+    q, s, err = quantize_q80(model.layers[0].attention.wq.weight, 32)
+    print(q.dtype, q.shape, q[0, :8], s[:4], err < 0.01)
+    return {"output.weight": model.output.weight, "wq": model.layers[1].attention.wq.weight,
+            "scale": s}
+
+
+
+def cs231n_network_visualization_and_style_transfer(torch):
+    """cs231n/cs231n.github.io assignment 3 (2020-2023): Network_Visualization.ipynb with
+    cs231n/net_visualization_pytorch.py, and Style_Transfer.ipynb with
+    cs231n/style_transfer_pytorch.py, their TODOs filled as the hints say: a frozen
+    classifier (``param.requires_grad = False``), compute_saliency_maps (``X.requires_grad_()``,
+    ``scores.gather(1, y.view(-1, 1)).squeeze()``, ``X.grad.abs().max(dim=1)[0]``),
+    make_fooling_image (``X_fooling.data += learning_rate * (grad / grad.norm())``,
+    ``X_fooling.grad.data.zero_()``), jitter (two cats of slices, with negative offsets to
+    undo it) and class_visualization_update_step (score minus an L2 penalty of
+    ``img.norm()**2``, a normalised ascent step, the channels clamped with ``img.data[:,
+    c].clamp_``); then content_loss, gram_matrix (``torch.bmm`` of a view and its permute,
+    ``gram /= (H * W * C)``), style_loss over layers, tv_loss, extract_features over
+    ``cnn._modules.values()``, and style_transfer's Adam on the image (``img.data.clamp_
+    (-1.5, 1.5)`` in the first iterations, a new Adam at the decay step). Offline:
+    SqueezeNet is a small Sequential of its pattern, the images random 3x32x32, Python's
+    random gives the jitter, the blur every few steps (scipy's gaussian_filter1d) left out,
+    and 10 iterations of each loop, not 100-200; the run from a random image (``init_random``)
+    is left out: at lr 3 the convolutions' last-bit differences (oneDNN's order) grew in ten
+    steps to 6e-3 at 26 of its 3,072 pixels, all in one patch (its printed losses agree)."""
+    nn = torch.nn
+    SQUEEZENET_MEAN = torch.tensor([0.485, 0.456, 0.406], dtype=torch.float)
+    SQUEEZENET_STD = torch.tensor([0.229, 0.224, 0.225], dtype=torch.float)
+    features = nn.Sequential(nn.Conv2d(3, 8, kernel_size=3, stride=2), nn.ReLU(inplace=True),
+                             nn.MaxPool2d(kernel_size=3, stride=2, ceil_mode=True),
+                             nn.Conv2d(8, 16, kernel_size=1), nn.ReLU(inplace=True),
+                             nn.Conv2d(16, 16, kernel_size=3, padding=1), nn.ReLU(inplace=True))
+    model = nn.Sequential(features, nn.Dropout(p=0.5), nn.Conv2d(16, 10, kernel_size=1),
+                          nn.ReLU(inplace=True), nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten())
+    for param in model.parameters():
+        param.requires_grad = False
+
+    def preprocess(img):
+        return ((img - SQUEEZENET_MEAN.view(3, 1, 1)) / SQUEEZENET_STD.view(3, 1, 1))[None]
+
+    def deprocess(img):
+        img = img[0] * SQUEEZENET_STD.view(3, 1, 1) + SQUEEZENET_MEAN.view(3, 1, 1)
+        return (img - img.min()) / (img.max() - img.min())
+
+    def compute_saliency_maps(X, y, model):
+        model.eval()
+        X.requires_grad_()
+        saliency = None
+        scores = model(X)
+        scores = scores.gather(1, y.view(-1, 1)).squeeze()
+        scores.backward(torch.ones_like(scores))
+        saliency = X.grad.abs().max(dim=1)[0]
+        return saliency
+
+    X = torch.cat([preprocess(torch.rand(3, 32, 32)) for _ in range(5)], dim=0)
+    y = torch.LongTensor([1, 3, 5, 7, 9])
+    saliency = compute_saliency_maps(X, y, model)
+    print(saliency.shape, saliency[0, :3, :4])
+
+    def make_fooling_image(X, target_y, model):
+        X_fooling = X.clone()
+        X_fooling = X_fooling.requires_grad_()
+        learning_rate = 1
+        for i in range(10):
+            scores = model(X_fooling)
+            _, idx = scores.max(dim=1)
+            if idx == target_y:
+                break
+            score = scores[0, target_y]
+            score.backward()
+            grad = X_fooling.grad.data
+            X_fooling.data += learning_rate * (grad / grad.norm())
+            X_fooling.grad.data.zero_()
+            print(i, idx.item(), f"{score.item():.4f}")
+        return X_fooling
+
+    X_fooling = make_fooling_image(X.detach()[0:1], 6, model)
+    scores = model(X_fooling)
+    print(scores.data.max(1)[1][0].item(), (X_fooling - X[0:1]).abs().max().item())
+    print(deprocess(X_fooling.clone())[0, :2, :4])
+
+    def jitter(X, ox, oy):
+        if ox != 0:
+            left = X[:, :, :, :-ox]
+            right = X[:, :, :, -ox:]
+            X = torch.cat([right, left], dim=3)
+        if oy != 0:
+            top = X[:, :, :-oy]
+            bottom = X[:, :, -oy:]
+            X = torch.cat([bottom, top], dim=2)
+        return X
+
+    def class_visualization_update_step(img, model, target_y, l2_reg, learning_rate):
+        score = model(img)[:, target_y] - l2_reg * img.norm() ** 2
+        score.backward()
+        img.data += learning_rate * img.grad.data / img.grad.data.norm()
+        img.grad.data.zero_()
+
+    def create_class_visualization(target_y, model, dtype, **kwargs):
+        model.type(dtype)
+        l2_reg = kwargs.pop("l2_reg", 1e-3)
+        learning_rate = kwargs.pop("learning_rate", 25)
+        num_iterations = kwargs.pop("num_iterations", 10)
+        max_jitter = kwargs.pop("max_jitter", 4)
+        img = torch.randn(1, 3, 32, 32).mul_(1.0).type(dtype).requires_grad_()
+        for t in range(num_iterations):
+            ox, oy = random.randint(0, max_jitter), random.randint(0, max_jitter)
+            img.data.copy_(jitter(img.data, ox, oy))
+            class_visualization_update_step(img, model, target_y, l2_reg, learning_rate)
+            img.data.copy_(jitter(img.data, -ox, -oy))
+            for c in range(3):
+                lo = float(-SQUEEZENET_MEAN[c] / SQUEEZENET_STD[c])
+                hi = float((1.0 - SQUEEZENET_MEAN[c]) / SQUEEZENET_STD[c])
+                img.data[:, c].clamp_(min=lo, max=hi)
+        return deprocess(img.data.cpu())
+
+    out = create_class_visualization(3, model, torch.FloatTensor)
+    print(out.shape, out[0, 0, :5])
+
+    # style transfer
+    cnn = features
+    def extract_features(x, cnn):
+        features = []
+        prev_feat = x
+        for i, module in enumerate(cnn._modules.values()):
+            next_feat = module(prev_feat)
+            features.append(next_feat)
+            prev_feat = next_feat
+        return features
+
+    def content_loss(content_weight, content_current, content_original):
+        return content_weight * torch.sum((content_current - content_original) ** 2)
+
+    def gram_matrix(features, normalize=True):
+        N, C, H, W = features.shape
+        features = features.view(N, C, -1)
+        gram = torch.bmm(features, features.permute(0, 2, 1))
+        if normalize:
+            gram /= (H * W * C)
+        return gram
+
+    def style_loss(feats, style_layers, style_targets, style_weights):
+        loss = 0
+        for i, l in enumerate(style_layers):
+            loss += style_weights[i] * torch.sum((gram_matrix(feats[l]) - style_targets[i]) ** 2)
+        return loss
+
+    def tv_loss(img, tv_weight):
+        h = torch.sum((img[:, :, 1:, :] - img[:, :, :-1, :]) ** 2)
+        w = torch.sum((img[:, :, :, 1:] - img[:, :, :, :-1]) ** 2)
+        return tv_weight * (h + w)
+
+    content_img = preprocess(torch.rand(3, 32, 32))
+    style_img = preprocess(torch.rand(3, 32, 32))
+    feats = extract_features(content_img, cnn)
+    print([tuple(f.shape) for f in feats])
+    print(gram_matrix(feats[3]).shape, gram_matrix(feats[3])[0, :2, :3])
+
+    def style_transfer(content_layer, content_weight, style_layers, style_weights, tv_weight,
+                       init_random=False):
+        feats = extract_features(content_img, cnn)
+        content_target = feats[content_layer].clone()
+        feats = extract_features(style_img, cnn)
+        style_targets = []
+        for idx in style_layers:
+            style_targets.append(gram_matrix(feats[idx].clone()))
+        if init_random:
+            img = torch.Tensor(content_img.size()).uniform_(0, 1)
+        else:
+            img = content_img.clone()
+        img.requires_grad_()
+        initial_lr = 3.0
+        decayed_lr = 0.1
+        decay_lr_at = 6
+        optimizer = torch.optim.Adam([img], lr=initial_lr)
+        for t in range(10):
+            if t < 8:
+                img.data.clamp_(-1.5, 1.5)
+            optimizer.zero_grad()
+            feats = extract_features(img, cnn)
+            c_loss = content_loss(content_weight, feats[content_layer], content_target)
+            s_loss = style_loss(feats, style_layers, style_targets, style_weights)
+            t_loss = tv_loss(img, tv_weight)
+            loss = c_loss + s_loss + t_loss
+            loss.backward()
+            if t == decay_lr_at:
+                optimizer = torch.optim.Adam([img], lr=decayed_lr)
+            optimizer.step()
+            print(t, f"{loss.item():.4f}")
+        return img
+
+    img = style_transfer(3, 5e-2, (1, 4, 6), (20000, 500, 12), 5e-2)
+    return {"saliency": saliency, "X_fooling": X_fooling, "img": img}
+
+
+def cs231n_transformer_layers_and_simclr(torch):
+    """cs231n/cs231n.github.io assignment 3 (2021-2023): Transformer_Captioning.ipynb with
+    cs231n/transformer_layers.py (PositionalEncoding's ``torch.pow(10000, -torch.arange(0,
+    embed_dim, 2) / embed_dim)`` into ``pe[0, :, 0::2]`` and ``pe[0, :, 1::2]``, a buffer
+    sliced and added, dropout; MultiHeadAttention's key/query/value/proj Linears, heads
+    by ``view(...).transpose(1, 2)``, ``masked_fill(attn_mask == 0, float('-inf'))``,
+    softmax and attention dropout) checked as the notebook checks them (seed 231,
+    self-attention, a random boolean mask, attention to other data), the decoder's
+    ``torch.tril(torch.ones(T, T))`` causal mask; and Self_Supervised_Learning.ipynb with
+    cs231n/simclr/contrastive_loss.py and model.py: sim (torch.dot over linalg.norm),
+    simclr_loss_naive's double loop, sim_positive_pairs, compute_sim_matrix, and
+    simclr_loss_vectorized (``masked_select`` of the off-diagonal exponentials, ``view(2 *
+    N, -1)``), compared as the notebook compares them, and the SimCLR Model (a backbone, the
+    projection head of Linear without bias, BatchNorm1d, ReLU(inplace=True) and Linear,
+    F.normalize of both outputs) trained a few steps with Adam. Offline: the ResNet-50
+    backbone is a small convolutional one, the augmented CIFAR-10 pairs random images."""
+    nn = torch.nn
+    F = nn.functional
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, embed_dim, dropout=0.1, max_len=5000):
+            super().__init__()
+            self.dropout = nn.Dropout(p=dropout)
+            assert embed_dim % 2 == 0
+            pe = torch.zeros(1, max_len, embed_dim)
+            i = torch.arange(max_len)[:, None]
+            pows = torch.pow(10000, -torch.arange(0, embed_dim, 2) / embed_dim)
+            pe[0, :, 0::2] = torch.sin(i * pows)
+            pe[0, :, 1::2] = torch.cos(i * pows)
+            self.register_buffer("pe", pe)
+
+        def forward(self, x):
+            N, S, D = x.shape
+            output = x + self.pe[:, :S]
+            output = self.dropout(output)
+            return output
+
+    class MultiHeadAttention(nn.Module):
+        def __init__(self, embed_dim, num_heads, dropout=0.1):
+            super().__init__()
+            assert embed_dim % num_heads == 0
+            self.key = nn.Linear(embed_dim, embed_dim)
+            self.query = nn.Linear(embed_dim, embed_dim)
+            self.value = nn.Linear(embed_dim, embed_dim)
+            self.proj = nn.Linear(embed_dim, embed_dim)
+            self.attn_drop = nn.Dropout(dropout)
+            self.n_head = num_heads
+            self.emd_dim = embed_dim
+            self.head_dim = self.emd_dim // self.n_head
+
+        def forward(self, query, key, value, attn_mask=None):
+            N, S, E = query.shape
+            N, T, E = value.shape
+            H = self.n_head
+            q = self.query(query).view(N, S, H, E // H).transpose(1, 2)
+            k = self.key(key).view(N, T, H, E // H).transpose(1, 2)
+            v = self.value(value).view(N, T, H, E // H).transpose(1, 2)
+            attn = q @ k.transpose(-2, -1) / math.sqrt(E // H)
+            if attn_mask is not None:
+                attn = attn.masked_fill(attn_mask == 0, float("-inf"))
+            attn = self.attn_drop(F.softmax(attn, dim=-1))
+            output = (attn @ v).transpose(1, 2).reshape(N, S, E)
+            return self.proj(output)
+
+    def rel_error(x, y):
+        return np.max(np.abs(x - y) / (np.maximum(1e-8, np.abs(x) + np.abs(y))))
+
+    torch.manual_seed(231)
+    batch_size, sequence_length, embed_dim = 1, 2, 6
+    data = torch.randn(batch_size, sequence_length, embed_dim)
+    pos_encoder = PositionalEncoding(embed_dim)
+    output = pos_encoder(data)
+    print(output)
+    print(pos_encoder.pe[0, :3])
+    torch.manual_seed(231)
+    batch_size, sequence_length, embed_dim = 1, 3, 8
+    attn = MultiHeadAttention(embed_dim, num_heads=2)
+    for name, p in attn.named_parameters():
+        print(name, p.shape)
+    data = torch.randn(batch_size, sequence_length, embed_dim)
+    self_attn_output = attn(query=data, key=data, value=data)
+    mask = torch.randn(sequence_length, sequence_length) < 0.5
+    masked_self_attn_output = attn(query=data, key=data, value=data, attn_mask=mask)
+    later_data = torch.randn(batch_size, sequence_length, embed_dim)
+    attn_output = attn(query=data, key=later_data, value=later_data, attn_mask=mask)
+    print(mask)
+    print(self_attn_output)
+    print(masked_self_attn_output)
+    print(attn_output)
+    attn.eval()
+    T = 4
+    tgt_mask = torch.tril(torch.ones(T, T, dtype=torch.bool))
+    seq = torch.randn(2, T, embed_dim, requires_grad=True)
+    out = attn(seq, seq, seq, attn_mask=tgt_mask)
+    out.sum().backward()
+    print(tgt_mask, out.grad_fn, seq.grad[0])
+
+    def sim(z_i, z_j):
+        norm_dot_product = None
+        norm_dot_product = torch.dot(z_i, z_j) / (torch.linalg.norm(z_i) * torch.linalg.norm(z_j))
+        return norm_dot_product
+
+    def simclr_loss_naive(out_left, out_right, tau):
+        N = out_left.shape[0]
+        out = torch.cat([out_left, out_right], dim=0)
+        total_loss = 0
+        for k in range(N):
+            z_k, z_k_N = out[k], out[k + N]
+            num = torch.exp(sim(z_k, z_k_N) / tau)
+            denom = 0
+            for i in range(2 * N):
+                if i != k:
+                    denom += torch.exp(sim(z_k, out[i]) / tau)
+            l1 = -torch.log(num / denom)
+            denom = 0
+            for i in range(2 * N):
+                if i != k + N:
+                    denom += torch.exp(sim(z_k_N, out[i]) / tau)
+            l2 = -torch.log(num / denom)
+            total_loss += l1 + l2
+        total_loss = total_loss / (2 * N)
+        return total_loss
+
+    def sim_positive_pairs(out_left, out_right):
+        pos_pairs = None
+        pos_pairs = (out_left * out_right).sum(dim=1, keepdim=True) / (
+            torch.linalg.norm(out_left, dim=1, keepdim=True) *
+            torch.linalg.norm(out_right, dim=1, keepdim=True))
+        return pos_pairs
+
+    def compute_sim_matrix(out):
+        sim_matrix = None
+        out_norm = out / torch.linalg.norm(out, dim=1, keepdim=True)
+        sim_matrix = out_norm @ out_norm.T
+        return sim_matrix
+
+    def simclr_loss_vectorized(out_left, out_right, tau, device="cuda"):
+        N = out_left.shape[0]
+        out = torch.cat([out_left, out_right], dim=0)
+        sim_matrix = compute_sim_matrix(out)
+        exponential = torch.exp(sim_matrix / tau)
+        mask = (torch.ones_like(exponential, device=device) -
+                torch.eye(2 * N, device=device)).to(device).bool()
+        exponential = exponential.masked_select(mask).view(2 * N, -1)
+        denom = exponential.sum(dim=1, keepdim=True)
+        sim_pairs = sim_positive_pairs(out_left, out_right).to(device)
+        numerator = torch.exp(torch.cat([sim_pairs, sim_pairs], dim=0) / tau)
+        loss = torch.mean(-torch.log(numerator / denom))
+        return loss
+
+    out_left, out_right = torch.randn(5, 8), torch.randn(5, 8)
+    tau = 0.5
+    naive = simclr_loss_naive(out_left, out_right, tau)
+    vectorized = simclr_loss_vectorized(out_left, out_right, tau, device="cpu")
+    print(naive, vectorized, rel_error(naive.numpy(), vectorized.numpy()) < 1e-6)
+    out = torch.cat([out_left, out_right], dim=0)
+    print(compute_sim_matrix(out)[:2, :4], sim_positive_pairs(out_left, out_right).T)
+
+    class Model(nn.Module):
+        def __init__(self, feature_dim=8):
+            super(Model, self).__init__()
+            self.f = nn.Sequential(nn.Conv2d(3, 8, 3, stride=2, padding=1), nn.BatchNorm2d(8),
+                                   nn.ReLU(inplace=True), nn.AdaptiveAvgPool2d((1, 1)))
+            self.g = nn.Sequential(nn.Linear(8, 16, bias=False), nn.BatchNorm1d(16),
+                                   nn.ReLU(inplace=True), nn.Linear(16, feature_dim, bias=True))
+
+        def forward(self, x):
+            x = self.f(x)
+            feature = torch.flatten(x, start_dim=1)
+            out = self.g(feature)
+            return F.normalize(feature, dim=-1), F.normalize(out, dim=-1)
+
+    model = Model()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-6)
+    model.train()
+    total_loss, total_num = 0.0, 0
+    for step in range(4):
+        x_i, x_j = torch.rand(6, 3, 16, 16), torch.rand(6, 3, 16, 16)
+        _, out_left = model(x_i)
+        _, out_right = model(x_j)
+        loss = simclr_loss_vectorized(out_left, out_right, tau, device="cpu")
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total_num += 6
+        total_loss += loss.item() * 6
+        print("Train Epoch: [{}/{}] Loss: {:.4f}".format(step + 1, 4, total_loss / total_num))
+    return {"g.0.weight": model.g[0].weight, "f.0.weight": model.f[0].weight,
+            "seq.grad": seq.grad, "running_mean": model.g[1].running_mean}
+
+
+
+def fastbook_foundations(torch):
+    """fastai/fastbook 17_foundations.ipynb (clean/17_foundations.ipynb), "A Neural Net from
+    the Foundations": matmul with three Python loops (element assignment into
+    ``torch.zeros``) against ``@``, elementwise arithmetic and comparisons (``(a < b).all()``,
+    ``.item()``), the size mismatch of ``m*n`` (PyTorch's error text), matmul by rows of
+    products, broadcasting a scalar and a vector (``expand_as``, ``t.storage()``,
+    ``t.stride()``, ``unsqueeze``, ``[None, :]``, ``[..., None]``), matmul by broadcasting,
+    einsum; the forward pass (lin, the std of 50 chained matmuls blowing up, vanishing,
+    Xavier's and Kaiming's scales, relu as ``clamp_min(0.)``), mse, the backward by hand
+    into ``.g`` attributes (mse_grad, relu_grad, lin_grad), checked against autograd after
+    ``requires_grad_``; the refactored classes (Relu, Lin, Mse, Model with ``__call__`` and
+    ``backward``), LayerFunction and its subclasses, MyRelu as a torch.autograd.Function,
+    LinearLayer as an nn.Module with Parameters, and a Model of nn.Linear/nn.ReLU with mse.
+    Offline: the first matmul's matrices are 5x28 and 28x10 (not 5x784 and 784x10: the
+    triple loop in Python); ``%timeit`` lines are left out."""
+    nn = torch.nn
+    tensor = torch.tensor
+    sqrt = math.sqrt
+
+    def matmul(a, b):
+        ar, ac = a.shape
+        br, bc = b.shape
+        assert ac == br
+        c = torch.zeros(ar, bc)
+        for i in range(ar):
+            for j in range(bc):
+                for k in range(ac):
+                    c[i, j] += a[i, k] * b[k, j]
+        return c
+
+    m1 = torch.randn(5, 28)
+    m2 = torch.randn(28, 10)
+    t1 = matmul(m1, m2)
+    print(torch.allclose(t1, m1 @ m2, rtol=1e-5, atol=1e-5))
+    a = tensor([10., 6, -4])
+    b = tensor([2., 8, 7])
+    print(a + b)
+    print(a < b, (a < b).all(), (a == b).all())
+    print((a + b).mean().item())
+    m = tensor([[1., 2, 3], [4, 5, 6], [7, 8, 9]])
+    print(m * m)
+    n = tensor([[1., 2, 3], [4, 5, 6]])
+    try:
+        m * n
+    except RuntimeError as e:
+        print(e)
+
+    def matmul(a, b):
+        ar, ac = a.shape
+        br, bc = b.shape
+        assert ac == br
+        c = torch.zeros(ar, bc)
+        for i in range(ar):
+            for j in range(bc):
+                c[i, j] = (a[i] * b[:, j]).sum()
+        return c
+
+    print(torch.allclose(matmul(m1, m2), m1 @ m2, rtol=1e-5, atol=1e-5))
+    print(a > 0, a + 1, m * 2)
+    c = tensor([10., 20, 30])
+    print(m.shape, c.shape)
+    print(m + c)
+    t = c.expand_as(m)
+    print(t)
+    print(list(t.storage()))
+    print(t.stride(), t.shape)
+    print(c + m)
+    c = tensor([10., 20, 30])
+    m = tensor([[1., 2, 3], [4, 5, 6]])
+    print(c + m)
+    c = tensor([10., 20, 30])
+    m = tensor([[1., 2, 3], [4, 5, 6], [7, 8, 9]])
+    c = c.unsqueeze(1)
+    print(m.shape, c.shape)
+    print(c + m)
+    t = c.expand_as(m)
+    print(list(t.storage()))
+    print(t.stride(), t.shape)
+    c = tensor([10., 20, 30])
+    print(c.shape, c.unsqueeze(0).shape, c.unsqueeze(1).shape)
+    print(c.shape, c[None, :].shape, c[:, None].shape)
+    print(c[None].shape, c[..., None].shape)
+    print(c[:, None].expand_as(m))
+    print(m + c[:, None])
+
+    def matmul(a, b):
+        ar, ac = a.shape
+        br, bc = b.shape
+        assert ac == br
+        c = torch.zeros(ar, bc)
+        for i in range(ar):
+            c[i] = (a[i][:, None] * b).sum(dim=0)
+        return c
+
+    print(torch.allclose(matmul(m1, m2), m1 @ m2, rtol=1e-5, atol=1e-5))
+
+    def matmul(a, b):
+        return torch.einsum("ik,kj->ij", a, b)
+
+    print(torch.allclose(matmul(m1, m2), m1 @ m2, rtol=1e-5, atol=1e-5))
+
+    def lin(x, w, b):
+        return x @ w + b
+
+    x = torch.randn(200, 100)
+    y = torch.randn(200)
+    w1 = torch.randn(100, 50)
+    b1 = torch.zeros(50)
+    w2 = torch.randn(50, 1)
+    b2 = torch.zeros(1)
+    l1 = lin(x, w1, b1)
+    print(l1.shape)
+    print(l1.mean(), l1.std())
+    x = torch.randn(200, 100)
+    for i in range(50):
+        x = x @ torch.randn(100, 100)
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    for i in range(50):
+        x = x @ (torch.randn(100, 100) * 0.01)
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    for i in range(50):
+        x = x @ (torch.randn(100, 100) * 0.1)
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    y = torch.randn(200)
+    w1 = torch.randn(100, 50) / sqrt(100)
+    b1 = torch.zeros(50)
+    w2 = torch.randn(50, 1) / sqrt(50)
+    b2 = torch.zeros(1)
+    l1 = lin(x, w1, b1)
+    print(l1.mean(), l1.std())
+
+    def relu(x):
+        return x.clamp_min(0.)
+
+    l2 = relu(l1)
+    print(l2.mean(), l2.std())
+    x = torch.randn(200, 100)
+    for i in range(50):
+        x = relu(x @ (torch.randn(100, 100) * 0.1))
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    for i in range(50):
+        x = relu(x @ (torch.randn(100, 100) * sqrt(2 / 100)))
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    y = torch.randn(200)
+    w1 = torch.randn(100, 50) * sqrt(2 / 100)
+    b1 = torch.zeros(50)
+    w2 = torch.randn(50, 1) * sqrt(2 / 50)
+    b2 = torch.zeros(1)
+    l1 = lin(x, w1, b1)
+    l2 = relu(l1)
+    print(l2.mean(), l2.std())
+
+    def model(x):
+        l1 = lin(x, w1, b1)
+        l2 = relu(l1)
+        l3 = lin(l2, w2, b2)
+        return l3
+
+    out = model(x)
+    print(out.shape)
+
+    def mse(output, targ):
+        return (output.squeeze(-1) - targ).pow(2).mean()
+
+    loss = mse(out, y)
+    print(loss)
+
+    def mse_grad(inp, targ):
+        inp.g = 2. * (inp.squeeze() - targ).unsqueeze(-1) / inp.shape[0]
+
+    def relu_grad(inp, out):
+        inp.g = (inp > 0).float() * out.g
+
+    def lin_grad(inp, out, w, b):
+        inp.g = out.g @ w.t()
+        w.g = inp.t() @ out.g
+        b.g = out.g.sum(0)
+
+    def forward_and_backward(inp, targ):
+        l1 = inp @ w1 + b1
+        l2 = relu(l1)
+        out = l2 @ w2 + b2
+        loss = mse(out, targ)
+        mse_grad(out, targ)
+        lin_grad(l2, out, w2, b2)
+        relu_grad(l1, l2)
+        lin_grad(inp, l1, w1, b1)
+
+    forward_and_backward(x, y)
+    w1g, b1g, w2g, b2g, ig = w1.g.clone(), b1.g.clone(), w2.g.clone(), b2.g.clone(), x.g.clone()
+    xt2 = x.clone().requires_grad_(True)
+    w12 = w1.clone().requires_grad_(True)
+    w22 = w2.clone().requires_grad_(True)
+    b12 = b1.clone().requires_grad_(True)
+    b22 = b2.clone().requires_grad_(True)
+
+    def forward(inp, targ):
+        l1 = inp @ w12 + b12
+        l2 = relu(l1)
+        out = l2 @ w22 + b22
+        return mse(out, targ)
+
+    loss = forward(xt2, y)
+    loss.backward()
+    for got, want in ((w22.grad, w2g), (b22.grad, b2g), (w12.grad, w1g), (b12.grad, b1g),
+                      (xt2.grad, ig)):
+        print(torch.allclose(got, want, rtol=1e-4, atol=1e-6))
+
+    class Relu():
+        def __call__(self, inp):
+            self.inp = inp
+            self.out = inp.clamp_min(0.)
+            return self.out
+
+        def backward(self):
+            self.inp.g = (self.inp > 0).float() * self.out.g
+
+    class Lin():
+        def __init__(self, w, b):
+            self.w, self.b = w, b
+
+        def __call__(self, inp):
+            self.inp = inp
+            self.out = inp @ self.w + self.b
+            return self.out
+
+        def backward(self):
+            self.inp.g = self.out.g @ self.w.t()
+            self.w.g = self.inp.t() @ self.out.g
+            self.b.g = self.out.g.sum(0)
+
+    class Mse():
+        def __call__(self, inp, targ):
+            self.inp = inp
+            self.targ = targ
+            self.out = (inp.squeeze() - targ).pow(2).mean()
+            return self.out
+
+        def backward(self):
+            x = (self.inp.squeeze() - self.targ).unsqueeze(-1)
+            self.inp.g = 2. * x / self.targ.shape[0]
+
+    class Model():
+        def __init__(self, w1, b1, w2, b2):
+            self.layers = [Lin(w1, b1), Relu(), Lin(w2, b2)]
+            self.loss = Mse()
+
+        def __call__(self, x, targ):
+            for l in self.layers:
+                x = l(x)
+            return self.loss(x, targ)
+
+        def backward(self):
+            self.loss.backward()
+            for l in reversed(self.layers):
+                l.backward()
+
+    model = Model(w1, b1, w2, b2)
+    loss = model(x, y)
+    model.backward()
+    print(loss, torch.allclose(w1.g, w1g), torch.allclose(x.g, ig))
+
+    class LayerFunction():
+        def __call__(self, *args):
+            self.args = args
+            self.out = self.forward(*args)
+            return self.out
+
+        def forward(self):
+            raise Exception("not implemented")
+
+        def bwd(self):
+            raise Exception("not implemented")
+
+        def backward(self):
+            self.bwd(self.out, *self.args)
+
+    class Relu(LayerFunction):
+        def forward(self, inp):
+            return inp.clamp_min(0.)
+
+        def bwd(self, out, inp):
+            inp.g = (inp > 0).float() * out.g
+
+    class Lin(LayerFunction):
+        def __init__(self, w, b):
+            self.w, self.b = w, b
+
+        def forward(self, inp):
+            return inp @ self.w + self.b
+
+        def bwd(self, out, inp):
+            inp.g = out.g @ self.w.t()
+            self.w.g = inp.t() @ self.out.g
+            self.b.g = out.g.sum(0)
+
+    class Mse(LayerFunction):
+        def forward(self, inp, targ):
+            return (inp.squeeze() - targ).pow(2).mean()
+
+        def bwd(self, out, inp, targ):
+            inp.g = 2 * (inp.squeeze() - targ).unsqueeze(-1) / targ.shape[0]
+
+    class Model2(Model):
+        def __init__(self, w1, b1, w2, b2):
+            self.layers = [Lin(w1, b1), Relu(), Lin(w2, b2)]
+            self.loss = Mse()
+
+    model = Model2(w1, b1, w2, b2)
+    loss = model(x, y)
+    model.backward()
+    print(loss, torch.allclose(w2.g, w2g), torch.allclose(b1.g, b1g))
+
+    from_autograd = torch.autograd.Function
+
+    class MyRelu(from_autograd):
+        @staticmethod
+        def forward(ctx, i):
+            result = i.clamp_min(0.)
+            ctx.save_for_backward(i)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            i, = ctx.saved_tensors
+            return grad_output * (i > 0).float()
+
+    inp = torch.randn(4, 3, requires_grad=True)
+    r = MyRelu.apply(inp)
+    print(r.grad_fn)
+    r.sum().backward()
+    print(inp.grad)
+
+    class LinearLayer(nn.Module):
+        def __init__(self, n_in, n_out):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(n_out, n_in) * sqrt(2 / n_in))
+            self.bias = nn.Parameter(torch.zeros(n_out))
+
+        def forward(self, x):
+            return x @ self.weight.t() + self.bias
+
+    lin_layer = LinearLayer(10, 2)
+    p1, p2 = lin_layer.parameters()
+    print(p1.shape, p2.shape)
+
+    class Model3(nn.Module):
+        def __init__(self, n_in, nh, n_out):
+            super().__init__()
+            self.layers = nn.Sequential(nn.Linear(n_in, nh), nn.ReLU(), nn.Linear(nh, n_out))
+            self.loss = mse
+
+        def forward(self, x, targ):
+            return self.loss(self.layers(x).squeeze(), targ)
+
+    model3 = Model3(100, 50, 1)
+    loss = model3(x, y)
+    loss.backward()
+    print(loss, model3.layers[0].weight.grad.shape)
+    return {"inp.grad": inp.grad, "w12.grad": w12.grad, "model3.grad": model3.layers[0].weight.grad,
+            "w1.g": w1.g, "x.g": x.g}
+
+
+def transfer_learning_tutorial(torch):
+    """pytorch/tutorials beginner_source/transfer_learning_tutorial.py: train_model (for each
+    epoch a train and a val phase, ``model.train()``/``model.eval()``, ``with
+    torch.set_grad_enabled(phase == 'train')``, ``torch.max(outputs, 1)``, ``running_corrects
+    += torch.sum(preds == labels.data)``, ``scheduler.step()`` after the train phase,
+    ``running_corrects.double() / dataset_sizes[phase]``, the best weights kept in a
+    TemporaryDirectory with torch.save and reloaded with ``torch.load(...,
+    weights_only=True)``), visualize_model's no_grad predictions and ``model.train(
+    mode=was_training)``; fine-tuning a ResNet-18 whose fc is replaced by
+    ``nn.Linear(num_ftrs, 2)`` (SGD with momentum, StepLR(step_size=7, gamma=0.1)), then the
+    ConvNet as a fixed feature extractor (``param.requires_grad = False``, only fc's
+    parameters optimised). Offline: hymenoptera_data is 16 training and 8 validation
+    seeded 3x32x32 images of two classes through DataLoaders of 4 (num_workers=0, not 4: worker processes take PyTorch 30 s here), the pretrained
+    resnet18 the small ResNet of its shape (``resnet_stand_in``), 3 epochs, not 25; the
+    times printed are left out."""
+    nn = torch.nn
+    image_datasets = {"train": image_dataset(torch, 16, (3, 32, 32), classes=2, seed=5),
+                      "val": image_dataset(torch, 8, (3, 32, 32), classes=2, seed=6)}
+    dataloaders = {x: torch.utils.data.DataLoader(image_datasets[x], batch_size=4,
+                                                  shuffle=True, num_workers=0)
+                   for x in ["train", "val"]}
+    dataset_sizes = {x: len(image_datasets[x]) for x in ["train", "val"]}
+    class_names = ["ants", "bees"]
+    device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+    print(f"Using {device} device")
+    inputs, classes = next(iter(dataloaders["train"]))
+    print(inputs.shape, [class_names[x] for x in classes])
+
+    def train_model(model, criterion, optimizer, scheduler, num_epochs=25):
+        with in_temporary_directory() as tempdir:
+            best_model_params_path = os.path.join(tempdir, "best_model_params.pt")
+            torch.save(model.state_dict(), best_model_params_path)
+            best_acc = 0.0
+            for epoch in range(num_epochs):
+                print(f"Epoch {epoch}/{num_epochs - 1}")
+                print("-" * 10)
+                for phase in ["train", "val"]:
+                    if phase == "train":
+                        model.train()
+                    else:
+                        model.eval()
+                    running_loss = 0.0
+                    running_corrects = 0
+                    for inputs, labels in dataloaders[phase]:
+                        inputs = inputs.to(device)
+                        labels = labels.to(device)
+                        optimizer.zero_grad()
+                        with torch.set_grad_enabled(phase == "train"):
+                            outputs = model(inputs)
+                            _, preds = torch.max(outputs, 1)
+                            loss = criterion(outputs, labels)
+                            if phase == "train":
+                                loss.backward()
+                                optimizer.step()
+                        running_loss += loss.item() * inputs.size(0)
+                        running_corrects += torch.sum(preds == labels.data)
+                    if phase == "train":
+                        scheduler.step()
+                    epoch_loss = running_loss / dataset_sizes[phase]
+                    epoch_acc = running_corrects.double() / dataset_sizes[phase]
+                    print(f"{phase} Loss: {epoch_loss:.4f} Acc: {epoch_acc:.4f}")
+                    if phase == "val" and epoch_acc > best_acc:
+                        best_acc = epoch_acc
+                        torch.save(model.state_dict(), best_model_params_path)
+                print()
+            print(f"Best val Acc: {best_acc:4f}")
+            model.load_state_dict(torch.load(best_model_params_path, weights_only=True))
+        return model
+
+    def visualize_model(model, num_images=6):
+        was_training = model.training
+        model.eval()
+        images_so_far = 0
+        with torch.no_grad():
+            for i, (inputs, labels) in enumerate(dataloaders["val"]):
+                inputs = inputs.to(device)
+                labels = labels.to(device)
+                outputs = model(inputs)
+                _, preds = torch.max(outputs, 1)
+                for j in range(inputs.size()[0]):
+                    images_so_far += 1
+                    print(f"predicted: {class_names[preds[j]]}")
+                    if images_so_far == num_images:
+                        model.train(mode=was_training)
+                        return
+            model.train(mode=was_training)
+
+    model_ft = resnet_stand_in(torch)()
+    num_ftrs = model_ft.fc.in_features
+    model_ft.fc = nn.Linear(num_ftrs, 2)
+    model_ft = model_ft.to(device)
+    criterion = nn.CrossEntropyLoss()
+    optimizer_ft = torch.optim.SGD(model_ft.parameters(), lr=0.001, momentum=0.9)
+    exp_lr_scheduler = torch.optim.lr_scheduler.StepLR(optimizer_ft, step_size=7, gamma=0.1)
+    model_ft = train_model(model_ft, criterion, optimizer_ft, exp_lr_scheduler, num_epochs=3)
+    visualize_model(model_ft)
+    model_conv = resnet_stand_in(torch)()
+    for param in model_conv.parameters():
+        param.requires_grad = False
+    num_ftrs = model_conv.fc.in_features
+    model_conv.fc = nn.Linear(num_ftrs, 2)
+    model_conv = model_conv.to(device)
+    optimizer_conv = torch.optim.SGD(model_conv.fc.parameters(), lr=0.001, momentum=0.9)
+    exp_lr_scheduler = torch.optim.lr_scheduler.StepLR(optimizer_conv, step_size=7, gamma=0.1)
+    model_conv = train_model(model_conv, criterion, optimizer_conv, exp_lr_scheduler, num_epochs=3)
+    visualize_model(model_conv, num_images=3)
+    print(model_conv.training, model_conv.fc.weight.requires_grad, model_conv.conv1.weight.grad)
+    return {"model_ft.fc.weight": model_ft.fc.weight, "model_ft.conv1.weight": model_ft.conv1.weight,
+            "model_conv.fc.weight": model_conv.fc.weight}
+
+
+
+def dive_zh_ch02_tensor_and_autograd(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter02_prerequisite/2.2_tensor.ipynb and
+    2.3_autograd.ipynb: empty/rand/zeros(dtype=long)/tensor, ``x.new_ones(5, 3,
+    dtype=torch.float64)`` and ``randn_like(x, dtype=torch.float)``, size and shape, the
+    three additions (``torch.add(x, y, out=result)``, ``y.add_(x)``), an indexed row that
+    shares memory (``y += 1``), view and clone, item, index_select, masked_select, nonzero
+    and gather's siblings, a trace/diag/triu/t/mm/inverse line of linear algebra, broadcasting
+    of (1, 2) and (3, 1) aranges, ``id(y)`` around ``y = y + x``, ``y[:] = y + x``, ``y +=
+    x``, numpy() and from_numpy sharing memory (``a += 1``), torch.tensor copying; then
+    autograd: ``x + 2``'s AddBackward0, ``y * y * 3`` and mean, requires_grad_ on a
+    computed tensor, out.backward() and the accumulated and zeroed ``x.grad``,
+    ``z.backward(v)`` through a view, x ** 2 plus a no_grad x ** 3, the error of y2.backward()
+    (PyTorch's text), and ``x.data *= 100`` changing the value without autograd seeing it."""
+    x = torch.empty(5, 3)
+    print(x.shape)
+    x = torch.rand(5, 3)
+    print(x)
+    x = torch.zeros(5, 3, dtype=torch.long)
+    print(x)
+    x = torch.tensor([5.5, 3])
+    print(x)
+    x = x.new_ones(5, 3, dtype=torch.float64)
+    print(x)
+    x = torch.randn_like(x, dtype=torch.float)
+    print(x)
+    print(x.size())
+    print(x.shape)
+    y = torch.rand(5, 3)
+    print(x + y)
+    print(torch.add(x, y))
+    result = torch.empty(5, 3)
+    torch.add(x, y, out=result)
+    print(result)
+    y.add_(x)
+    print(y)
+    y = x[0, :]
+    y += 1
+    print(y)
+    print(x[0, :])
+    y = x.view(15)
+    z = x.view(-1, 5)
+    print(x.size(), y.size(), z.size())
+    x += 1
+    print(x)
+    print(y)
+    x_cp = x.clone().view(15)
+    x -= 1
+    print(x)
+    print(x_cp)
+    x = torch.randn(1)
+    print(x)
+    print(x.item())
+    m = torch.arange(12.).view(3, 4)
+    print(torch.index_select(m, 1, torch.tensor([0, 2])))
+    print(torch.masked_select(m, m > 5))
+    print(torch.nonzero(m > 8))
+    print(torch.gather(m, 1, torch.tensor([[0], [1], [2]])))
+    print(m.trace(), torch.diag(m), torch.triu(m), m.t().mm(m).shape)
+    a = torch.tensor([[2., 1.], [1., 3.]])
+    print(torch.inverse(a))
+    x = torch.arange(1, 3).view(1, 2)
+    print(x)
+    y = torch.arange(1, 4).view(3, 1)
+    print(y)
+    print(x + y)
+    x = torch.tensor([1, 2])
+    y = torch.tensor([3, 4])
+    id_before = id(y)
+    y = y + x
+    print(id(y) == id_before)
+    x = torch.tensor([1, 2])
+    y = torch.tensor([3, 4])
+    id_before = id(y)
+    y[:] = y + x
+    print(id(y) == id_before)
+    x = torch.tensor([1, 2])
+    y = torch.tensor([3, 4])
+    id_before = id(y)
+    torch.add(x, y, out=y)
+    y += x
+    y.add_(x)
+    print(id(y) == id_before)
+    a = torch.ones(5)
+    b = a.numpy()
+    print(a, b)
+    a += 1
+    print(a, b)
+    b += 1
+    print(a, b)
+    a = np.ones(5)
+    b = torch.from_numpy(a)
+    print(a, b)
+    a += 1
+    print(a, b)
+    b += 1
+    print(a, b)
+    c = torch.tensor(a)
+    a += 1
+    print(a, c)
+    if torch.cuda.is_available():
+        print("cuda")
+    else:
+        print(torch.device("cpu"))
+
+    x = torch.ones(2, 2, requires_grad=True)
+    print(x)
+    print(x.grad_fn)
+    y = x + 2
+    print(y)
+    print(y.grad_fn)
+    print(x.is_leaf, y.is_leaf)
+    z = y * y * 3
+    out = z.mean()
+    print(z, out)
+    a = torch.randn(2, 2)
+    a = ((a * 3) / (a - 1))
+    print(a.requires_grad)
+    a.requires_grad_(True)
+    print(a.requires_grad)
+    b = (a * a).sum()
+    print(b.grad_fn)
+    out.backward()
+    print(x.grad)
+    out2 = x.sum()
+    out2.backward()
+    print(x.grad)
+    out3 = x.sum()
+    x.grad.data.zero_()
+    out3.backward()
+    print(x.grad)
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    y = 2 * x
+    z = y.view(2, 2)
+    print(z)
+    v = torch.tensor([[1.0, 0.1], [0.01, 0.001]], dtype=torch.float)
+    z.backward(v)
+    print(x.grad)
+    x = torch.tensor(1.0, requires_grad=True)
+    y1 = x ** 2
+    with torch.no_grad():
+        y2 = x ** 3
+    y3 = y1 + y2
+    print(x.requires_grad)
+    print(y1, y1.requires_grad)
+    print(y2, y2.requires_grad)
+    print(y3, y3.requires_grad)
+    y3.backward()
+    print(x.grad)
+    try:
+        y2.backward()
+    except RuntimeError as e:
+        print(e)
+    x = torch.ones(1, requires_grad=True)
+    print(x.data)
+    print(x.data.requires_grad)
+    y = 2 * x
+    x.data *= 100
+    y.backward()
+    print(x)
+    print(x.grad)
+    return {"x.grad": x.grad, "a.grad": a.grad if a.grad is not None else a.detach()}
+
+
+
+def dive_zh_overfitting_weight_decay_dropout(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter03_DL-basics/3.11_underfit-overfit.ipynb,
+    3.12_weight-decay.ipynb and 3.13_dropout.ipynb with d2lzh_pytorch/utils.py's sgd,
+    linreg, squared_loss, evaluate_accuracy (its ``isinstance(net, torch.nn.Module)`` and
+    ``'is_training' in net.__code__.co_varnames`` branches) and train_ch3: the cubic
+    polynomial's features (``torch.cat((features, torch.pow(features, 2), torch.pow(features,
+    3)), 1)``, noise from ``np.random.normal`` as a float tensor), fit_and_plot with a
+    Linear through a TensorDataset and DataLoader (``y.view(-1, 1)``), on the third-order
+    features, the linear ones and too few samples, the weights and bias printed; weight
+    decay from scratch (init_params, ``(w**2).sum() / 2``, ``l2_penalty``, ``w.norm().item()``)
+    and concise (two SGDs, ``weight_decay=wd`` on the weight only); dropout from scratch
+    (``(torch.rand(X.shape) < keep_prob).float()``, the arange(16) example at 0, 0.5 and 1),
+    its net with ``is_training`` and a Sequential with FlattenLayer and nn.Dropout, each
+    trained with train_ch3. Offline: Fashion-MNIST is 256 seeded images through batches of
+    64 (64 test), 2 epochs, not 5 to 100 (20 for the polynomial fits)."""
+    nn = torch.nn
+    init = nn.init
+    np.random.seed(0)
+    Data = torch.utils.data
+
+    def sgd(params, lr, batch_size):
+        for param in params:
+            param.data -= lr * param.grad / batch_size
+
+    def linreg(X, w, b):
+        return torch.mm(X, w) + b
+
+    def squared_loss(y_hat, y):
+        return (y_hat - y.view(y_hat.size())) ** 2 / 2
+
+    n_train, n_test, true_w, true_b = 100, 100, [1.2, -3.4, 5.6], 5
+    features = torch.randn((n_train + n_test, 1))
+    poly_features = torch.cat((features, torch.pow(features, 2), torch.pow(features, 3)), 1)
+    labels = (true_w[0] * poly_features[:, 0] + true_w[1] * poly_features[:, 1]
+              + true_w[2] * poly_features[:, 2] + true_b)
+    labels += torch.tensor(np.random.normal(0, 0.01, size=labels.size()), dtype=torch.float)
+    print(features[:2], poly_features[:2], labels[:2])
+    num_epochs, loss = 20, torch.nn.MSELoss()
+
+    def fit_and_plot(train_features, test_features, train_labels, test_labels):
+        net = torch.nn.Linear(train_features.shape[-1], 1)
+        batch_size = min(10, train_labels.shape[0])
+        dataset = torch.utils.data.TensorDataset(train_features, train_labels)
+        train_iter = torch.utils.data.DataLoader(dataset, batch_size, shuffle=True)
+        optimizer = torch.optim.SGD(net.parameters(), lr=0.01)
+        train_ls, test_ls = [], []
+        for _ in range(num_epochs):
+            for X, y in train_iter:
+                l = loss(net(X), y.view(-1, 1))
+                optimizer.zero_grad()
+                l.backward()
+                optimizer.step()
+            train_labels = train_labels.view(-1, 1)
+            test_labels = test_labels.view(-1, 1)
+            train_ls.append(loss(net(train_features), train_labels).item())
+            test_ls.append(loss(net(test_features), test_labels).item())
+        print("final epoch: train loss", train_ls[-1], "test loss", test_ls[-1])
+        print("weight:", net.weight.data, "\nbias:", net.bias.data)
+        return net
+
+    fit_and_plot(poly_features[:n_train, :], poly_features[n_train:, :],
+                 labels[:n_train], labels[n_train:])
+    fit_and_plot(features[:n_train, :], features[n_train:, :], labels[:n_train], labels[n_train:])
+    fit_and_plot(poly_features[0:2, :], poly_features[n_train:, :], labels[0:2], labels[n_train:])
+
+    n_train, n_test, num_inputs = 20, 100, 200
+    true_w, true_b = torch.ones(num_inputs, 1) * 0.01, 0.05
+    features = torch.randn((n_train + n_test, num_inputs))
+    labels = torch.matmul(features, true_w) + true_b
+    labels += torch.tensor(np.random.normal(0, 0.01, size=labels.size()), dtype=torch.float)
+    train_features, test_features = features[:n_train, :], features[n_train:, :]
+    train_labels, test_labels = labels[:n_train], labels[n_train:]
+
+    def init_params():
+        w = torch.randn((num_inputs, 1), requires_grad=True)
+        b = torch.zeros(1, requires_grad=True)
+        return [w, b]
+
+    def l2_penalty(w):
+        return (w ** 2).sum() / 2
+
+    batch_size, num_epochs, lr = 1, 20, 0.003
+    net, loss = linreg, squared_loss
+    dataset = torch.utils.data.TensorDataset(train_features, train_labels)
+    train_iter = torch.utils.data.DataLoader(dataset, batch_size, shuffle=True)
+
+    def fit_and_plot(lambd):
+        w, b = init_params()
+        train_ls, test_ls = [], []
+        for _ in range(num_epochs):
+            for X, y in train_iter:
+                l = loss(net(X, w, b), y) + lambd * l2_penalty(w)
+                l = l.sum()
+                if w.grad is not None:
+                    w.grad.data.zero_()
+                    b.grad.data.zero_()
+                l.backward()
+                sgd([w, b], lr, batch_size)
+            train_ls.append(loss(net(train_features, w, b), train_labels).mean().item())
+            test_ls.append(loss(net(test_features, w, b), test_labels).mean().item())
+        print(f"{train_ls[-1]:.6f} {test_ls[-1]:.6f}")
+        print("L2 norm of w:", w.norm().item())
+        return w
+
+    w0 = fit_and_plot(lambd=0)
+    w3 = fit_and_plot(lambd=3)
+
+    def fit_and_plot_pytorch(wd):
+        net = nn.Linear(num_inputs, 1)
+        nn.init.normal_(net.weight, mean=0, std=1)
+        nn.init.normal_(net.bias, mean=0, std=1)
+        optimizer_w = torch.optim.SGD(params=[net.weight], lr=lr, weight_decay=wd)
+        optimizer_b = torch.optim.SGD(params=[net.bias], lr=lr)
+        train_ls, test_ls = [], []
+        for _ in range(num_epochs):
+            for X, y in train_iter:
+                l = loss(net(X), y).mean()
+                optimizer_w.zero_grad()
+                optimizer_b.zero_grad()
+                l.backward()
+                optimizer_w.step()
+                optimizer_b.step()
+            train_ls.append(loss(net(train_features), train_labels).mean().item())
+            test_ls.append(loss(net(test_features), test_labels).mean().item())
+        print(f"{train_ls[-1]:.6f} {test_ls[-1]:.6f}")
+        print("L2 norm of w:", net.weight.data.norm().item())
+        return net
+
+    net_wd = fit_and_plot_pytorch(3)
+
+    def dropout(X, drop_prob):
+        X = X.float()
+        assert 0 <= drop_prob <= 1
+        keep_prob = 1 - drop_prob
+        if keep_prob == 0:
+            return torch.zeros_like(X)
+        mask = (torch.rand(X.shape) < keep_prob).float()
+        return mask * X / keep_prob
+
+    X = torch.arange(16).view(2, 8)
+    print(dropout(X, 0))
+    print(dropout(X, 0.5))
+    print(dropout(X, 1.0))
+    num_inputs, num_outputs, num_hiddens1, num_hiddens2 = 784, 10, 32, 32
+    W1 = torch.tensor(np.random.normal(0, 0.01, size=(num_inputs, num_hiddens1)), dtype=torch.float, requires_grad=True)
+    b1 = torch.zeros(num_hiddens1, requires_grad=True)
+    W2 = torch.tensor(np.random.normal(0, 0.01, size=(num_hiddens1, num_hiddens2)), dtype=torch.float, requires_grad=True)
+    b2 = torch.zeros(num_hiddens2, requires_grad=True)
+    W3 = torch.tensor(np.random.normal(0, 0.01, size=(num_hiddens2, num_outputs)), dtype=torch.float, requires_grad=True)
+    b3 = torch.zeros(num_outputs, requires_grad=True)
+    params = [W1, b1, W2, b2, W3, b3]
+    drop_prob1, drop_prob2 = 0.2, 0.5
+
+    def net(X, is_training=True):
+        X = X.view(-1, num_inputs)
+        H1 = (torch.matmul(X, W1) + b1).relu()
+        if is_training:
+            H1 = dropout(H1, drop_prob1)
+        H2 = (torch.matmul(H1, W2) + b2).relu()
+        if is_training:
+            H2 = dropout(H2, drop_prob2)
+        return torch.matmul(H2, W3) + b3
+
+    def evaluate_accuracy(data_iter, net):
+        acc_sum, n = 0.0, 0
+        for X, y in data_iter:
+            if isinstance(net, torch.nn.Module):
+                net.eval()
+                acc_sum += (net(X).argmax(dim=1) == y).float().sum().item()
+                net.train()
+            else:
+                if ("is_training" in net.__code__.co_varnames):
+                    acc_sum += (net(X, is_training=False).argmax(dim=1) == y).float().sum().item()
+                else:
+                    acc_sum += (net(X).argmax(dim=1) == y).float().sum().item()
+            n += y.shape[0]
+        return acc_sum / n
+
+    def train_ch3(net, train_iter, test_iter, loss, num_epochs, batch_size,
+                  params=None, lr=None, optimizer=None):
+        for epoch in range(num_epochs):
+            train_l_sum, train_acc_sum, n = 0.0, 0.0, 0
+            for X, y in train_iter:
+                y_hat = net(X)
+                l = loss(y_hat, y).sum()
+                if optimizer is not None:
+                    optimizer.zero_grad()
+                elif params is not None and params[0].grad is not None:
+                    for param in params:
+                        param.grad.data.zero_()
+                l.backward()
+                if optimizer is None:
+                    sgd(params, lr, batch_size)
+                else:
+                    optimizer.step()
+                train_l_sum += l.item()
+                train_acc_sum += (y_hat.argmax(dim=1) == y).sum().item()
+                n += y.shape[0]
+            test_acc = evaluate_accuracy(test_iter, net)
+            print("epoch %d, loss %.4f, train acc %.3f, test acc %.3f"
+                  % (epoch + 1, train_l_sum / n, train_acc_sum / n, test_acc))
+
+    num_epochs, lr, batch_size = 2, 100.0, 64
+    loss = torch.nn.CrossEntropyLoss()
+    train_iter = Data.DataLoader(image_dataset(torch, 256, seed=11), batch_size=batch_size, shuffle=True)
+    test_iter = Data.DataLoader(image_dataset(torch, 64, seed=12), batch_size=batch_size, shuffle=False)
+    train_ch3(net, train_iter, test_iter, loss, num_epochs, batch_size, params, lr)
+
+    class FlattenLayer(nn.Module):
+        def __init__(self):
+            super(FlattenLayer, self).__init__()
+
+        def forward(self, x):
+            return x.view(x.shape[0], -1)
+
+    net2 = nn.Sequential(FlattenLayer(), nn.Linear(num_inputs, num_hiddens1), nn.ReLU(),
+                         nn.Dropout(drop_prob1), nn.Linear(num_hiddens1, num_hiddens2), nn.ReLU(),
+                         nn.Dropout(drop_prob2), nn.Linear(num_hiddens2, 10))
+    for param in net2.parameters():
+        nn.init.normal_(param, mean=0, std=0.01)
+    optimizer = torch.optim.SGD(net2.parameters(), lr=0.5)
+    train_ch3(net2, train_iter, test_iter, loss, num_epochs, batch_size, None, None, optimizer)
+    return {"w0": w0, "w3": w3, "net_wd.weight": net_wd.weight, "W1": W1,
+            "net2.1.weight": net2[1].weight}
+
+
+
+LYRICS = ("想要有直升机 想要和你飞到宇宙去 想要和你融化在一起 融化在宇宙里 我每天每天每天在想想想想著你 "
+          "这样的甜蜜 让我开始相信命运 感谢地心引力 让我碰到你 漂亮的让我面红的可爱女人 ") * 6
+
+
+def dive_zh_rnn_scratch_and_concise(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter06_RNN/6.3_lang-model-dataset.ipynb,
+    6.4_rnn-scratch.ipynb and 6.5_rnn-pytorch.ipynb with d2lzh_pytorch/utils.py: the lyrics
+    corpus (newlines replaced, idx_to_char, char_to_idx), data_iter_random (Python's
+    random.shuffle of example indices, ``torch.tensor(X, dtype=torch.float32)``) and
+    data_iter_consecutive (``corpus_indices[0: batch_size*batch_len].view(batch_size,
+    batch_len)``); one_hot by ``res.scatter_(1, x.view(-1, 1), 1)`` and to_onehot; the
+    parameters as nn.Parameter of np.random.normal draws, rnn (tanh of two matmuls),
+    predict_rnn, grad_clipping (a norm accumulated into ``torch.tensor([0.0])``, ``param.grad
+    .data *= (theta / norm)``), train_and_predict_rnn with both iterators (``s.detach_()`` of
+    the state, the perplexity ``math.exp(l_sum / n)``); then RNNModel on nn.RNN with
+    ``state = None``, predict_rnn_pytorch and train_and_predict_rnn_pytorch (Adam, the state
+    detached whether tuple or tensor, ``torch.transpose(Y, 0, 1).contiguous().view(-1)``).
+    Offline: jaychou_lyrics.txt is a few lines of its text repeated, 20 epochs (not 250),
+    num_hiddens 32 (not 256), predictions every 10 epochs."""
+    nn = torch.nn
+    np.random.seed(0)
+    device = torch.device("cpu")
+    corpus_chars = LYRICS.replace("\n", " ").replace("\r", " ")
+    idx_to_char = list(sorted(set(corpus_chars)))
+    char_to_idx = dict([(char, i) for i, char in enumerate(idx_to_char)])
+    vocab_size = len(char_to_idx)
+    print(vocab_size)
+    corpus_indices = [char_to_idx[char] for char in corpus_chars]
+    sample = corpus_indices[:20]
+    print("chars:", "".join([idx_to_char[idx] for idx in sample]))
+    print("indices:", sample)
+
+    def data_iter_random(corpus_indices, batch_size, num_steps, device=None):
+        num_examples = (len(corpus_indices) - 1) // num_steps
+        epoch_size = num_examples // batch_size
+        example_indices = list(range(num_examples))
+        random.shuffle(example_indices)
+
+        def _data(pos):
+            return corpus_indices[pos: pos + num_steps]
+
+        for i in range(epoch_size):
+            i = i * batch_size
+            batch_indices = example_indices[i: i + batch_size]
+            X = [_data(j * num_steps) for j in batch_indices]
+            Y = [_data(j * num_steps + 1) for j in batch_indices]
+            yield torch.tensor(X, dtype=torch.float32, device=device), torch.tensor(Y, dtype=torch.float32, device=device)
+
+    def data_iter_consecutive(corpus_indices, batch_size, num_steps, device=None):
+        corpus_indices = torch.tensor(corpus_indices, dtype=torch.float32, device=device)
+        data_len = len(corpus_indices)
+        batch_len = data_len // batch_size
+        indices = corpus_indices[0: batch_size * batch_len].view(batch_size, batch_len)
+        epoch_size = (batch_len - 1) // num_steps
+        for i in range(epoch_size):
+            i = i * num_steps
+            X = indices[:, i: i + num_steps]
+            Y = indices[:, i + 1: i + num_steps + 1]
+            yield X, Y
+
+    my_seq = list(range(30))
+    for X, Y in data_iter_random(my_seq, batch_size=2, num_steps=6):
+        print("X: ", X, "\nY:", Y, "\n")
+    for X, Y in data_iter_consecutive(my_seq, batch_size=2, num_steps=6):
+        print("X: ", X, "\nY:", Y, "\n")
+
+    def one_hot(x, n_class, dtype=torch.float32):
+        x = x.long()
+        res = torch.zeros(x.shape[0], n_class, dtype=dtype, device=x.device)
+        res.scatter_(1, x.view(-1, 1), 1)
+        return res
+
+    x = torch.tensor([0, 2])
+    print(one_hot(x, vocab_size))
+
+    def to_onehot(X, n_class):
+        return [one_hot(X[:, i], n_class) for i in range(X.shape[1])]
+
+    X = torch.arange(10).view(2, 5)
+    inputs = to_onehot(X, vocab_size)
+    print(len(inputs), inputs[0].shape)
+    num_inputs, num_hiddens, num_outputs = vocab_size, 32, vocab_size
+
+    def get_params():
+        def _one(shape):
+            ts = torch.tensor(np.random.normal(0, 0.01, size=shape), device=device, dtype=torch.float32)
+            return torch.nn.Parameter(ts, requires_grad=True)
+        W_xh = _one((num_inputs, num_hiddens))
+        W_hh = _one((num_hiddens, num_hiddens))
+        b_h = torch.nn.Parameter(torch.zeros(num_hiddens, device=device, requires_grad=True))
+        W_hq = _one((num_hiddens, num_outputs))
+        b_q = torch.nn.Parameter(torch.zeros(num_outputs, device=device, requires_grad=True))
+        return nn.ParameterList([W_xh, W_hh, b_h, W_hq, b_q])
+
+    def init_rnn_state(batch_size, num_hiddens, device):
+        return (torch.zeros((batch_size, num_hiddens), device=device),)
+
+    def rnn(inputs, state, params):
+        W_xh, W_hh, b_h, W_hq, b_q = params
+        H, = state
+        outputs = []
+        for X in inputs:
+            H = torch.tanh(torch.matmul(X, W_xh) + torch.matmul(H, W_hh) + b_h)
+            Y = torch.matmul(H, W_hq) + b_q
+            outputs.append(Y)
+        return outputs, (H,)
+
+    state = init_rnn_state(X.shape[0], num_hiddens, device)
+    inputs = to_onehot(X.to(device), vocab_size)
+    params = get_params()
+    outputs, state_new = rnn(inputs, state, params)
+    print(len(outputs), outputs[0].shape, state_new[0].shape)
+
+    def predict_rnn(prefix, num_chars, rnn, params, init_rnn_state, num_hiddens, vocab_size,
+                    device, idx_to_char, char_to_idx):
+        state = init_rnn_state(1, num_hiddens, device)
+        output = [char_to_idx[prefix[0]]]
+        for t in range(num_chars + len(prefix) - 1):
+            X = to_onehot(torch.tensor([[output[-1]]], device=device), vocab_size)
+            (Y, state) = rnn(X, state, params)
+            if t < len(prefix) - 1:
+                output.append(char_to_idx[prefix[t + 1]])
+            else:
+                output.append(int(Y[0].argmax(dim=1).item()))
+        return "".join([idx_to_char[i] for i in output])
+
+    print(predict_rnn("想要", 10, rnn, params, init_rnn_state, num_hiddens, vocab_size,
+                      device, idx_to_char, char_to_idx))
+
+    def grad_clipping(params, theta, device):
+        norm = torch.tensor([0.0], device=device)
+        for param in params:
+            norm += (param.grad.data ** 2).sum()
+        norm = norm.sqrt().item()
+        if norm > theta:
+            for param in params:
+                param.grad.data *= (theta / norm)
+
+    def sgd(params, lr, batch_size):
+        for param in params:
+            param.data -= lr * param.grad / batch_size
+
+    def train_and_predict_rnn(rnn, get_params, init_rnn_state, num_hiddens, vocab_size, device,
+                              corpus_indices, idx_to_char, char_to_idx, is_random_iter,
+                              num_epochs, num_steps, lr, clipping_theta, batch_size,
+                              pred_period, pred_len, prefixes):
+        if is_random_iter:
+            data_iter_fn = data_iter_random
+        else:
+            data_iter_fn = data_iter_consecutive
+        params = get_params()
+        loss = nn.CrossEntropyLoss()
+        for epoch in range(num_epochs):
+            if not is_random_iter:
+                state = init_rnn_state(batch_size, num_hiddens, device)
+            l_sum, n, start = 0.0, 0, time.time()
+            data_iter = data_iter_fn(corpus_indices, batch_size, num_steps, device)
+            for X, Y in data_iter:
+                if is_random_iter:
+                    state = init_rnn_state(batch_size, num_hiddens, device)
+                else:
+                    for s in state:
+                        s.detach_()
+                inputs = to_onehot(X, vocab_size)
+                (outputs, state) = rnn(inputs, state, params)
+                outputs = torch.cat(outputs, dim=0)
+                y = torch.transpose(Y, 0, 1).contiguous().view(-1)
+                l = loss(outputs, y.long())
+                if params[0].grad is not None:
+                    for param in params:
+                        param.grad.data.zero_()
+                l.backward()
+                grad_clipping(params, clipping_theta, device)
+                sgd(params, lr, 1)
+                l_sum += l.item() * y.shape[0]
+                n += y.shape[0]
+            if (epoch + 1) % pred_period == 0:
+                print("epoch %d, perplexity %f" % (epoch + 1, math.exp(l_sum / n)))
+                for prefix in prefixes:
+                    print(" -", predict_rnn(prefix, pred_len, rnn, params, init_rnn_state,
+                                            num_hiddens, vocab_size, device, idx_to_char, char_to_idx))
+        return params
+
+    num_epochs, num_steps, batch_size, lr, clipping_theta = 20, 35, 8, 1e2, 1e-2
+    pred_period, pred_len, prefixes = 10, 20, ["想要", "漂亮"]
+    p1 = train_and_predict_rnn(rnn, get_params, init_rnn_state, num_hiddens, vocab_size, device,
+                               corpus_indices, idx_to_char, char_to_idx, True, num_epochs,
+                               num_steps, lr, clipping_theta, batch_size, pred_period, pred_len,
+                               prefixes)
+    p2 = train_and_predict_rnn(rnn, get_params, init_rnn_state, num_hiddens, vocab_size, device,
+                               corpus_indices, idx_to_char, char_to_idx, False, num_epochs,
+                               num_steps, lr, clipping_theta, batch_size, pred_period, pred_len,
+                               prefixes)
+
+    rnn_layer = nn.RNN(input_size=vocab_size, hidden_size=num_hiddens)
+    num_steps = 35
+    batch_size = 2
+    state = None
+    X = torch.rand(num_steps, batch_size, vocab_size)
+    Y, state_new = rnn_layer(X, state)
+    print(Y.shape, len(state_new), state_new[0].shape)
+
+    class RNNModel(nn.Module):
+        def __init__(self, rnn_layer, vocab_size):
+            super(RNNModel, self).__init__()
+            self.rnn = rnn_layer
+            self.hidden_size = rnn_layer.hidden_size * (2 if rnn_layer.bidirectional else 1)
+            self.vocab_size = vocab_size
+            self.dense = nn.Linear(self.hidden_size, vocab_size)
+            self.state = None
+
+        def forward(self, inputs, state):
+            X = to_onehot(inputs, self.vocab_size)
+            Y, self.state = self.rnn(torch.stack(X), state)
+            output = self.dense(Y.view(-1, Y.shape[-1]))
+            return output, self.state
+
+    def predict_rnn_pytorch(prefix, num_chars, model, vocab_size, device, idx_to_char, char_to_idx):
+        state = None
+        output = [char_to_idx[prefix[0]]]
+        for t in range(num_chars + len(prefix) - 1):
+            X = torch.tensor([output[-1]], device=device).view(1, 1)
+            if state is not None:
+                if isinstance(state, tuple):
+                    state = (state[0].to(device), state[1].to(device))
+                else:
+                    state = state.to(device)
+            (Y, state) = model(X, state)
+            if t < len(prefix) - 1:
+                output.append(char_to_idx[prefix[t + 1]])
+            else:
+                output.append(int(Y.argmax(dim=1).item()))
+        return "".join([idx_to_char[i] for i in output])
+
+    model = RNNModel(rnn_layer, vocab_size).to(device)
+    print(predict_rnn_pytorch("想要", 10, model, vocab_size, device, idx_to_char, char_to_idx))
+
+    def train_and_predict_rnn_pytorch(model, num_hiddens, vocab_size, device, corpus_indices,
+                                      idx_to_char, char_to_idx, num_epochs, num_steps, lr,
+                                      clipping_theta, batch_size, pred_period, pred_len, prefixes):
+        loss = nn.CrossEntropyLoss()
+        optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+        model.to(device)
+        state = None
+        for epoch in range(num_epochs):
+            l_sum, n, start = 0.0, 0, time.time()
+            data_iter = data_iter_consecutive(corpus_indices, batch_size, num_steps, device)
+            for X, Y in data_iter:
+                if state is not None:
+                    if isinstance(state, tuple):
+                        state = (state[0].detach(), state[1].detach())
+                    else:
+                        state = state.detach()
+                (output, state) = model(X, state)
+                y = torch.transpose(Y, 0, 1).contiguous().view(-1)
+                l = loss(output, y.long())
+                optimizer.zero_grad()
+                l.backward()
+                grad_clipping(model.parameters(), clipping_theta, device)
+                optimizer.step()
+                l_sum += l.item() * y.shape[0]
+                n += y.shape[0]
+            try:
+                perplexity = math.exp(l_sum / n)
+            except OverflowError:
+                perplexity = float("inf")
+            if (epoch + 1) % pred_period == 0:
+                print("epoch %d, perplexity %f" % (epoch + 1, perplexity))
+                for prefix in prefixes:
+                    print(" -", predict_rnn_pytorch(prefix, pred_len, model, vocab_size, device,
+                                                    idx_to_char, char_to_idx))
+
+    num_epochs, batch_size, lr, clipping_theta = 20, 8, 1e-3, 1e-2
+    train_and_predict_rnn_pytorch(model, num_hiddens, vocab_size, device, corpus_indices,
+                                  idx_to_char, char_to_idx, num_epochs, num_steps, lr,
+                                  clipping_theta, batch_size, pred_period, pred_len, prefixes)
+    return {"p1.W_xh": p1[0], "p2.W_hh": p2[1], "model.dense.weight": model.dense.weight,
+            "model.rnn.weight_hh_l0": model.rnn.weight_hh_l0}
+
+
+
+def d2l_computational_performance(torch):
+    """d2l-ai/d2l-en chapter_builders-guide/use-gpu.md and chapter_computational-performance
+    (hybridize.md, multiple-gpus.md, multiple-gpus-concise.md), the PyTorch tabs, on a
+    machine without a GPU: cpu(), gpu(), gpu(1) as torch.device, num_gpus by
+    torch.cuda.device_count, try_gpu and try_all_gpus falling back to the CPU, a tensor's
+    device, ``torch.ones(2, 3, device=try_gpu())``, a LazyLinear moved with ``.to(device=
+    ...)``; get_net's MLP run plainly and as ``torch.jit.script(net)``, the Benchmark context
+    manager (its time left out of the printing) and ``net.save('my_mlp')``; LeNet written
+    as a function of a parameter list (F.conv2d, F.avg_pool2d, F.relu, ``X.reshape(
+    X.shape[0], -1)``), get_params copying to a device with requires_grad_(), allreduce (``
+    data[0][:] += data[i].to(data[0].device)``), split_batch over the devices,
+    train_batch's per-device losses and sgd under no_grad, and the concise version's
+    resnet18 (d2l's: resnet_block with Residual, BatchNorm2d) wrapped in
+    ``nn.DataParallel(net, device_ids=devices)`` with init_weights by type (normal_ std
+    0.01). Offline: two "devices" that are both the CPU (``devices = [try_gpu(0)] * 2``),
+    nn.parallel.scatter (which needs CUDA) as ``X.chunk(len(devices))``, Fashion-MNIST
+    64 seeded images in batches of 16, one epoch."""
+    nn = torch.nn
+    F = nn.functional
+
+    def cpu():
+        return torch.device("cpu")
+
+    def gpu(i=0):
+        return torch.device(f"cuda:{i}")
+
+    print(cpu(), gpu(), gpu(1))
+
+    def num_gpus():
+        return torch.cuda.device_count()
+
+    print(num_gpus())
+
+    def try_gpu(i=0):
+        if num_gpus() >= i + 1:
+            return gpu(i)
+        return cpu()
+
+    def try_all_gpus():
+        return [gpu(i) for i in range(num_gpus())]
+
+    print(try_gpu(), try_gpu(10), try_all_gpus())
+    x = torch.tensor([1, 2, 3])
+    print(x.device)
+    X = torch.ones(2, 3, device=try_gpu())
+    print(X)
+    net = nn.Sequential(nn.LazyLinear(1))
+    net = net.to(device=try_gpu())
+    print(net(X).shape)
+    print(net[0].weight.data.device)
+
+    def get_net():
+        net = nn.Sequential(nn.Linear(512, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+                            nn.Linear(128, 2))
+        return net
+
+    x = torch.randn(size=(1, 512))
+    net = get_net()
+    print(net(x))
+    net = torch.jit.script(net)
+    print(net(x))
+
+    class Benchmark:
+        def __init__(self, description="Done"):
+            self.description = description
+
+        def __enter__(self):
+            self.start = time.time()
+            return self
+
+        def __exit__(self, *args):
+            self.elapsed = time.time() - self.start
+            print(f"{self.description}: done")
+
+    net = get_net()
+    with Benchmark("Without torchscript"):
+        for i in range(100):
+            net(x)
+    net = torch.jit.script(net)
+    with Benchmark("With torchscript"):
+        for i in range(100):
+            net(x)
+    with in_temporary_directory():
+        net.save("my_mlp")
+        print(os.path.exists("my_mlp"))
+        loaded = torch.jit.load("my_mlp")
+        print(torch.equal(loaded(x), net(x)))
+
+    scale = 0.01
+    W1 = torch.randn(size=(20, 1, 3, 3)) * scale
+    b1 = torch.zeros(20)
+    W2 = torch.randn(size=(50, 20, 5, 5)) * scale
+    b2 = torch.zeros(50)
+    W3 = torch.randn(size=(800, 128)) * scale
+    b3 = torch.zeros(128)
+    W4 = torch.randn(size=(128, 10)) * scale
+    b4 = torch.zeros(10)
+    params = [W1, b1, W2, b2, W3, b3, W4, b4]
+
+    def lenet(X, params):
+        h1_conv = F.conv2d(input=X, weight=params[0], bias=params[1])
+        h1_activation = F.relu(h1_conv)
+        h1 = F.avg_pool2d(input=h1_activation, kernel_size=(2, 2), stride=(2, 2))
+        h2_conv = F.conv2d(input=h1, weight=params[2], bias=params[3])
+        h2_activation = F.relu(h2_conv)
+        h2 = F.avg_pool2d(input=h2_activation, kernel_size=(2, 2), stride=(2, 2))
+        h2 = h2.reshape(h2.shape[0], -1)
+        h3_linear = torch.mm(h2, params[4]) + params[5]
+        h3 = F.relu(h3_linear)
+        y_hat = torch.mm(h3, params[6]) + params[7]
+        return y_hat
+
+    loss = nn.CrossEntropyLoss(reduction="none")
+
+    def get_params(params, device):
+        new_params = [p.to(device) for p in params]
+        for p in new_params:
+            p.requires_grad_()
+        return new_params
+
+    new_params = get_params(params, try_gpu(0))
+    print("b1 weight:", new_params[1])
+    print("b1 grad:", new_params[1].grad)
+
+    def allreduce(data):
+        for i in range(1, len(data)):
+            data[0][:] += data[i].to(data[0].device)
+        for i in range(1, len(data)):
+            data[i][:] = data[0].to(data[i].device)
+
+    data = [torch.ones((1, 2), device=try_gpu(i)) * (i + 1) for i in range(2)]
+    print("before allreduce:\n", data[0], "\n", data[1])
+    allreduce(data)
+    print("after allreduce:\n", data[0], "\n", data[1])
+    devices = [try_gpu(0)] * 2
+    data = torch.arange(20).reshape(4, 5)
+    split = data.chunk(len(devices))
+    print("input :", data)
+    print("load into", devices)
+    print("output:", split)
+
+    def split_batch(X, y, devices):
+        assert X.shape[0] == y.shape[0]
+        return (X.chunk(len(devices)), y.chunk(len(devices)))
+
+    def sgd(params, lr, batch_size):
+        with torch.no_grad():
+            for param in params:
+                param -= lr * param.grad / batch_size
+                param.grad.zero_()
+
+    def train_batch(X, y, device_params, devices, lr):
+        X_shards, y_shards = split_batch(X, y, devices)
+        ls = [loss(lenet(X_shard, device_W), y_shard).sum()
+              for X_shard, y_shard, device_W in zip(X_shards, y_shards, device_params)]
+        for l in ls:
+            l.backward()
+        with torch.no_grad():
+            for i in range(len(device_params[0])):
+                allreduce([device_params[c][i].grad for c in range(len(devices))])
+        for param in device_params:
+            sgd(param, lr, X.shape[0])
+        return sum(l.item() for l in ls)
+
+    train_iter = torch.utils.data.DataLoader(image_dataset(torch, 64, seed=21), batch_size=16)
+    device_params = [get_params(params, d) for d in devices]
+    for X, y in train_iter:
+        print(f"{train_batch(X, y, device_params, devices, 0.2):.4f}")
+    print(torch.equal(device_params[0][0], device_params[1][0]))
+
+    class Residual(nn.Module):
+        def __init__(self, num_channels, use_1x1conv=False, strides=1):
+            super().__init__()
+            self.conv1 = nn.LazyConv2d(num_channels, kernel_size=3, padding=1, stride=strides)
+            self.conv2 = nn.LazyConv2d(num_channels, kernel_size=3, padding=1)
+            if use_1x1conv:
+                self.conv3 = nn.LazyConv2d(num_channels, kernel_size=1, stride=strides)
+            else:
+                self.conv3 = None
+            self.bn1 = nn.LazyBatchNorm2d()
+            self.bn2 = nn.LazyBatchNorm2d()
+
+        def forward(self, X):
+            Y = F.relu(self.bn1(self.conv1(X)))
+            Y = self.bn2(self.conv2(Y))
+            if self.conv3:
+                X = self.conv3(X)
+            Y += X
+            return F.relu(Y)
+
+    def resnet18(num_classes, in_channels=1):
+        def resnet_block(in_channels, out_channels, num_residuals, first_block=False):
+            blk = []
+            for i in range(num_residuals):
+                if i == 0 and not first_block:
+                    blk.append(Residual(out_channels, use_1x1conv=True, strides=2))
+                else:
+                    blk.append(Residual(out_channels))
+            return nn.Sequential(*blk)
+
+        net = nn.Sequential(nn.Conv2d(in_channels, 8, kernel_size=3, stride=1, padding=1),
+                            nn.BatchNorm2d(8), nn.ReLU())
+        net.add_module("resnet_block1", resnet_block(8, 8, 1, first_block=True))
+        net.add_module("resnet_block2", resnet_block(8, 16, 1))
+        net.add_module("global_avg_pool", nn.AdaptiveAvgPool2d((1, 1)))
+        net.add_module("fc", nn.Sequential(nn.Flatten(), nn.Linear(16, num_classes)))
+        return net
+
+    net = resnet18(10)
+    net(torch.zeros(1, 1, 28, 28))
+
+    def init_weights(module):
+        if type(module) in [nn.Linear, nn.Conv2d]:
+            nn.init.normal_(module.weight, std=0.01)
+
+    net.apply(init_weights)
+    net = nn.DataParallel(net, device_ids=devices)
+    print(type(net).__name__, net.device_ids)
+    trainer = torch.optim.SGD(net.parameters(), 0.1)
+    loss = nn.CrossEntropyLoss()
+    for X, y in train_iter:
+        trainer.zero_grad()
+        l = loss(net(X), y)
+        l.backward()
+        trainer.step()
+        print(f"{l.item():.4f}")
+    net.eval()
+    print(net(X[:2]).argmax(1))
+    return {"W1": device_params[0][0], "W3": device_params[1][4],
+            "fc": net.module.fc[1].weight}
+
+
+
+def dive_zh_optimization(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter07_optimization (7.2_gd-sgd.ipynb,
+    7.3_minibatch-sgd.ipynb, 7.4_momentum.ipynb, 7.5_adagrad.ipynb, 7.6_rmsprop.ipynb,
+    7.7_adadelta.ipynb, 7.8_adam.ipynb) with d2lzh_pytorch/utils.py: gd and sgd on x**2 in
+    Python floats (``x -= eta * 2 * x``), train_2d on 2-d objectives with momentum, AdaGrad
+    and RMSProp by hand; get_data_ch7's airfoil rows standardised ``(data - data.mean(axis=0))
+    / data.std(axis=0)`` and made float tensors; train_ch7 (parameters from np.random.normal
+    as nn.Parameter, ``l = loss(net(X, w, b), y).mean()``, ``p.grad.data.zero_()``, the
+    optimizer_fn called with a states list and a hyperparams dict, the loss every 100
+    examples) with sgd, sgd_momentum (``v.data = hyperparams['momentum'] * v.data +
+    hyperparams['lr'] * p.grad.data``), adagrad (``s.data += (p.grad.data**2)``, eps 1e-6),
+    rmsprop, adadelta and adam (``hyperparams['t']``, bias corrections) each on its
+    init_*_states, and train_pytorch_ch7 with torch.optim.SGD, SGD(momentum=0.9), Adagrad,
+    RMSprop(alpha=0.9), Adadelta(rho=0.9) and Adam, each net a Sequential of one Linear
+    with ``loss(net(X).view(-1), y) / 2``. Offline: airfoil_self_noise.dat is 300 seeded
+    rows of five features and a label, one or two epochs, the plots' points left out."""
+    nn = torch.nn
+    np.random.seed(1)
+    rows = np.random.rand(300, 6) * np.array([2e4, 20, 0.3, 70, 0.05, 130])
+    Data = torch.utils.data
+
+    def gd(eta):
+        x = 10
+        results = [x]
+        for i in range(10):
+            x -= eta * 2 * x
+            results.append(x)
+        print("epoch 10, x:", x)
+        return results
+
+    gd(0.2)
+    gd(0.05)
+    gd(1.1)
+
+    def train_2d(trainer):
+        x1, x2, s1, s2 = -5, -2, 0, 0
+        results = [(x1, x2)]
+        for i in range(20):
+            x1, x2, s1, s2 = trainer(x1, x2, s1, s2)
+            results.append((x1, x2))
+        print("epoch %d, x1 %f, x2 %f" % (i + 1, x1, x2))
+        return results
+
+    eta, gamma = 0.4, 0.5
+
+    def momentum_2d(x1, x2, v1, v2):
+        v1 = gamma * v1 + eta * 0.2 * x1
+        v2 = gamma * v2 + eta * 4 * x2
+        return x1 - v1, x2 - v2, v1, v2
+
+    train_2d(momentum_2d)
+
+    def adagrad_2d(x1, x2, s1, s2):
+        g1, g2, eps = 0.2 * x1, 4 * x2, 1e-6
+        s1 += g1 ** 2
+        s2 += g2 ** 2
+        x1 -= eta / math.sqrt(s1 + eps) * g1
+        x2 -= eta / math.sqrt(s2 + eps) * g2
+        return x1, x2, s1, s2
+
+    train_2d(adagrad_2d)
+
+    def get_data_ch7():
+        data = rows
+        data = (data - data.mean(axis=0)) / data.std(axis=0)
+        return torch.tensor(data[:200, :-1], dtype=torch.float32), \
+            torch.tensor(data[:200, -1], dtype=torch.float32)
+
+    features, labels = get_data_ch7()
+    print(features.shape)
+
+    def linreg(X, w, b):
+        return torch.mm(X, w) + b
+
+    def squared_loss(y_hat, y):
+        return (y_hat - y.view(y_hat.size())) ** 2 / 2
+
+    def train_ch7(optimizer_fn, states, hyperparams, features, labels, batch_size=10, num_epochs=2):
+        net, loss = linreg, squared_loss
+        w = torch.nn.Parameter(torch.tensor(np.random.normal(0, 0.01, size=(features.shape[1], 1)), dtype=torch.float32), requires_grad=True)
+        b = torch.nn.Parameter(torch.zeros(1, dtype=torch.float32), requires_grad=True)
+
+        def eval_loss():
+            return loss(net(features, w, b), labels).mean().item()
+
+        ls = [eval_loss()]
+        data_iter = torch.utils.data.DataLoader(
+            torch.utils.data.TensorDataset(features, labels), batch_size, shuffle=True)
+        for _ in range(num_epochs):
+            for batch_i, (X, y) in enumerate(data_iter):
+                l = loss(net(X, w, b), y).mean()
+                if w.grad is not None:
+                    w.grad.data.zero_()
+                    b.grad.data.zero_()
+                l.backward()
+                optimizer_fn([w, b], states, hyperparams)
+                if (batch_i + 1) * batch_size % 100 == 0:
+                    ls.append(eval_loss())
+        print("loss: %f" % (ls[-1]))
+        return w
+
+    def sgd(params, states, hyperparams):
+        for p in params:
+            p.data -= hyperparams["lr"] * p.grad.data
+
+    def train_sgd(lr, batch_size, num_epochs=2):
+        return train_ch7(sgd, None, {"lr": lr}, features, labels, batch_size, num_epochs)
+
+    train_sgd(1, 200, 6)
+    train_sgd(0.005, 1)
+    train_sgd(0.05, 10)
+
+    def init_momentum_states():
+        v_w = torch.zeros((features.shape[1], 1), dtype=torch.float32)
+        v_b = torch.zeros(1, dtype=torch.float32)
+        return (v_w, v_b)
+
+    def sgd_momentum(params, states, hyperparams):
+        for p, v in zip(params, states):
+            v.data = hyperparams["momentum"] * v.data + hyperparams["lr"] * p.grad.data
+            p.data -= v.data
+
+    train_ch7(sgd_momentum, init_momentum_states(), {"lr": 0.02, "momentum": 0.5}, features, labels)
+
+    def init_adagrad_states():
+        s_w = torch.zeros((features.shape[1], 1), dtype=torch.float32)
+        s_b = torch.zeros(1, dtype=torch.float32)
+        return (s_w, s_b)
+
+    def adagrad(params, states, hyperparams):
+        eps = 1e-6
+        for p, s in zip(params, states):
+            s.data += (p.grad.data ** 2)
+            p.data -= hyperparams["lr"] * p.grad.data / torch.sqrt(s + eps)
+
+    train_ch7(adagrad, init_adagrad_states(), {"lr": 0.1}, features, labels)
+
+    def rmsprop(params, states, hyperparams):
+        gamma, eps = hyperparams["gamma"], 1e-6
+        for p, s in zip(params, states):
+            s.data = gamma * s.data + (1 - gamma) * (p.grad.data) ** 2
+            p.data -= hyperparams["lr"] * p.grad.data / torch.sqrt(s + eps)
+
+    train_ch7(rmsprop, init_adagrad_states(), {"lr": 0.01, "gamma": 0.9}, features, labels)
+
+    def init_adadelta_states():
+        s_w, s_b = torch.zeros((features.shape[1], 1), dtype=torch.float32), torch.zeros(1, dtype=torch.float32)
+        delta_w, delta_b = torch.zeros((features.shape[1], 1), dtype=torch.float32), torch.zeros(1, dtype=torch.float32)
+        return ((s_w, delta_w), (s_b, delta_b))
+
+    def adadelta(params, states, hyperparams):
+        rho, eps = hyperparams["rho"], 1e-5
+        for p, (s, delta) in zip(params, states):
+            s[:] = rho * s + (1 - rho) * (p.grad.data ** 2)
+            g = p.grad.data * torch.sqrt((delta + eps) / (s + eps))
+            p.data -= g
+            delta[:] = rho * delta + (1 - rho) * g * g
+
+    train_ch7(adadelta, init_adadelta_states(), {"rho": 0.9}, features, labels)
+
+    def init_adam_states():
+        v_w, v_b = torch.zeros((features.shape[1], 1), dtype=torch.float32), torch.zeros(1, dtype=torch.float32)
+        s_w, s_b = torch.zeros((features.shape[1], 1), dtype=torch.float32), torch.zeros(1, dtype=torch.float32)
+        return ((v_w, s_w), (v_b, s_b))
+
+    def adam(params, states, hyperparams):
+        beta1, beta2, eps = 0.9, 0.999, 1e-6
+        for p, (v, s) in zip(params, states):
+            v[:] = beta1 * v + (1 - beta1) * p.grad.data
+            s[:] = beta2 * s + (1 - beta2) * p.grad.data ** 2
+            v_bias_corr = v / (1 - beta1 ** hyperparams["t"])
+            s_bias_corr = s / (1 - beta2 ** hyperparams["t"])
+            p.data -= hyperparams["lr"] * v_bias_corr / (torch.sqrt(s_bias_corr) + eps)
+        hyperparams["t"] += 1
+
+    w_adam = train_ch7(adam, init_adam_states(), {"lr": 0.01, "t": 1}, features, labels)
+
+    def train_pytorch_ch7(optimizer_fn, optimizer_hyperparams, features, labels,
+                          batch_size=10, num_epochs=2):
+        net = nn.Sequential(nn.Linear(features.shape[-1], 1))
+        loss = nn.MSELoss()
+        optimizer = optimizer_fn(net.parameters(), **optimizer_hyperparams)
+
+        def eval_loss():
+            return loss(net(features).view(-1), labels).item() / 2
+
+        ls = [eval_loss()]
+        data_iter = torch.utils.data.DataLoader(
+            torch.utils.data.TensorDataset(features, labels), batch_size, shuffle=True)
+        for _ in range(num_epochs):
+            for batch_i, (X, y) in enumerate(data_iter):
+                l = loss(net(X).view(-1), y) / 2
+                optimizer.zero_grad()
+                l.backward()
+                optimizer.step()
+                if (batch_i + 1) * batch_size % 100 == 0:
+                    ls.append(eval_loss())
+        print("loss: %f" % (ls[-1]))
+        return net
+
+    nets = [train_pytorch_ch7(torch.optim.SGD, {"lr": 0.05}, features, labels, 10),
+            train_pytorch_ch7(torch.optim.SGD, {"lr": 0.004, "momentum": 0.9}, features, labels),
+            train_pytorch_ch7(torch.optim.Adagrad, {"lr": 0.1}, features, labels),
+            train_pytorch_ch7(torch.optim.RMSprop, {"lr": 0.01, "alpha": 0.9}, features, labels),
+            train_pytorch_ch7(torch.optim.Adadelta, {"rho": 0.9}, features, labels),
+            train_pytorch_ch7(torch.optim.Adam, {"lr": 0.01}, features, labels)]
+    finals = {f"net{i}": n[0].weight for i, n in enumerate(nets)}
+    finals["w_adam"] = w_adam
+    return finals
+
+
+
+def _number_words(n):
+    ones = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+    tens = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+    if n < 20:
+        return [ones[n]]
+    if n < 100:
+        return [tens[n // 10]] + ([ones[n % 10]] if n % 10 else [])
+    return [ones[n // 100], "hundred"] + (_number_words(n % 100) if n % 100 else [])
+
+
+def fastbook_nlp_dive(torch):
+    """fastai/fastbook 12_nlp_dive.ipynb (clean/12_nlp_dive.ipynb), "A Language Model from
+    Scratch", its models trained by its own loop: the human numbers' tokens joined with
+    ' . ', a vocabulary and word2idx, nums as a tensor, triples of tokens as sequences, then
+    LMModel1 (three unrolled Embedding/Linear/ReLU steps), LMModel2 (the loop), LMModel3
+    (hidden state kept across batches and ``self.h.detach()``, reset), group_chunks,
+    LMModel4 (an output at every step, ``torch.stack(outs, dim=1)``, loss_func over
+    ``inp.view(-1, len(vocab))``), LMModel5 (a two-layer nn.RNN with a ``torch.zeros(
+    n_layers, bs, n_hidden)`` state), the LSTMCell written out twice (four gates, then one
+    Linear of 4*nh chunked: ``t.chunk(2)`` of an arange shown), LMModel6 (nn.LSTM with
+    ``[h_.detach() for h_ in h]``), the Dropout module with ``x.new(*x.shape).bernoulli_(1-p)``
+    and ``mask.div_(1-p)``, and LMModel7 (weight tying ``self.h_o.weight =
+    self.i_h.weight``, outputs raw and dropped) with activation regularisation in the loss.
+    Offline: human_numbers' train.txt and valid.txt are the numbers one to 600 written in
+    words as the dataset has them (no download); fastai's Learner with Adam and
+    fit_one_cycle is a loop of torch.optim.Adam at a fixed rate, two epochs per model,
+    batches of 16, n_hidden 32; accuracy computed as fastai's ``accuracy``."""
+    nn = torch.nn
+    F = nn.functional
+    lines = [" ".join(_number_words(n)) for n in range(1, 600)]
+    text = " . ".join([l.strip() for l in lines])
+    print(text[:60])
+    tokens = text.split(" ")
+    print(tokens[:10])
+    vocab = list(dict.fromkeys(tokens))
+    print(len(vocab), vocab[:8])
+    word2idx = {w: i for i, w in enumerate(vocab)}
+    nums = [word2idx[i] for i in tokens]
+    print(nums[:10])
+    seqs = [(torch.tensor(nums[i:i + 3]), nums[i + 3]) for i in range(0, len(nums) - 4, 3)]
+    print(seqs[:2])
+    bs = 16
+    cut = int(len(seqs) * 0.8)
+
+    def loader(items, shuffle):
+        return torch.utils.data.DataLoader(items, batch_size=bs, shuffle=shuffle, drop_last=True)
+
+    def accuracy(inp, targ):
+        return (inp.argmax(dim=-1) == targ).float().mean()
+
+    def fit(model, dls, loss_func, epochs, lr, reset=False):
+        opt = torch.optim.Adam(model.parameters(), lr=lr)
+        for epoch in range(epochs):
+            model.train()
+            if reset:
+                model.reset()
+            total = 0.0
+            for xb, yb in dls[0]:
+                out = model(xb)
+                loss = loss_func(out, yb)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+                total += loss.item()
+            model.eval()
+            if reset:
+                model.reset()
+            with torch.no_grad():
+                accs, losses = [], []
+                for xb, yb in dls[1]:
+                    out = model(xb)
+                    losses.append(loss_func(out, yb).item())
+                    if isinstance(out, tuple):
+                        out = out[0]
+                    accs.append(accuracy(out, yb).item())
+            print(epoch, f"{total / len(dls[0]):.6f} {sum(losses) / len(losses):.6f} {sum(accs) / len(accs):.6f}")
+
+    dls = (loader(seqs[:cut], True), loader(seqs[cut:], False))
+
+    class LMModel1(nn.Module):
+        def __init__(self, vocab_sz, n_hidden):
+            super().__init__()
+            self.i_h = nn.Embedding(vocab_sz, n_hidden)
+            self.h_h = nn.Linear(n_hidden, n_hidden)
+            self.h_o = nn.Linear(n_hidden, vocab_sz)
+
+        def forward(self, x):
+            h = F.relu(self.h_h(self.i_h(x[:, 0])))
+            h = h + self.i_h(x[:, 1])
+            h = F.relu(self.h_h(h))
+            h = h + self.i_h(x[:, 2])
+            h = F.relu(self.h_h(h))
+            return self.h_o(h)
+
+    m1 = LMModel1(len(vocab), 32)
+    fit(m1, dls, F.cross_entropy, 2, 1e-3)
+    n, counts = 0, torch.zeros(len(vocab))
+    for x, y in dls[1]:
+        n += y.shape[0]
+        for i in range(len(vocab)):
+            counts[i] += (y == i).long().sum()
+    idx = torch.argmax(counts)
+    print(idx, vocab[idx.item()], counts[idx].item() / n)
+
+    class LMModel2(nn.Module):
+        def __init__(self, vocab_sz, n_hidden):
+            super().__init__()
+            self.i_h = nn.Embedding(vocab_sz, n_hidden)
+            self.h_h = nn.Linear(n_hidden, n_hidden)
+            self.h_o = nn.Linear(n_hidden, vocab_sz)
+
+        def forward(self, x):
+            h = 0
+            for i in range(3):
+                h = h + self.i_h(x[:, i])
+                h = F.relu(self.h_h(h))
+            return self.h_o(h)
+
+    m2 = LMModel2(len(vocab), 32)
+    fit(m2, dls, F.cross_entropy, 2, 1e-3)
+
+    class LMModel3(nn.Module):
+        def __init__(self, vocab_sz, n_hidden):
+            super().__init__()
+            self.i_h = nn.Embedding(vocab_sz, n_hidden)
+            self.h_h = nn.Linear(n_hidden, n_hidden)
+            self.h_o = nn.Linear(n_hidden, vocab_sz)
+            self.h = 0
+
+        def forward(self, x):
+            for i in range(3):
+                self.h = self.h + self.i_h(x[:, i])
+                self.h = F.relu(self.h_h(self.h))
+            out = self.h_o(self.h)
+            self.h = self.h.detach()
+            return out
+
+        def reset(self):
+            self.h = 0
+
+    m = len(seqs) // bs
+    print(m, bs, len(seqs))
+
+    def group_chunks(ds, bs):
+        m = len(ds) // bs
+        new_ds = []
+        for i in range(m):
+            new_ds += [ds[i + m * j] for j in range(bs)]
+        return new_ds
+
+    cut = int(len(seqs) * 0.8)
+    dls = (loader(group_chunks(seqs[:cut], bs), False), loader(group_chunks(seqs[cut:], bs), False))
+    m3 = LMModel3(len(vocab), 32)
+    fit(m3, dls, F.cross_entropy, 2, 1e-3, reset=True)
+    sl = 16
+    seqs = [(torch.tensor(nums[i:i + sl]), torch.tensor(nums[i + 1:i + sl + 1]))
+            for i in range(0, len(nums) - sl - 1, sl)]
+    cut = int(len(seqs) * 0.8)
+    dls = (loader(group_chunks(seqs[:cut], bs), False), loader(group_chunks(seqs[cut:], bs), False))
+    print([vocab[o] for o in seqs[0][0]])
+    print([vocab[o] for o in seqs[0][1]])
+
+    class LMModel4(nn.Module):
+        def __init__(self, vocab_sz, n_hidden):
+            super().__init__()
+            self.i_h = nn.Embedding(vocab_sz, n_hidden)
+            self.h_h = nn.Linear(n_hidden, n_hidden)
+            self.h_o = nn.Linear(n_hidden, vocab_sz)
+            self.h = 0
+
+        def forward(self, x):
+            outs = []
+            for i in range(sl):
+                self.h = self.h + self.i_h(x[:, i])
+                self.h = F.relu(self.h_h(self.h))
+                outs.append(self.h_o(self.h))
+            self.h = self.h.detach()
+            return torch.stack(outs, dim=1)
+
+        def reset(self):
+            self.h = 0
+
+    def loss_func(inp, targ):
+        return F.cross_entropy(inp.view(-1, len(vocab)), targ.view(-1))
+
+    def accuracy(inp, targ):
+        return (inp.argmax(dim=-1) == targ).float().mean()
+
+    m4 = LMModel4(len(vocab), 32)
+    fit(m4, dls, loss_func, 2, 3e-3, reset=True)
+
+    class LMModel5(nn.Module):
+        def __init__(self, vocab_sz, n_hidden, n_layers):
+            super().__init__()
+            self.i_h = nn.Embedding(vocab_sz, n_hidden)
+            self.rnn = nn.RNN(n_hidden, n_hidden, n_layers, batch_first=True)
+            self.h_o = nn.Linear(n_hidden, vocab_sz)
+            self.h = torch.zeros(n_layers, bs, n_hidden)
+
+        def forward(self, x):
+            res, h = self.rnn(self.i_h(x), self.h)
+            self.h = h.detach()
+            return self.h_o(res)
+
+        def reset(self):
+            self.h.zero_()
+
+    m5 = LMModel5(len(vocab), 32, 2)
+    fit(m5, dls, loss_func, 2, 3e-3, reset=True)
+
+    class LSTMCell(nn.Module):
+        def __init__(self, ni, nh):
+            super().__init__()
+            self.forget_gate = nn.Linear(ni + nh, nh)
+            self.input_gate = nn.Linear(ni + nh, nh)
+            self.cell_gate = nn.Linear(ni + nh, nh)
+            self.output_gate = nn.Linear(ni + nh, nh)
+
+        def forward(self, input, state):
+            h, c = state
+            h = torch.cat([h, input], dim=1)
+            forget = torch.sigmoid(self.forget_gate(h))
+            c = c * forget
+            inp = torch.sigmoid(self.input_gate(h))
+            cell = torch.tanh(self.cell_gate(h))
+            c = c + inp * cell
+            out = torch.sigmoid(self.output_gate(h))
+            h = out * torch.tanh(c)
+            return h, (h, c)
+
+    cell = LSTMCell(8, 4)
+    h, (h2, c) = cell(torch.randn(2, 8), (torch.zeros(2, 4), torch.zeros(2, 4)))
+    print(h, c)
+
+    class LSTMCell2(nn.Module):
+        def __init__(self, ni, nh):
+            super().__init__()
+            self.ih = nn.Linear(ni, 4 * nh)
+            self.hh = nn.Linear(nh, 4 * nh)
+
+        def forward(self, input, state):
+            h, c = state
+            gates = (self.ih(input) + self.hh(h)).chunk(4, 1)
+            ingate, forgetgate, outgate = map(torch.sigmoid, gates[:3])
+            cellgate = gates[3].tanh()
+            c = (forgetgate * c) + (ingate * cellgate)
+            h = outgate * c.tanh()
+            return h, (h, c)
+
+    t = torch.arange(0, 10)
+    print(t)
+    print(t.chunk(2))
+    cell2 = LSTMCell2(8, 4)
+    h, (h2, c) = cell2(torch.randn(2, 8), (torch.zeros(2, 4), torch.zeros(2, 4)))
+    print(h.grad_fn, c)
+
+    class LMModel6(nn.Module):
+        def __init__(self, vocab_sz, n_hidden, n_layers):
+            super().__init__()
+            self.i_h = nn.Embedding(vocab_sz, n_hidden)
+            self.rnn = nn.LSTM(n_hidden, n_hidden, n_layers, batch_first=True)
+            self.h_o = nn.Linear(n_hidden, vocab_sz)
+            self.h = [torch.zeros(n_layers, bs, n_hidden) for _ in range(2)]
+
+        def forward(self, x):
+            res, h = self.rnn(self.i_h(x), self.h)
+            self.h = [h_.detach() for h_ in h]
+            return self.h_o(res)
+
+        def reset(self):
+            for h in self.h:
+                h.zero_()
+
+    m6 = LMModel6(len(vocab), 32, 2)
+    fit(m6, dls, loss_func, 2, 1e-2, reset=True)
+
+    class Dropout(nn.Module):
+        def __init__(self, p):
+            super().__init__()
+            self.p = p
+
+        def forward(self, x):
+            if not self.training:
+                return x
+            mask = x.new(*x.shape).bernoulli_(1 - self.p)
+            return x * mask.div_(1 - self.p)
+
+    d = Dropout(0.5)
+    print(d(torch.ones(2, 6)))
+    d.eval()
+    print(d(torch.ones(2, 6)))
+
+    class LMModel7(nn.Module):
+        def __init__(self, vocab_sz, n_hidden, n_layers, p):
+            super().__init__()
+            self.i_h = nn.Embedding(vocab_sz, n_hidden)
+            self.rnn = nn.LSTM(n_hidden, n_hidden, n_layers, batch_first=True)
+            self.drop = nn.Dropout(p)
+            self.h_o = nn.Linear(n_hidden, vocab_sz)
+            self.h_o.weight = self.i_h.weight
+            self.h = [torch.zeros(n_layers, bs, n_hidden) for _ in range(2)]
+
+        def forward(self, x):
+            raw, h = self.rnn(self.i_h(x), self.h)
+            out = self.drop(raw)
+            self.h = [h_.detach() for h_ in h]
+            return self.h_o(out), raw, out
+
+        def reset(self):
+            for h in self.h:
+                h.zero_()
+
+    def rnn_loss(output, targ, alpha=2., beta=1.):
+        out, raw, dropped = output
+        loss = loss_func(out, targ)
+        return loss + alpha * dropped.float().pow(2).mean() + beta * (raw[:, 1:] - raw[:, :-1]).float().pow(2).mean()
+
+    m7 = LMModel7(len(vocab), 32, 2, 0.5)
+    fit(m7, dls, rnn_loss, 2, 1e-2, reset=True)
+    print(m7.h_o.weight is m7.i_h.weight)
+    return {"m1": m1.h_h.weight, "m3": m3.h_o.weight, "m4": m4.h_h.weight,
+            "m5": m5.rnn.weight_hh_l1, "m6": m6.rnn.weight_ih_l0, "m7": m7.i_h.weight}
+
+
+
+def micrograd_lecture_pytorch_cells(torch):
+    """karpathy/nn-zero-to-hero lectures/micrograd/micrograd_lecture_second_half_roughly.ipynb,
+    its PyTorch cells (the neuron that micrograd's Value is checked against): the scalars as
+    ``torch.Tensor([2.0]).double()`` with ``requires_grad = True`` set as attributes, ``n =
+    x1*w1 + x2*w2 + b``, ``o = torch.tanh(n)``, ``o.data.item()``, ``o.backward()`` and each
+    input's ``.grad.item()``; the neuron again with ``2*n`` exponentiated (``e = (2*n).exp();
+    o = (e - 1) / (e + 1)``), and torch.Tensor's printing of a 2-D list and its dtype
+    (``torch.Tensor([[1, 2, 3], [4, 5, 6]]).dtype``, ``.double().dtype``), the lecture's MLP
+    of three layers written on tensors (a list of weights) trained by hand-written gradient
+    descent on its four examples (``p.data += -0.05 * p.grad``, ``p.grad = None``)."""
+    x1 = torch.Tensor([2.0]).double()
+    x1.requires_grad = True
+    x2 = torch.Tensor([0.0]).double()
+    x2.requires_grad = True
+    w1 = torch.Tensor([-3.0]).double()
+    w1.requires_grad = True
+    w2 = torch.Tensor([1.0]).double()
+    w2.requires_grad = True
+    b = torch.Tensor([6.8813735870195432]).double()
+    b.requires_grad = True
+    n = x1 * w1 + x2 * w2 + b
+    o = torch.tanh(n)
+    print(o.data.item())
+    o.backward()
+    print("---")
+    print("x2", x2.grad.item())
+    print("w2", w2.grad.item())
+    print("x1", x1.grad.item())
+    print("w1", w1.grad.item())
+    print(o.grad_fn, n.grad_fn, o.item())
+    print(torch.Tensor([[1, 2, 3], [4, 5, 6]]))
+    print(torch.Tensor([[1, 2, 3], [4, 5, 6]]).dtype, torch.Tensor([2.0]).double().dtype)
+    for t in (x1, x2, w1, w2, b):
+        t.grad = None
+    n = x1 * w1 + x2 * w2 + b
+    e = (2 * n).exp()
+    o2 = (e - 1) / (e + 1)
+    o2.backward()
+    print(o2.item(), x1.grad.item(), w1.grad.item(), o2.grad_fn)
+    xs = torch.tensor([[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]).double()
+    ys = torch.tensor([1.0, -1.0, -1.0, 1.0]).double()
+    sizes = [3, 4, 4, 1]
+    params = []
+    for nin, nout in zip(sizes[:-1], sizes[1:]):
+        W = (torch.rand(nin, nout, dtype=torch.double) * 2 - 1).requires_grad_()
+        bb = (torch.rand(nout, dtype=torch.double) * 2 - 1).requires_grad_()
+        params += [W, bb]
+    print(len(params), sum(p.numel() for p in params))
+    for k in range(20):
+        h = xs
+        for i in range(0, len(params), 2):
+            h = torch.tanh(h @ params[i] + params[i + 1])
+        ypred = h.squeeze(1)
+        loss = ((ypred - ys) ** 2).sum()
+        for p in params:
+            p.grad = None
+        loss.backward()
+        for p in params:
+            p.data += -0.05 * p.grad
+        print(k, loss.item())
+    print(ypred)
+    return {"w1.grad": w1.grad, "W0": params[0], "W2.grad": params[4].grad}
+
+
+def dive_zh_word2vec_and_analogy(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter10_natural-language-processing/
+    10.3_word2vec-pytorch.ipynb and 10.6_similarity-analogy.ipynb: the PTB sentences'
+    counter, tokens with at least 5 occurrences, idx_to_token and token_to_idx, the dataset
+    as index lists, subsampling with Python's random (``random.uniform(0, 1) < 1 -
+    math.sqrt(1e-4 / counter[idx_to_token[idx]] * num_tokens)``), compare_counts,
+    get_centers_and_contexts (a random window size), get_negatives (``random.choices`` of
+    1e5 candidates by sampling weights of count**0.75), MyDataset, batchify (padding with
+    zeros, the masks and labels, ``torch.tensor(centers).view(-1, 1)``), a DataLoader with
+    collate_fn=batchify, skip_gram (``torch.bmm(v, u.permute(0, 2, 1))``), the
+    SigmoidBinaryCrossEntropyLoss module (``binary_cross_entropy_with_logits(...,
+    reduction="none", weight=mask)`` then ``mean(dim=1)``), its two checks, the two
+    Embeddings of a Sequential trained with Adam (``(loss(pred.view(label.shape), label,
+    mask) * mask.shape[1] / mask.float().sum(dim=1)).mean()``) and get_similar_tokens by
+    cosine; then 10.6's knn (``torch.matmul(W, x.view((-1,)))`` over ``(torch.sum(W * W,
+    dim=1) + 1e-9).sqrt()``, topk), get_similar_tokens and get_analogy on a GloVe-like
+    table. Offline: ptb.train.txt is made-up sentences from a small vocabulary, GloVe's
+    vectors seeded normals with its stoi/itos; one epoch of batches of 64, embedding size 16."""
+    nn = torch.nn
+    r = random.Random(3)
+    words = ["the", "a", "market", "stock", "price", "trading", "chip", "intel", "company",
+             "shares", "rose", "fell", "year", "new", "york", "said", "investors", "bond",
+             "rates", "fund", "buy", "sell", "bank", "money"]
+    raw_dataset = [[r.choice(words[:r.randint(6, len(words))]) for _ in range(r.randint(5, 14))]
+                   for _ in range(200)]
+    raw_dataset[0] += ["rare"]
+    print("# sentences: %d" % len(raw_dataset))
+    for st in raw_dataset[:3]:
+        print("# tokens:", len(st), st[:5])
+    counter = collections.Counter([tk for st in raw_dataset for tk in st])
+    counter = dict(filter(lambda x: x[1] >= 5, counter.items()))
+    idx_to_token = [tk for tk, _ in counter.items()]
+    token_to_idx = {tk: idx for idx, tk in enumerate(idx_to_token)}
+    dataset = [[token_to_idx[tk] for tk in st if tk in token_to_idx] for st in raw_dataset]
+    num_tokens = sum([len(st) for st in dataset])
+    print("# tokens: %d" % num_tokens)
+
+    def discard(idx):
+        return random.uniform(0, 1) < 1 - math.sqrt(1e-2 / counter[idx_to_token[idx]] * num_tokens)
+
+    subsampled_dataset = [[tk for tk in st if not discard(tk)] for st in dataset]
+    print("# tokens: %d" % sum([len(st) for st in subsampled_dataset]))
+
+    def compare_counts(token):
+        return "# %s: before=%d, after=%d" % (token, sum(
+            [st.count(token_to_idx[token]) for st in dataset]), sum(
+            [st.count(token_to_idx[token]) for st in subsampled_dataset]))
+
+    print(compare_counts("the"))
+    print(compare_counts("money"))
+
+    def get_centers_and_contexts(dataset, max_window_size):
+        centers, contexts = [], []
+        for st in dataset:
+            if len(st) < 2:
+                continue
+            centers += st
+            for center_i in range(len(st)):
+                window_size = random.randint(1, max_window_size)
+                indices = list(range(max(0, center_i - window_size), min(len(st), center_i + 1 + window_size)))
+                indices.remove(center_i)
+                contexts.append([st[idx] for idx in indices])
+        return centers, contexts
+
+    tiny_dataset = [list(range(7)), list(range(7, 10))]
+    print("dataset", tiny_dataset)
+    for center, context in zip(*get_centers_and_contexts(tiny_dataset, 2)):
+        print("center", center, "has contexts", context)
+    all_centers, all_contexts = get_centers_and_contexts(subsampled_dataset, 5)
+
+    def get_negatives(all_contexts, sampling_weights, K):
+        all_negatives, neg_candidates, i = [], [], 0
+        population = list(range(len(sampling_weights)))
+        for contexts in all_contexts:
+            negatives = []
+            while len(negatives) < len(contexts) * K:
+                if i == len(neg_candidates):
+                    i, neg_candidates = 0, random.choices(population, sampling_weights, k=int(1e4))
+                neg, i = neg_candidates[i], i + 1
+                if neg not in set(contexts):
+                    negatives.append(neg)
+            all_negatives.append(negatives)
+        return all_negatives
+
+    sampling_weights = [counter[w] ** 0.75 for w in idx_to_token]
+    all_negatives = get_negatives(all_contexts, sampling_weights, 5)
+
+    class MyDataset(torch.utils.data.Dataset):
+        def __init__(self, centers, contexts, negatives):
+            assert len(centers) == len(contexts) == len(negatives)
+            self.centers = centers
+            self.contexts = contexts
+            self.negatives = negatives
+
+        def __getitem__(self, index):
+            return (self.centers[index], self.contexts[index], self.negatives[index])
+
+        def __len__(self):
+            return len(self.centers)
+
+    def batchify(data):
+        max_len = max(len(c) + len(n) for _, c, n in data)
+        centers, contexts_negatives, masks, labels = [], [], [], []
+        for center, context, negative in data:
+            cur_len = len(context) + len(negative)
+            centers += [center]
+            contexts_negatives += [context + negative + [0] * (max_len - cur_len)]
+            masks += [[1] * cur_len + [0] * (max_len - cur_len)]
+            labels += [[1] * len(context) + [0] * (max_len - len(context))]
+        return (torch.tensor(centers).view(-1, 1), torch.tensor(contexts_negatives),
+                torch.tensor(masks), torch.tensor(labels))
+
+    batch_size = 64
+    dataset_ = MyDataset(all_centers, all_contexts, all_negatives)
+    data_iter = torch.utils.data.DataLoader(dataset_, batch_size, shuffle=True, collate_fn=batchify)
+    for batch in data_iter:
+        for name, data in zip(["centers", "contexts_negatives", "masks", "labels"], batch):
+            print(name, "shape:", data.shape)
+        break
+    embed = nn.Embedding(num_embeddings=20, embedding_dim=4)
+    print(embed.weight)
+    x = torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.long)
+    print(embed(x))
+    X = torch.ones((2, 1, 4))
+    Y = torch.ones((2, 4, 6))
+    print(torch.bmm(X, Y).shape)
+
+    def skip_gram(center, contexts_and_negatives, embed_v, embed_u):
+        v = embed_v(center)
+        u = embed_u(contexts_and_negatives)
+        pred = torch.bmm(v, u.permute(0, 2, 1))
+        return pred
+
+    class SigmoidBinaryCrossEntropyLoss(nn.Module):
+        def __init__(self):
+            super(SigmoidBinaryCrossEntropyLoss, self).__init__()
+
+        def forward(self, inputs, targets, mask=None):
+            inputs, targets, mask = inputs.float(), targets.float(), mask.float()
+            res = nn.functional.binary_cross_entropy_with_logits(inputs, targets, reduction="none", weight=mask)
+            return res.mean(dim=1)
+
+    loss = SigmoidBinaryCrossEntropyLoss()
+    pred = torch.tensor([[1.5, 0.3, -1, 2], [1.1, -0.6, 2.2, 0.4]])
+    label = torch.tensor([[1, 0, 0, 0], [1, 1, 0, 0]])
+    mask = torch.tensor([[1, 1, 1, 1], [1, 1, 1, 0]])
+    print(loss(pred, label, mask) * mask.shape[1] / mask.float().sum(dim=1))
+
+    def sigmd(x):
+        return - math.log(1 / (1 + math.exp(-x)))
+
+    print("%.4f" % ((sigmd(1.5) + sigmd(-0.3) + sigmd(1) + sigmd(-2)) / 4))
+    print("%.4f" % ((sigmd(1.1) + sigmd(-0.6) + sigmd(-2.2)) / 3))
+    embed_size = 16
+    net = nn.Sequential(nn.Embedding(num_embeddings=len(idx_to_token), embedding_dim=embed_size),
+                        nn.Embedding(num_embeddings=len(idx_to_token), embedding_dim=embed_size))
+
+    def train(net, lr, num_epochs):
+        optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+        for epoch in range(num_epochs):
+            l_sum, n = 0.0, 0
+            for batch in data_iter:
+                center, context_negative, mask, label = [d for d in batch]
+                pred = skip_gram(center, context_negative, net[0], net[1])
+                l = (loss(pred.view(label.shape), label, mask) * mask.shape[1] / mask.float().sum(dim=1)).mean()
+                optimizer.zero_grad()
+                l.backward()
+                optimizer.step()
+                l_sum += l.cpu().item()
+                n += 1
+            print("epoch %d, loss %.2f" % (epoch + 1, l_sum / n))
+
+    train(net, 0.01, 1)
+
+    def get_similar_tokens(query_token, k, embed):
+        W = embed.weight.data
+        x = W[token_to_idx[query_token]]
+        cos = torch.matmul(W, x) / (torch.sum(W * W, dim=1) * torch.sum(x * x) + 1e-9).sqrt()
+        _, topk = torch.topk(cos, k=k + 1)
+        topk = topk.cpu().numpy()
+        for i in topk[1:]:
+            print("cosine sim=%.3f: %s" % (cos[i], (idx_to_token[i])))
+
+    get_similar_tokens("chip", 3, net[0])
+
+    class GloVe:
+        def __init__(self):
+            self.itos = ["<unk>"] + words + ["man", "woman", "son", "daughter", "beijing", "china", "tokyo", "japan", "bad", "worst", "big", "biggest"]
+            self.stoi = {w: i for i, w in enumerate(self.itos)}
+            self.vectors = torch.randn(len(self.itos), 10, generator=torch.Generator().manual_seed(4))
+
+    glove = GloVe()
+    print("一共包含%d个词。" % len(glove.stoi))
+    print(glove.stoi["beijing"], glove.itos[glove.stoi["beijing"]])
+
+    def knn(W, x, k):
+        cos = torch.matmul(W, x.view((-1,))) / (
+            (torch.sum(W * W, dim=1) + 1e-9).sqrt() * torch.sum(x * x).sqrt())
+        _, topk = torch.topk(cos, k=k)
+        topk = topk.cpu().numpy()
+        return topk, [cos[i].item() for i in topk]
+
+    def get_similar_tokens2(query_token, k, embed):
+        topk, cos = knn(embed.vectors, embed.vectors[embed.stoi[query_token]], k + 1)
+        for i, c in zip(topk[1:], cos[1:]):
+            print("cosine sim=%.3f: %s" % (c, (embed.itos[i])))
+
+    get_similar_tokens2("chip", 3, glove)
+    get_similar_tokens2("baby" if "baby" in glove.stoi else "bank", 3, glove)
+
+    def get_analogy(token_a, token_b, token_c, embed):
+        vecs = [embed.vectors[embed.stoi[t]] for t in [token_a, token_b, token_c]]
+        x = vecs[1] - vecs[0] + vecs[2]
+        topk, cos = knn(embed.vectors, x, 1)
+        return embed.itos[topk[0]]
+
+    print(get_analogy("man", "woman", "son", glove))
+    print(get_analogy("beijing", "china", "tokyo", glove))
+    print(get_analogy("bad", "worst", "big", glove))
+    return {"embed_v": net[0].weight, "embed_u": net[1].weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -35459,4 +38950,11 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             d2l_transposed_convolution, d2l_fully_convolutional_network,
             d2l_single_shot_multibox_detection, introyt_introduction, pytorch_cheat_sheet,
             d2l_semantic_segmentation_dataset, d2l_multiscale_object_detection, d2l_fine_tuning,
-            d2l_neural_style, titanfuzz_torch_gradient]
+            d2l_neural_style, titanfuzz_torch_gradient,
+            dive_zh_ch02_tensor_and_autograd, dive_zh_overfitting_weight_decay_dropout,
+            dive_zh_ch04_deep_learning_computation, dive_zh_rnn_scratch_and_concise,
+            dive_zh_optimization, dive_zh_word2vec_and_analogy, fastbook_mnist_basics,
+            fastbook_nlp_dive, fastbook_foundations, llama2c_model_train_and_export,
+            micrograd_lecture_pytorch_cells, cs231n_network_visualization_and_style_transfer,
+            cs231n_transformer_layers_and_simclr, d2l_computational_performance,
+            transfer_learning_tutorial, memory_format_channels_last]
