@@ -115,3 +115,28 @@ def test_a_formula_outside_the_language_is_refused(formula):
 def _q5(student):
     return right(NAME, student)["q5_answer"].split('"')[1]
 
+
+
+def test_the_hidden_tests_hand_a_formula_what_it_may_name_and_no_more():
+    """The instructor notebook's helper (nbgrader's hidden tests evaluate each formula on its
+    values) handed ``s`` but not ``T`` and ``w`` (audit 18): a leftover from before ``s`` was
+    written as the student's number. It hands the names a formula may use, the sizes the
+    assignment's text names, and the labels; ``s``, ``T`` and ``w`` are written as numbers."""
+    import ast
+
+    import nbformat
+    from assignment_files import BY_ASSIGNMENT
+
+    answer = find_assignment(NAME).answer("dC")  # (the last: it may name the most)
+    may = set(answer.variables) | set(answer.labels)
+    cells = nbformat.read(BY_ASSIGNMENT[NAME], as_version=4).cells
+    helper = next(c.source for c in cells if c.get("metadata", {}).get("nbgrader", {})
+                  .get("grade_id") == "helpers")
+    handed = {keyword.arg for node in ast.walk(ast.parse(helper))
+              if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "update"
+              for keyword in node.keywords if keyword.arg}
+    sizes = {"n", "vocab", "dims", "block", "hidden"}
+    assert sizes | {"X", "Y"} <= handed <= may, (handed, may)
+    assert not may & {"s", "T", "w"}
+    intro = cells[0].source
+    assert all(f"`{size}`" in intro for size in sizes) and "`s`, `T` and `w` as numbers" in intro
