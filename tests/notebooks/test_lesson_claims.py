@@ -288,6 +288,27 @@ def test_lesson_9_says_when_sgd_with_momentum_is_ahead_of_adam():
     assert 0.4 < sgd[last] / adam[last] < 0.6, (sgd[last], adam[last])  # "about half"
 
 
+@pytest.mark.parametrize("library", ["minigrad", "torch"])
+def test_lesson_9_momentum_is_a_running_sum_to_10_times_the_step(library):
+    """Lesson 9 called momentum's buffer "a running average of the past gradients"; with
+    PyTorch's rule (buffer = 0.9 buffer + gradient) it is a weighted sum, whose steps on a
+    steady slope grow to 10 times the plain step (audit 19)."""
+    lib = pytest.importorskip(library)
+    text = " ".join(c.source for c in lesson("09_train_your_first_network")
+                    if c.cell_type == "markdown").replace("\n", " ")
+    assert "keeps a running sum of the past gradients" in text and "running average" not in text
+    assert "(to 10 times the plain step, as 1 + 0.9 + 0.81 + … = 10)" in text
+    w = lib.tensor([0.0], requires_grad=True)
+    optimizer = lib.optim.SGD([w], lr=0.1, momentum=0.9)
+    steps = []
+    for _ in range(200):
+        before = w.item()
+        w.grad = lib.tensor([1.0])  # a steady slope: the same gradient every step
+        optimizer.step()
+        steps.append(before - w.item())
+    assert steps[0] == pytest.approx(0.1) and steps[-1] == pytest.approx(1.0, rel=1e-6)
+
+
 def test_lesson_7_float32_claims():
     """epsilon is gradcheck's default; float32's spacing near 1 and its rounding are as said;
     float32 central differences of the lesson's cube are off by percents."""
@@ -369,13 +390,16 @@ def test_the_lessons_store_drawings_to_measure():
 
 @pytest.mark.parametrize("library", ["minigrad", "torch"])
 def test_lesson_8_says_which_operation_the_in_place_error_names(library):
-    """The lesson's program names Exp (which made and saved y); a saved input changed in
-    place names the in-place operation (Add), not the one that saved it (Sin)."""
+    """The lesson's program names Exp (which made and saved y), though y.add_(1) has made y
+    an output of AddBackward0 (the lesson said the message names the operation the tensor is
+    an output of now, "here the same": audit 19); a saved input changed in place names the
+    in-place operation (Add), not the one that saved it (Sin)."""
     lib = pytest.importorskip(library)
     cells = lesson("08_pitfalls")
     text = next(c.source for c in cells if c.cell_type == "markdown"
-                and "the message names `Add`, the in-place change, not `Sin`" in c.source)
+                and "*now*: `Add`, the in-place change, not `Sin`" in c.source)
     assert "`a.add_(1)`" in text and "`y = a.sin()`" in text
+    assert "`y.add_(1)` has made `y` an output of\n`AddBackward0`" in text
 
     def message(program) -> str:
         with pytest.raises(RuntimeError) as caught:
@@ -386,6 +410,7 @@ def test_lesson_8_says_which_operation_the_in_place_error_names(library):
         x = lib.tensor([1.0, 2.0], requires_grad=True)
         y = x.exp()
         y.add_(1)
+        assert y.grad_fn.name() == "AddBackward0"  # what y is an output of now
         y.sum().backward()
 
     def saved_input():
