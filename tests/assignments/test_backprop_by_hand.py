@@ -140,3 +140,15 @@ def test_the_hidden_tests_hand_a_formula_what_it_may_name_and_no_more():
     assert not may & {"s", "T", "w"}
     intro = cells[0].source
     assert all(f"`{size}`" in intro for size in sizes) and "`s`, `T` and `w` as numbers" in intro
+
+
+def test_a_formula_that_names_s_is_told_to_write_the_number():
+    """Only n and the sizes may be named; s, T and w are the student's numbers. The refusal
+    listed what a formula may use without saying why s was not there: it now says to write
+    the number (the student's own)."""
+    s = numbers(NAME, MEAN)["s"]
+    failures = _slip(MEAN, "q5", f'"{s} * (1 - h**2)', '"s * (1 - h**2)')
+    assert failures and f"write your own numbers, not their names: s = {float(s)}" in failures[0]
+    assert "T = " not in failures[0]
+    other = _slip(MEAN, "q5", f'"{s} * (1 - h**2)', '"q * (1 - h**2)')  # another name: as before
+    assert other and "not their names" not in other[0]
