@@ -57,9 +57,12 @@ def test_a_classic_slip_gets_its_hint(question, old, new, said):
 
 
 def test_the_temperature_forgotten_is_named():
+    # (the division by T forgotten: the hint said only "a factor T too many?", which the
+    # student never wrote; audit 19)
     student = _student_with(T=4.0)
     failures = _slip(student, "q4", ' / 4.0"', '"', )
-    assert failures and "yours is T times autograd's: a factor T too many?" in failures[0]
+    assert failures and ("yours is T times autograd's: a division by T missing, or a factor T "
+                         "too many?") in failures[0]
 
 
 def test_a_wrong_shape_says_shape_and_a_wrong_value_says_where():
