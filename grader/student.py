@@ -153,8 +153,9 @@ def from_formula(name: str, **values):
             name=name))
     text = sys._getframe(1).f_globals.get(name)
     if text is None:
-        raise NameError(_("{name} is not defined — run the cell that defines it (and the "
-                          "cells above it)").format(name=name))
+        raise NameError(_("{name} is not defined — write it in its answer cell (in place of "
+                          "`raise NotImplementedError()`) and run that cell (and the cells "
+                          "above it)").format(name=name))
     module = _tensor_module(values.values())
     return parse(text, answer.variables, answer.functions, answer.labels).on_tensors(
         module, **values)

@@ -105,3 +105,23 @@ def test_a_failed_check_is_one_line_in_a_notebook(tensors):
     lines = caught.value._render_traceback_()
     assert len(lines) == 1 and "q3: x.grad is None" in lines[0]
     assert "student.py" not in "".join(lines)
+
+
+def test_from_formula_computes_the_answer_and_says_what_to_do_without_it(capsys):
+    """from_formula (assignments 4 and 5: the answer built into a Function, the hidden tests)
+    reads the formula from the caller's globals; a student who ran the unanswered cell gets
+    the same words as check()."""
+    from grader import from_formula
+
+    start("implement_a_backward")
+    x, y = minigrad.tensor([0.0, 1.0]), minigrad.tensor([0.25, 0.5])
+    grad_output = minigrad.tensor([1.0, 2.0])
+    code = "got = from_formula('sigmoid_backward', x=x, y=y, grad_output=grad_output)"
+    names = {"from_formula": from_formula, "x": x, "y": y, "grad_output": grad_output,
+             "sigmoid_backward": "grad_output * y * (1 - y)"}
+    exec(code, names)
+    assert names["got"].tolist() == (grad_output * y * (1 - y)).tolist()
+    del names["sigmoid_backward"]
+    with pytest.raises(NameError, match=r"^sigmoid_backward is not defined — write it in its "
+                                        r"answer cell \(in place of `raise NotImplementedError"):
+        exec(code, names)
