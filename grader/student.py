@@ -20,6 +20,7 @@ import html
 import json
 import os
 import sys
+import textwrap
 
 from .data import decode
 from .i18n import ASSIGNMENTS, _
@@ -30,6 +31,17 @@ __all__ = ["start", "check", "check_all", "from_formula", "Feedback", "CheckFail
 
 _current: Assignment | None = None
 _variant: dict = {}
+# JupyterLab breaks a line of plain output wider than the notebook at any character, a
+# number included (a release's "T = 0.5" was shown as "T = 0." over "5"): the lines printed
+# here are wrapped at spaces first, narrower than a notebook beside the file browser (117
+# characters at 1280 px).
+WIDTH = 96
+
+
+def _wrapped(text: str, indent: str = "") -> str:
+    return "\n".join(textwrap.fill(line, WIDTH, initial_indent=indent, subsequent_indent=indent,
+                                   break_long_words=False, break_on_hyphens=False)
+                     for line in text.split("\n"))
 
 
 class CheckFailed(AssertionError):
@@ -37,7 +49,7 @@ class CheckFailed(AssertionError):
     (IPython renders an exception with ``_render_traceback_`` that way)."""
 
     def _render_traceback_(self) -> list[str]:
-        return [f"\x1b[0;31m{self}\x1b[0m"]
+        return [f"\x1b[0;31m{_wrapped(str(self))}\x1b[0m"]
 
 def _hidden_note() -> str:
     return _("Your teacher's grader adds hidden tests.")
@@ -53,13 +65,13 @@ def start(assignment: str, student: str | None = None) -> None:
     _current = find_assignment(assignment, folder=os.getcwd())
     _variant = _current.variant_for(student)
     names = ", ".join(q.name for q in _current.questions)
-    print(_('Assignment: {title}. check("q1") runs the public checks of one question '
-            '({names}); check_all() runs them all.').format(
-        title=ASSIGNMENTS.gettext(_current.title), names=names))
-    if _variant:
-        numbers = ", ".join(f"{name} = {value}" for name, value in _variant.items())
-        print(_("Your own numbers (the cells below use them): {numbers}").format(
-            numbers=numbers))
+    print(_wrapped(_('Assignment: {title}. check("q1") runs the public checks of one question '
+                     '({names}); check_all() runs them all.').format(
+        title=ASSIGNMENTS.gettext(_current.title), names=names)))
+    if _variant:  # (each "T = 0.5" kept on one line: no-break spaces while wrapping)
+        numbers = ", ".join(f"{name}\xa0=\xa0{value}" for name, value in _variant.items())
+        print(_wrapped(_("Your own numbers (the cells below use them): {numbers}").format(
+            numbers=numbers)).replace("\xa0", " "))
 
 
 class Feedback:
@@ -122,14 +134,14 @@ def check_all(*, namespace: dict | None = None) -> None:
     namespace = namespace if namespace is not None else sys._getframe(1).f_globals
     results = [_feedback(assignment, q.name, namespace) for q in assignment.questions]
     passed = sum(r.passed for r in results)
-    lines = [f"{'✓' if r.passed else '✗'} {r.headline}" for r in results]
+    lines = [_wrapped(f"{'✓' if r.passed else '✗'} {r.headline}") for r in results]
     for r in results:
-        lines += [f"    {f.text}" for f in r.findings if not f.ok][:1]
-    lines.append(_("Public checks passed for {passed} of {count} questions.").format(
-        passed=passed, count=len(results)) + " " + _hidden_note())
+        lines += [_wrapped(f.text, "    ") for f in r.findings if not f.ok][:1]
+    lines.append(_wrapped(_("Public checks passed for {passed} of {count} questions.").format(
+        passed=passed, count=len(results)) + " " + _hidden_note()))
     if assignment.manual:
-        lines.append(_("Written answers ({names}) are read by your teacher.").format(
-            names=", ".join(assignment.manual)))
+        lines.append(_wrapped(_("Written answers ({names}) are read by your teacher.").format(
+            names=", ".join(assignment.manual))))
     print("\n".join(lines))
 
 

@@ -22,7 +22,7 @@ def test_start_says_what_to_do(capsys):
     start("derive_it_by_hand")
     assert capsys.readouterr().out == (
         'Assignment: Derive it by hand. check("q1") runs the public checks of one question '
-        "(q1, q2, q3, q4); check_all() runs them all.\n"
+        "(q1, q2, q3,\nq4); check_all() runs them all.\n"
         "Your own numbers (the cells below use them): a = 1, b = 1, c = 1\n")
 
 
@@ -72,7 +72,8 @@ def test_check_all_has_one_line_per_question(tensors, capsys):
         "✓ q2 · Multiply, then sum: public checks passed",
         "✗ q3 · retain_grad() and backward(): 2 of 3 public checks failed",
         "    y.grad is None — call y.retain_grad() before z.backward(): a tensor made by an "
-        "operation keeps its gradient only when asked",
+        "operation",
+        "    keeps its gradient only when asked",
         "Public checks passed for 2 of 3 questions. Your teacher's grader adds hidden tests.",
         "Written answers (q4) are read by your teacher."]
 
@@ -125,3 +126,18 @@ def test_from_formula_computes_the_answer_and_says_what_to_do_without_it(capsys)
     with pytest.raises(NameError, match=r"^sigmoid_backward is not defined — write it in its "
                                         r"answer cell \(in place of `raise NotImplementedError"):
         exec(code, names)
+
+
+def test_printed_lines_break_at_spaces_never_inside_a_number(capsys):
+    """JupyterLab breaks a line of plain output wider than the notebook at any character: a
+    release's "T = 0.5" showed as "T = 0." over "5" (audit 19, assignment 5 at 1280 px).
+    What start(), check_all() and a failed check print is wrapped at spaces, within WIDTH."""
+    start("backprop_by_hand", student="alice")
+    out = capsys.readouterr().out
+    assert all(len(line) <= student.WIDTH for line in out.splitlines())
+    drawn = find_assignment("backprop_by_hand").variant_for("alice")
+    assert all(f"{name} = {value}" in out for name, value in drawn.items())  # never "s =\n2.0"
+    failed = student.CheckFailed("q1: " + "dlogprobs is wrong at 32 of 640 values; " * 5)
+    shown = failed._render_traceback_()
+    assert len(shown) == 1 and shown[0].count("\n") >= 2
+    assert all(len(line) <= student.WIDTH for line in shown[0].strip("\x1b[0;31m").split("\n"))

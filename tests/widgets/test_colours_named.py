@@ -1,11 +1,11 @@
 """A colour named in the text is the colour drawn.
 
 The stepper's legend names a colour for each mark ("gold, thick border: where backward
-is (the output before it starts, then the node running in this frame)"); lessons 1 and 2 name the graph's colours ("the green box
-at the top is the output"); lesson 10 names BackwardCheck's ("green with ✓ for
-exact"). Each test reads the colour a word names from the rendered SVG (or the
-style sheet the browser applies) and checks the word against its hue, so a
-drawing that keeps a box green where the text says gold fails here.
+is (the output before it starts, then the node running in this frame)"); lessons 1 and 2
+name the graph's colours ("the green box at the top is the output"); lesson 10 names
+BackwardCheck's ("green with ✓ for exact"). Each test reads the colour a word names from
+the rendered SVG (or the style sheet the browser applies) and checks the word against its
+hue, so a drawing that keeps a box green where the text says gold fails here.
 """
 
 import colorsys
