@@ -27,7 +27,8 @@ from .i18n import ASSIGNMENTS, _
 from .kernel_side import collect
 from .questions import Assignment, Finding, find_assignment, judge
 
-__all__ = ["start", "check", "check_all", "from_formula", "Feedback", "CheckFailed"]
+__all__ = ["start", "check", "check_all", "from_formula", "Feedback", "CheckFailed",
+           "NotAnswered"]
 
 _current: Assignment | None = None
 _variant: dict = {}
@@ -50,6 +51,16 @@ class CheckFailed(AssertionError):
 
     def _render_traceback_(self) -> list[str]:
         return [f"\x1b[0;31m{_wrapped(str(self))}\x1b[0m"]
+
+
+class NotAnswered(NameError):
+    """``from_formula`` of an answer not written yet. In a notebook it shows as its one line:
+    raised inside backward (assignment 4's gradcheck of the Function built on the answer),
+    its traceback went through a dozen frames of the engine to say only this."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"\x1b[0;31mNameError: {_wrapped(str(self))}\x1b[0m"]
+
 
 def _hidden_note() -> str:
     return _("Your teacher's grader adds hidden tests.")
@@ -165,9 +176,9 @@ def from_formula(name: str, **values):
             name=name))
     text = sys._getframe(1).f_globals.get(name)
     if text is None:
-        raise NameError(_("{name} is not defined — write it in its answer cell (in place of "
-                          "`raise NotImplementedError()`) and run that cell (and the cells "
-                          "above it)").format(name=name))
+        raise NotAnswered(_("{name} is not defined — write it in its answer cell (in place of "
+                            "`raise NotImplementedError()`) and run that cell (and the cells "
+                            "above it)").format(name=name))
     module = _tensor_module(values.values())
     return parse(text, answer.variables, answer.functions, answer.labels).on_tensors(
         module, **values)
