@@ -424,6 +424,26 @@ def test_lesson_8_says_which_operation_the_in_place_error_names(library):
     assert "which is output 0 of Add," in message(saved_input)
 
 
+def test_lesson_8_says_which_of_its_seven_mistakes_stop_with_an_error():
+    """Its introduction said each mistake came "with the message PyTorch prints", but three
+    of the seven raise nothing (audit 19): the stored outputs say which sections print an
+    error, and the introduction says how many."""
+    cells = lesson("08_pitfalls")
+    intro = cells[0].source.replace("\n", " ")
+    assert "Seven common mistakes" in intro and "Four of them stop with an error" in intro
+    assert "the other three raise nothing" in intro
+    sections, errors = [], {}
+    for cell in cells:
+        if cell.cell_type == "markdown" and re.match(r"## \d\. ", cell.source):
+            sections.append(cell.source.split("\n")[0])
+        elif cell.cell_type == "code" and sections:
+            printed = "".join(o.get("text", "") for o in cell.get("outputs", []))
+            if re.search(r"^(one of the variables|grad can be implicitly|Mismatch in shape|"
+                         r"through \.detach\(\): one of)", printed, re.M):
+                errors[sections[-1]] = True
+    assert len(sections) == 7 and len(errors) == 4, (sections, errors)
+
+
 NODE = re.compile(r'<g id="([^"]+)" class="node (\w+)(?: (\w+))?">(.*?)</g>\s*</g>', re.S)
 EDGE_ENDS = re.compile(r'<g id="[^"]+" class="edge \w+">\s*<title>([^<]+)&#45;&gt;([^<]+)</title>')
 
