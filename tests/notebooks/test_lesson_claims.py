@@ -192,8 +192,13 @@ def test_lesson_8_without_zero_grad_swings_for_ever_over_30_steps():
     code = next(c for c in cells if c.cell_type == "code" and "def train(zero_grad" in c.source)
     assert "steps=30" in code.source and "w = torch.tensor(1.0, requires_grad=True)" in code.source
     printed = "".join(o.get("text", "") for o in code.outputs)
-    with_zero = eval(re.search(r"^optimizer.zero_grad\(\): +(\[.*\])", printed, re.M).group(1))
-    without = eval(re.search(r"^# optimizer.zero_grad\(\): *(\[.*\])", printed, re.M).group(1))
+    # (each run printed as a tensor, wrapped between its numbers: a list of 30 on one line
+    # was broken inside a number by JupyterLab, "0." over "055")
+    with_zero, without = ([float(v) for v in re.findall(r"-?\d+\.\d+", block)] for block in
+                          re.search(r"^optimizer.zero_grad\(\):\n(tensor\(.*?\))\n"
+                                    r"# optimizer.zero_grad\(\):\n(tensor\(.*?\))\n",
+                                    printed, re.M | re.S).groups())
+    assert all(len(line) <= 80 for line in printed.splitlines())
     assert len(with_zero) == len(without) == 30
     assert all(0 < b <= a for a, b in zip([1.0] + with_zero, with_zero))  # shrinks toward 0
     assert with_zero[-1] < 0.01
