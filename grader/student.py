@@ -5,7 +5,7 @@ shows what is right and what to try. It is feedback, not a grade: your
 teacher's grader runs the same checks, plus hidden ones at inputs drawn for
 you, in its own process. So it says "public checks passed", never "all
 tests passed". It works offline; no server is involved. A check that fails
-ends the cell with one line (``CheckFailed``), not a traceback.
+ends the cell with its message (``CheckFailed``), not a traceback.
 
 ``start(assignment, student=...)`` also draws the student's own numbers (the
 assignment's variant), which the notebook's locked cells show and ``check()``
@@ -46,15 +46,15 @@ def _wrapped(text: str, indent: str = "") -> str:
 
 
 class CheckFailed(AssertionError):
-    """A failed ``check()``. In a notebook it shows as its one line, under the feedback
-    (IPython renders an exception with ``_render_traceback_`` that way)."""
+    """A failed ``check()``. In a notebook it shows as its message alone (wrapped at spaces),
+    under the feedback (IPython renders an exception with ``_render_traceback_`` that way)."""
 
     def _render_traceback_(self) -> list[str]:
         return [f"\x1b[0;31m{_wrapped(str(self))}\x1b[0m"]
 
 
 class NotAnswered(NameError):
-    """``from_formula`` of an answer not written yet. In a notebook it shows as its one line:
+    """``from_formula`` of an answer not written yet. In a notebook it shows as its message:
     raised inside backward (assignment 4's gradcheck of the Function built on the answer),
     its traceback went through a dozen frames of the engine to say only this."""
 
