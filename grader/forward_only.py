@@ -453,7 +453,7 @@ def tensor(data, dtype: _DType | None = None, requires_grad=False,
     array = np.array(given)
     if dtype is not None:
         array = array.astype(dtype.numpy)
-    elif array.dtype.kind == "f" and not isinstance(given, np.ndarray):
+    elif array.dtype.kind == "f" and not isinstance(given, (np.ndarray, np.generic)):
         array = array.astype(np.float32)  # Python floats: PyTorch's default dtype
     return Tensor(array)
 

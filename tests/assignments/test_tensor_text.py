@@ -56,7 +56,8 @@ def test_a_tensor_without_autograd_prints_what_pytorch_prints(array):
     "tensor([1.0, 2.0]) / 3", "tensor([[1.0, 2.0], [3.0, 4.0]]).sum(dim=0, keepdim=True) / 7",
     "arange(6.0).reshape(2, 3).mean(dim=1)", "arange(5)", "arange(2000.0)",
     "arange(1, 4) / 2", "tensor([1, 2]) * 2.5", "ones(2, 3).sum()", "tensor([1.0, 2.0]) > 1",
-    "tensor([1.0, 2.0], dtype=float64) / 3"])
+    "tensor([1.0, 2.0], dtype=float64) / 3",
+    "tensor(__import__('numpy').float64(1) / 3)"])  # (a NumPy float64 stays one, as in torch)
 def test_what_unbroadcast_might_print_reads_as_in_pytorch(expression):
     ours = eval(expression, {name: getattr(forward_only, name) for name in forward_only.__all__})
     theirs = eval(expression, {name: getattr(torch, name) for name in forward_only.__all__
