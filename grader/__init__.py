@@ -37,6 +37,7 @@ Where things live:
     scan.py        flag suspicious code in what ran; tampering holds back points
     exact.py       is a formula the derivative, or an approximation? (200 digits)
     forward_only.py tensors without autograd, for code answers that must sum by hand
+    tensor_text.py  ... printed as PyTorch prints a tensor
     variants.py    each student's own numbers, written into the locked cells
     run.py         run a code question's cells in a fresh sandboxed process
     runner.py      ... its side inside that process

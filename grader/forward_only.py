@@ -36,6 +36,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from .tensor_text import tensor_text
+
 __all__ = ["Tensor", "Size", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full",
            "empty", "zeros_like", "ones_like", "full_like", "arange", "eye", "exp", "log",
            "sqrt", "tanh", "sin", "cos", "abs", "sum", "mean", "matmul", "cat", "stack",
@@ -160,11 +162,10 @@ class Tensor:
     def __iter__(self):
         return (Tensor(row) for row in self._data)
 
-    def __repr__(self) -> str:
-        text = np.array2string(self._data, separator=", ", prefix="tensor(")
-        suffix = "" if self._data.dtype in (np.float32, np.int64, np.bool_) else \
-            f", dtype={self.dtype!r}"
-        return f"tensor({text}{suffix})"
+    def __repr__(self) -> str:  # as PyTorch prints it: tensor([0.3333]), not NumPy's digits
+        return tensor_text(self._data, self.dtype.name)
+
+    __str__ = __repr__
 
     def numpy(self) -> np.ndarray:
         return self._data
@@ -452,7 +453,7 @@ def tensor(data, dtype: _DType | None = None, requires_grad=False,
     array = np.array(given)
     if dtype is not None:
         array = array.astype(dtype.numpy)
-    elif array.dtype.kind == "f" and not isinstance(given, np.ndarray):
+    elif array.dtype.kind == "f" and not isinstance(given, (np.ndarray, np.generic)):
         array = array.astype(np.float32)  # Python floats: PyTorch's default dtype
     return Tensor(array)
 
@@ -503,7 +504,11 @@ def full_like(other, fill_value, dtype=None, requires_grad=False,
 
 def arange(start, end=None, step=1, dtype=None, **_options) -> Tensor:
     values = np.arange(start, end, step) if end is not None else np.arange(start)
-    return Tensor(values.astype(dtype.numpy) if dtype else values)
+    if dtype is None:  # PyTorch: int64 from integers, else its default float32
+        whole = all(isinstance(v, (builtins.int, np.integer)) for v in (start, end, step)
+                    if v is not None)
+        dtype = int64 if whole else float32
+    return Tensor(values.astype(dtype.numpy))
 
 
 def eye(n: int, m: int | None = None, dtype=None, **_options) -> Tensor:

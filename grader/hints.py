@@ -101,8 +101,8 @@ def _value_hint(name, got, expected, sizes) -> str:
                 return _(" — yours is n times autograd's: a division by n forgotten (the mean "
                          "over the batch divides every gradient by n)?")
             if value not in (0.0, 1.0) and abs(factor - value) < 1e-6 * abs(value):
-                return _(" — yours is {size} times autograd's: a factor {size} too "
-                         "many?").format(size=size)
+                return _(" — yours is {size} times autograd's: a division by {size} "
+                         "missing, or a factor {size} too many?").format(size=size)
             if value not in (0.0, 1.0) and abs(factor * value - 1) < 1e-6:
                 return _(" — yours is autograd's divided by {size}: a factor {size} "
                          "missing, or a division by {size} too many?").format(size=size)

@@ -82,8 +82,10 @@ def shape_text(shape) -> str:
 def problem(value, name: str) -> str | None:
     """Why ``value`` cannot be judged at all (not defined, raised, wrong type), or None."""
     if isinstance(value, Missing):
-        return _("{name} is not defined — run the cell that defines it (and the cells above "
-                 "it)").format(name=value.name)
+        # (also what a student who ran the unanswered cell sees: it raised before defining it)
+        return _("{name} is not defined — write it in its answer cell (in place of `raise "
+                 "NotImplementedError()`) and run that cell (and the cells above it)").format(
+            name=value.name)
     if isinstance(value, Raised):
         if value.kind == "NotImplementedError":
             return _("{name} raised NotImplementedError — replace `raise "

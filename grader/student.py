@@ -5,7 +5,7 @@ shows what is right and what to try. It is feedback, not a grade: your
 teacher's grader runs the same checks, plus hidden ones at inputs drawn for
 you, in its own process. So it says "public checks passed", never "all
 tests passed". It works offline; no server is involved. A check that fails
-ends the cell with one line (``CheckFailed``), not a traceback.
+ends the cell with its message (``CheckFailed``), not a traceback.
 
 ``start(assignment, student=...)`` also draws the student's own numbers (the
 assignment's variant), which the notebook's locked cells show and ``check()``
@@ -20,24 +20,47 @@ import html
 import json
 import os
 import sys
+import textwrap
 
 from .data import decode
 from .i18n import ASSIGNMENTS, _
 from .kernel_side import collect
 from .questions import Assignment, Finding, find_assignment, judge
 
-__all__ = ["start", "check", "check_all", "from_formula", "Feedback", "CheckFailed"]
+__all__ = ["start", "check", "check_all", "from_formula", "Feedback", "CheckFailed",
+           "NotAnswered"]
 
 _current: Assignment | None = None
 _variant: dict = {}
+# JupyterLab breaks a line of plain output wider than the notebook at any character, a
+# number included (a release's "T = 0.5" was shown as "T = 0." over "5"): the lines printed
+# here are wrapped at spaces first, narrower than a notebook beside the file browser (117
+# characters at 1280 px).
+WIDTH = 96
+
+
+def _wrapped(text: str, indent: str = "") -> str:
+    return "\n".join(textwrap.fill(line, WIDTH, initial_indent=indent, subsequent_indent=indent,
+                                   break_long_words=False, break_on_hyphens=False)
+                     for line in text.split("\n"))
 
 
 class CheckFailed(AssertionError):
-    """A failed ``check()``. In a notebook it shows as its one line, under the feedback
-    (IPython renders an exception with ``_render_traceback_`` that way)."""
+    """A failed ``check()``. In a notebook it shows as its message alone (wrapped at spaces),
+    under the feedback (IPython renders an exception with ``_render_traceback_`` that way)."""
 
     def _render_traceback_(self) -> list[str]:
-        return [f"\x1b[0;31m{self}\x1b[0m"]
+        return [f"\x1b[0;31m{_wrapped(str(self))}\x1b[0m"]
+
+
+class NotAnswered(NameError):
+    """``from_formula`` of an answer not written yet. In a notebook it shows as its message:
+    raised inside backward (assignment 4's gradcheck of the Function built on the answer),
+    its traceback went through a dozen frames of the engine to say only this."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"\x1b[0;31mNameError: {_wrapped(str(self))}\x1b[0m"]
+
 
 def _hidden_note() -> str:
     return _("Your teacher's grader adds hidden tests.")
@@ -53,13 +76,13 @@ def start(assignment: str, student: str | None = None) -> None:
     _current = find_assignment(assignment, folder=os.getcwd())
     _variant = _current.variant_for(student)
     names = ", ".join(q.name for q in _current.questions)
-    print(_('Assignment: {title}. check("q1") runs the public checks of one question '
-            '({names}); check_all() runs them all.').format(
-        title=ASSIGNMENTS.gettext(_current.title), names=names))
-    if _variant:
-        numbers = ", ".join(f"{name} = {value}" for name, value in _variant.items())
-        print(_("Your own numbers (the cells below use them): {numbers}").format(
-            numbers=numbers))
+    print(_wrapped(_('Assignment: {title}. check("q1") runs the public checks of one question '
+                     '({names}); check_all() runs them all.').format(
+        title=ASSIGNMENTS.gettext(_current.title), names=names)))
+    if _variant:  # (each "T = 0.5" kept on one line: no-break spaces while wrapping)
+        numbers = ", ".join(f"{name}\xa0=\xa0{value}" for name, value in _variant.items())
+        print(_wrapped(_("Your own numbers (the cells below use them): {numbers}").format(
+            numbers=numbers)).replace("\xa0", " "))
 
 
 class Feedback:
@@ -122,14 +145,14 @@ def check_all(*, namespace: dict | None = None) -> None:
     namespace = namespace if namespace is not None else sys._getframe(1).f_globals
     results = [_feedback(assignment, q.name, namespace) for q in assignment.questions]
     passed = sum(r.passed for r in results)
-    lines = [f"{'✓' if r.passed else '✗'} {r.headline}" for r in results]
+    lines = [_wrapped(f"{'✓' if r.passed else '✗'} {r.headline}") for r in results]
     for r in results:
-        lines += [f"    {f.text}" for f in r.findings if not f.ok][:1]
-    lines.append(_("Public checks passed for {passed} of {count} questions.").format(
-        passed=passed, count=len(results)) + " " + _hidden_note())
+        lines += [_wrapped(f.text, "    ") for f in r.findings if not f.ok][:1]
+    lines.append(_wrapped(_("Public checks passed for {passed} of {count} questions.").format(
+        passed=passed, count=len(results)) + " " + _hidden_note()))
     if assignment.manual:
-        lines.append(_("Written answers ({names}) are read by your teacher.").format(
-            names=", ".join(assignment.manual)))
+        lines.append(_wrapped(_("Written answers ({names}) are read by your teacher.").format(
+            names=", ".join(assignment.manual))))
     print("\n".join(lines))
 
 
@@ -153,8 +176,9 @@ def from_formula(name: str, **values):
             name=name))
     text = sys._getframe(1).f_globals.get(name)
     if text is None:
-        raise NameError(_("{name} is not defined — run the cell that defines it (and the "
-                          "cells above it)").format(name=name))
+        raise NotAnswered(_("{name} is not defined — write it in its answer cell (in place of "
+                            "`raise NotImplementedError()`) and run that cell (and the cells "
+                            "above it)").format(name=name))
     module = _tensor_module(values.values())
     return parse(text, answer.variables, answer.functions, answer.labels).on_tensors(
         module, **values)

@@ -7,9 +7,10 @@ dict). For each tensor it shows, as the ``cmp`` of Karpathy's lecture
 close (within ``torch.allclose``'s tolerance, shown), or wrong, with the
 largest difference, where it is, and what is most likely wrong (a missing sum,
 a flipped sign, the batch size, a transposed matrix, a use forgotten, ...).
-The graph is drawn once and each named tensor's box is marked: ✓ exact,
-≈ close, ✗ wrong, ? not yet, by colour and by mark; every change is also said
-in a sentence for screen readers.
+The graph is drawn once (the output's box called "loss", unless ``names`` or
+``tensors`` name it) and each named tensor's box is marked: ✓ exact, ≈ close,
+✗ wrong, ? not yet, by colour and by mark; every change is also said in a
+sentence for screen readers.
 
 Autograd's gradients come from the library's own engine (``autograd.grad`` on
 the named tensors, leaves or not), so nobody calls ``retain_grad()`` and no
@@ -366,9 +367,10 @@ class _Drawing:
     """The graph laid out once; each named tensor's box is marked per verdict."""
 
     def __init__(self, output, tensors: dict, engine: str | None, others: dict) -> None:
-        # (a tensor both checked and in ``others`` keeps its checked name)
-        self.model = GraphModel.build([output], {**others, **tensors}, collapse=4,
-                                      max_nodes=200)
+        # (a tensor both checked and in ``others`` keeps its checked name; the output, a
+        # loss, is called so unless it has a name: lesson 10's box said "output")
+        self.model = GraphModel.build([output], {_("loss"): output, **others, **tensors},
+                                      collapse=4, max_nodes=200)
         self.boxes: dict = {}  # name -> box id
         by_tensor = {id(box.tensor): box.id for box in self.model.boxes.values()
                      if box.kind in ("leaf", "tensor", "output") and box.count == 1}

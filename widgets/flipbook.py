@@ -43,7 +43,8 @@ CURRENT_FILL, CURRENT_STROKE, DONE_FILL, LEAF_DONE = "#ffd966", "#b45f06", "#d9d
 DONE_DASH = "5,2"  # boxes that ran: a dashed border as well as their colour
 FILLED = ("op", "accumulate", "more")  # kinds of box whose fill shows that they ran
 # The box of the frame is gold whatever its kind (frame 0's is the output, where backward
-# starts): the legend says "gold, thick border", so the picture draws both.
+# starts): the legend says "gold, thick border: where backward is (the output before it
+# starts, then the node running ...)", so the picture draws both.
 
 
 class FlipBook(Sequence):

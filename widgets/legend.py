@@ -1,10 +1,10 @@
 """The stepper's legend: what each colour of a frame means, each with its mark too.
 
-Colour is never the only signal (WCAG 1.4.1): the box that runs has a thick
-border, boxes that already ran a dashed one, an arrow that carried a gradient
-is labelled with it, and a leaf writes its ``.grad`` in its box. The legend
-shows a small sample of each, drawn with the same colours and marks as the
-picture, and says both in words.
+Colour is never the only signal (WCAG 1.4.1): the box of the frame (the output in
+frame 0, before backward starts, then the node that runs) has a thick border, boxes
+that already ran a dashed one, an arrow that carried a gradient is labelled with it,
+and a leaf writes its ``.grad`` in its box. The legend shows a small sample of each,
+drawn with the same colours and marks as the picture, and says both in words.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ def legend_items() -> list[tuple[str, str]]:
                 f'{html.escape(label)}</text></svg>')
 
     return [
-        (box(CURRENT_FILL, CURRENT_STROKE, 3),
-         _("gold, thick border: the node running in this frame")),
+        (box(CURRENT_FILL, CURRENT_STROKE, 3),  # (frame 0's gold box is the output's)
+         _("gold, thick border: where backward is (the output before it starts, then the "
+           "node running in this frame)")),
         (box(DONE_FILL, dash=DONE_DASH), _("lilac, dashed border: a node that already ran")),
         (box(LEAF_DONE), _("blue: a leaf, with its .grad so far written in it")),
         (arrow(CARRIED, "0.25"), _("red arrow with a number: the gradient it carried (thick "

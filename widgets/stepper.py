@@ -3,12 +3,12 @@
 It shows the steps the engine itself produces
 (``minigrad.autograd.backward_steps``, kept as ``.steps``; for a PyTorch
 tensor, torch's own nodes called in the same order) over one fixed
-layout of the graph: the box that runs is gold with a thick border, boxes
-that ran are lilac with a dashed one, every arrow shows the gradient it
-carried once it has carried one, every leaf shows the grad it has so far (a
-legend under the picture says so), and a sentence says what happened in
-words and numbers. It
-never changes any ``.grad``: call ``backward()`` yourself when done.
+layout of the graph: the box that runs (in frame 0, before backward starts,
+the output) is gold with a thick border, boxes that ran are lilac with a
+dashed one, every arrow shows the gradient it carried once it has carried
+one, every leaf shows the grad it has so far (a legend under the picture says
+so), and a sentence says what happened in words and numbers. It never
+changes any ``.grad``: call ``backward()`` yourself when done.
 
 Frames follow the drawing: a box drawn once for many nodes (a collapsed
 run ``MulBackward0 × 1,000``, or "… more") is one frame, whose sentence says

@@ -57,6 +57,7 @@ LEAVES = ("C", "W1", "b1", "W2", "b2")
 LABELS = ("X", "Y")
 SIZES = ("n", "vocab", "dims", "block", "hidden", "s", "T", "w")
 NAMED = SIZES[:-3]  # what a formula may name: s, T and w are written as the student's numbers
+NUMBERS = SIZES[-3:]
 VARIED = ("vocab", "dims", "block", "hidden", "s", "T", "w", "reduction")
 TENSORS = LEAVES + tuple(name for name, _text in FORWARD[:-1])
 # The gradients in the order of lesson 10, by question.
@@ -198,9 +199,22 @@ def judge_answers(answers: tuple):
         findings = []
         for answer in answers:
             formula, refused = parse_answer(answer, data[answer.name])
-            findings.append(refused or _judge_one(answer, formula, inputs, env))
+            findings.append(_as_numbers(refused, data[answer.name], env) if refused else
+                            _judge_one(answer, formula, inputs, env))
         return findings
     return judge
+
+
+def _as_numbers(refused: Finding, text, env: dict) -> Finding:
+    """A formula that names s, T or w is told to write the student's own numbers instead
+    (the refusal alone lists what a formula may use, and leaves out why they are not
+    there)."""
+    named = [k for k in NUMBERS if k in names_in(text)] if isinstance(text, str) else []
+    if not named:
+        return refused
+    numbers = ", ".join(f"{k} = {float(env[k])}" for k in named)
+    return Finding(False, refused.text + _(" — write your own numbers, not their names: "
+                                          "{numbers}").format(numbers=numbers))
 
 
 def _tensor(answer: Answer) -> str:

@@ -57,9 +57,12 @@ def test_a_classic_slip_gets_its_hint(question, old, new, said):
 
 
 def test_the_temperature_forgotten_is_named():
+    # (the division by T forgotten: the hint said only "a factor T too many?", which the
+    # student never wrote; audit 19)
     student = _student_with(T=4.0)
     failures = _slip(student, "q4", ' / 4.0"', '"', )
-    assert failures and "yours is T times autograd's: a factor T too many?" in failures[0]
+    assert failures and ("yours is T times autograd's: a division by T missing, or a factor T "
+                         "too many?") in failures[0]
 
 
 def test_a_wrong_shape_says_shape_and_a_wrong_value_says_where():
@@ -115,3 +118,40 @@ def test_a_formula_outside_the_language_is_refused(formula):
 def _q5(student):
     return right(NAME, student)["q5_answer"].split('"')[1]
 
+
+
+def test_the_hidden_tests_hand_a_formula_what_it_may_name_and_no_more():
+    """The instructor notebook's helper (nbgrader's hidden tests evaluate each formula on its
+    values) handed ``s`` but not ``T`` and ``w`` (audit 18): a leftover from before ``s`` was
+    written as the student's number. It hands the names a formula may use, the sizes the
+    assignment's text names, and the labels; ``s``, ``T`` and ``w`` are written as numbers."""
+    import ast
+
+    import nbformat
+    from assignment_files import BY_ASSIGNMENT
+
+    answer = find_assignment(NAME).answer("dC")  # (the last: it may name the most)
+    may = set(answer.variables) | set(answer.labels)
+    cells = nbformat.read(BY_ASSIGNMENT[NAME], as_version=4).cells
+    helper = next(c.source for c in cells if c.get("metadata", {}).get("nbgrader", {})
+                  .get("grade_id") == "helpers")
+    handed = {keyword.arg for node in ast.walk(ast.parse(helper))
+              if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "update"
+              for keyword in node.keywords if keyword.arg}
+    sizes = {"n", "vocab", "dims", "block", "hidden"}
+    assert sizes | {"X", "Y"} <= handed <= may, (handed, may)
+    assert not may & {"s", "T", "w"}
+    intro = cells[0].source
+    assert all(f"`{size}`" in intro for size in sizes) and "`s`, `T` and `w` as numbers" in intro
+
+
+def test_a_formula_that_names_s_is_told_to_write_the_number():
+    """Only n and the sizes may be named; s, T and w are the student's numbers. The refusal
+    listed what a formula may use without saying why s was not there: it now says to write
+    the number (the student's own)."""
+    s = numbers(NAME, MEAN)["s"]
+    failures = _slip(MEAN, "q5", f'"{s} * (1 - h**2)', '"s * (1 - h**2)')
+    assert failures and f"write your own numbers, not their names: s = {float(s)}" in failures[0]
+    assert "T = " not in failures[0]
+    other = _slip(MEAN, "q5", f'"{s} * (1 - h**2)', '"q * (1 - h**2)')  # another name: as before
+    assert other and "not their names" not in other[0]

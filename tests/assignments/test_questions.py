@@ -103,6 +103,18 @@ def test_stubs_fail_every_question(name):
         assert _failures(name, question.name, namespace, student=None), question.name
 
 
+def test_an_unanswered_data_answer_says_to_write_it_not_only_to_run_its_cell():
+    """A student who runs the notebook before answering has run every cell: the answer cell
+    raised NotImplementedError before defining df. The check said only "run the cell that
+    defines it" (audit 19, a released assignment run from the top)."""
+    source = load_source(BY_ASSIGNMENT["derive_it_by_hand"])
+    namespace = _namespace(nbg.student_version(source.notebook))
+    failures = _failures("derive_it_by_hand", "q1", namespace, student=None)
+    assert failures and set(failures) == {
+        "df is not defined — write it in its answer cell (in place of `raise "
+        "NotImplementedError()`) and run that cell (and the cells above it)"}
+
+
 def _a3(answers, student="alice"):
     return _student("tensors_and_gradients", student,
                     {**right("tensors_and_gradients", student), **answers})

@@ -22,7 +22,7 @@ def test_start_says_what_to_do(capsys):
     start("derive_it_by_hand")
     assert capsys.readouterr().out == (
         'Assignment: Derive it by hand. check("q1") runs the public checks of one question '
-        "(q1, q2, q3, q4); check_all() runs them all.\n"
+        "(q1, q2, q3,\nq4); check_all() runs them all.\n"
         "Your own numbers (the cells below use them): a = 1, b = 1, c = 1\n")
 
 
@@ -72,7 +72,8 @@ def test_check_all_has_one_line_per_question(tensors, capsys):
         "✓ q2 · Multiply, then sum: public checks passed",
         "✗ q3 · retain_grad() and backward(): 2 of 3 public checks failed",
         "    y.grad is None — call y.retain_grad() before z.backward(): a tensor made by an "
-        "operation keeps its gradient only when asked",
+        "operation",
+        "    keeps its gradient only when asked",
         "Public checks passed for 2 of 3 questions. Your teacher's grader adds hidden tests.",
         "Written answers (q4) are read by your teacher."]
 
@@ -105,3 +106,42 @@ def test_a_failed_check_is_one_line_in_a_notebook(tensors):
     lines = caught.value._render_traceback_()
     assert len(lines) == 1 and "q3: x.grad is None" in lines[0]
     assert "student.py" not in "".join(lines)
+
+
+def test_from_formula_computes_the_answer_and_says_what_to_do_without_it(capsys):
+    """from_formula (assignments 4 and 5: the answer built into a Function, the hidden tests)
+    reads the formula from the caller's globals; a student who ran the unanswered cell gets
+    the same words as check()."""
+    from grader import from_formula
+
+    start("implement_a_backward")
+    x, y = minigrad.tensor([0.0, 1.0]), minigrad.tensor([0.25, 0.5])
+    grad_output = minigrad.tensor([1.0, 2.0])
+    code = "got = from_formula('sigmoid_backward', x=x, y=y, grad_output=grad_output)"
+    names = {"from_formula": from_formula, "x": x, "y": y, "grad_output": grad_output,
+             "sigmoid_backward": "grad_output * y * (1 - y)"}
+    exec(code, names)
+    assert names["got"].tolist() == (grad_output * y * (1 - y)).tolist()
+    del names["sigmoid_backward"]
+    with pytest.raises(NameError, match=r"^sigmoid_backward is not defined — write it in its "
+                                        r"answer cell \(in place of `raise NotImplementedError"
+                       ) as caught:
+        exec(code, names)
+    # (raised inside backward by assignment 4's gradcheck: one line, not the engine's frames)
+    shown = caught.value._render_traceback_()
+    assert len(shown) == 1 and "NameError: sigmoid_backward is not defined" in shown[0]
+
+
+def test_printed_lines_break_at_spaces_never_inside_a_number(capsys):
+    """JupyterLab breaks a line of plain output wider than the notebook at any character: a
+    release's "T = 0.5" showed as "T = 0." over "5" (audit 19, assignment 5 at 1280 px).
+    What start(), check_all() and a failed check print is wrapped at spaces, within WIDTH."""
+    start("backprop_by_hand", student="alice")
+    out = capsys.readouterr().out
+    assert all(len(line) <= student.WIDTH for line in out.splitlines())
+    drawn = find_assignment("backprop_by_hand").variant_for("alice")
+    assert all(f"{name} = {value}" in out for name, value in drawn.items())  # never "s =\n2.0"
+    failed = student.CheckFailed("q1: " + "dlogprobs is wrong at 32 of 640 values; " * 5)
+    shown = failed._render_traceback_()
+    assert len(shown) == 1 and shown[0].count("\n") >= 2
+    assert all(len(line) <= student.WIDTH for line in shown[0].strip("\x1b[0;31m").split("\n"))

@@ -69,6 +69,8 @@ def test_backprop_by_hand_checked_in_lab(page, lab):
         "svg g.node.close").count() == 16
     assert check.locator("svg g.node.missing").count() == 0
     assert "AccumulateGrad" in svg_text(picture)
+    # the box of what it checks against: "the loss", as the lesson calls it (was "output")
+    assert svg_text(check.locator("svg g.node.output").first)[0] == "loss"
     row = check.locator('tr.minigrad-verdict[data-name="b2"]')
     assert want["b2"].hint in row.inner_text()
     assert "wrong" in row.get_attribute("class").split()

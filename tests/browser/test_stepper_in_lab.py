@@ -51,6 +51,9 @@ def test_step_through_backward_in_lab(page, lab):
     # the colour the legend names is the one drawn: frame 0's box (the output) is gold too,
     # not green with a gold border
     assert legend.nth(0).inner_text().startswith("gold")
+    # ... and its words hold in frame 0 too, where no node runs yet and the gold box is the
+    # output's (it said "the node running in this frame")
+    assert "the output before it starts" in legend.nth(0).inner_text()
     assert fill_of(stepper, output_id) == legend_gold(stepper)
     snapshot(page, "1-lesson-stepper-before", stepper)
 

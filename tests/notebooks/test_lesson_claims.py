@@ -192,8 +192,13 @@ def test_lesson_8_without_zero_grad_swings_for_ever_over_30_steps():
     code = next(c for c in cells if c.cell_type == "code" and "def train(zero_grad" in c.source)
     assert "steps=30" in code.source and "w = torch.tensor(1.0, requires_grad=True)" in code.source
     printed = "".join(o.get("text", "") for o in code.outputs)
-    with_zero = eval(re.search(r"^optimizer.zero_grad\(\): +(\[.*\])", printed, re.M).group(1))
-    without = eval(re.search(r"^# optimizer.zero_grad\(\): *(\[.*\])", printed, re.M).group(1))
+    # (each run printed as a tensor, wrapped between its numbers: a list of 30 on one line
+    # was broken inside a number by JupyterLab, "0." over "055")
+    with_zero, without = ([float(v) for v in re.findall(r"-?\d+\.\d+", block)] for block in
+                          re.search(r"^optimizer.zero_grad\(\):\n(tensor\(.*?\))\n"
+                                    r"# optimizer.zero_grad\(\):\n(tensor\(.*?\))\n",
+                                    printed, re.M | re.S).groups())
+    assert all(len(line) <= 80 for line in printed.splitlines())
     assert len(with_zero) == len(without) == 30
     assert all(0 < b <= a for a, b in zip([1.0] + with_zero, with_zero))  # shrinks toward 0
     assert with_zero[-1] < 0.01
@@ -288,6 +293,27 @@ def test_lesson_9_says_when_sgd_with_momentum_is_ahead_of_adam():
     assert 0.4 < sgd[last] / adam[last] < 0.6, (sgd[last], adam[last])  # "about half"
 
 
+@pytest.mark.parametrize("library", ["minigrad", "torch"])
+def test_lesson_9_momentum_is_a_running_sum_to_10_times_the_step(library):
+    """Lesson 9 called momentum's buffer "a running average of the past gradients"; with
+    PyTorch's rule (buffer = 0.9 buffer + gradient) it is a weighted sum, whose steps on a
+    steady slope grow to 10 times the plain step (audit 19)."""
+    lib = pytest.importorskip(library)
+    text = " ".join(c.source for c in lesson("09_train_your_first_network")
+                    if c.cell_type == "markdown").replace("\n", " ")
+    assert "keeps a running sum of the past gradients" in text and "running average" not in text
+    assert "(to 10 times the plain step, as 1 + 0.9 + 0.81 + … = 10)" in text
+    w = lib.tensor([0.0], requires_grad=True)
+    optimizer = lib.optim.SGD([w], lr=0.1, momentum=0.9)
+    steps = []
+    for _ in range(200):
+        before = w.item()
+        w.grad = lib.tensor([1.0])  # a steady slope: the same gradient every step
+        optimizer.step()
+        steps.append(before - w.item())
+    assert steps[0] == pytest.approx(0.1) and steps[-1] == pytest.approx(1.0, rel=1e-6)
+
+
 def test_lesson_7_float32_claims():
     """epsilon is gradcheck's default; float32's spacing near 1 and its rounding are as said;
     float32 central differences of the lesson's cube are off by percents."""
@@ -369,13 +395,16 @@ def test_the_lessons_store_drawings_to_measure():
 
 @pytest.mark.parametrize("library", ["minigrad", "torch"])
 def test_lesson_8_says_which_operation_the_in_place_error_names(library):
-    """The lesson's program names Exp (which made and saved y); a saved input changed in
-    place names the in-place operation (Add), not the one that saved it (Sin)."""
+    """The lesson's program names Exp (which made and saved y), though y.add_(1) has made y
+    an output of AddBackward0 (the lesson said the message names the operation the tensor is
+    an output of now, "here the same": audit 19); a saved input changed in place names the
+    in-place operation (Add), not the one that saved it (Sin)."""
     lib = pytest.importorskip(library)
     cells = lesson("08_pitfalls")
     text = next(c.source for c in cells if c.cell_type == "markdown"
-                and "the message names `Add`, the in-place change, not `Sin`" in c.source)
+                and "*now*: `Add`, the in-place change, not `Sin`" in c.source)
     assert "`a.add_(1)`" in text and "`y = a.sin()`" in text
+    assert "`y.add_(1)` has made `y` an output of\n`AddBackward0`" in text
 
     def message(program) -> str:
         with pytest.raises(RuntimeError) as caught:
@@ -386,6 +415,7 @@ def test_lesson_8_says_which_operation_the_in_place_error_names(library):
         x = lib.tensor([1.0, 2.0], requires_grad=True)
         y = x.exp()
         y.add_(1)
+        assert y.grad_fn.name() == "AddBackward0"  # what y is an output of now
         y.sum().backward()
 
     def saved_input():
@@ -397,6 +427,26 @@ def test_lesson_8_says_which_operation_the_in_place_error_names(library):
 
     assert "which is output 0 of Exp," in message(saved_result)
     assert "which is output 0 of Add," in message(saved_input)
+
+
+def test_lesson_8_says_which_of_its_seven_mistakes_stop_with_an_error():
+    """Its introduction said each mistake came "with the message PyTorch prints", but three
+    of the seven raise nothing (audit 19): the stored outputs say which sections print an
+    error, and the introduction says how many."""
+    cells = lesson("08_pitfalls")
+    intro = cells[0].source.replace("\n", " ")
+    assert "Seven common mistakes" in intro and "Four of them stop with an error" in intro
+    assert "the other three raise nothing" in intro
+    sections, errors = [], {}
+    for cell in cells:
+        if cell.cell_type == "markdown" and re.match(r"## \d\. ", cell.source):
+            sections.append(cell.source.split("\n")[0])
+        elif cell.cell_type == "code" and sections:
+            printed = "".join(o.get("text", "") for o in cell.get("outputs", []))
+            if re.search(r"^(one of the variables|grad can be implicitly|Mismatch in shape|"
+                         r"through \.detach\(\): one of)", printed, re.M):
+                errors[sections[-1]] = True
+    assert len(sections) == 7 and len(errors) == 4, (sections, errors)
 
 
 NODE = re.compile(r'<g id="([^"]+)" class="node (\w+)(?: (\w+))?">(.*?)</g>\s*</g>', re.S)

@@ -442,3 +442,25 @@ def test_names_label_the_drawing_and_are_not_checked(name):
     assert texts(nodes[fast._drawing.boxes["logits"]])[-1] == "? not yet"
     fast.add("logits", lib.autograd.grad(fast.output, t["logits"], retain_graph=True)[0])
     assert fast.passed and fast.verdicts["logits"].status == "exact"
+
+
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_the_outputs_box_is_the_loss_lesson_10_says_it_takes(name):
+    """Lesson 10: "BackwardCheck takes the loss"; its box said "output" (audit 18). The
+    output's box is called "loss", unless the caller names it."""
+    from pathlib import Path
+
+    import nbformat
+
+    lesson = Path(__file__).resolve().parents[2] / "notebooks" / "10_backprop_by_hand.ipynb"
+    text = " ".join(c.source for c in nbformat.read(lesson, as_version=4).cells
+                    if c.cell_type == "markdown")
+    assert "`BackwardCheck` takes the loss" in text
+    lib = library(name)
+    loss, t, X, Y = network(lib)
+    for check, title in ((BackwardCheck(loss, t), "loss"),
+                         (BackwardCheck(loss, t, names={"L": loss}), "L"),
+                         (BackwardCheck(loss, {**t, "total": loss}), "total")):
+        output = next(texts(g) for g in groups(check.svg, "node").values()
+                      if "output" in g.get("class").split())
+        assert output[0] == title and "output" not in " ".join(output), output

@@ -1,11 +1,11 @@
 """A colour named in the text is the colour drawn.
 
-The stepper's legend names a colour for each mark ("gold, thick border: the node
-running in this frame"); lessons 1 and 2 name the graph's colours ("the green box
-at the top is the output"); lesson 10 names BackwardCheck's ("green with ✓ for
-exact"). Each test reads the colour a word names from the rendered SVG (or the
-style sheet the browser applies) and checks the word against its hue, so a
-drawing that keeps a box green where the text says gold fails here.
+The stepper's legend names a colour for each mark ("gold, thick border: where backward
+is (the output before it starts, then the node running in this frame)"); lessons 1 and 2
+name the graph's colours ("the green box at the top is the output"); lesson 10 names
+BackwardCheck's ("green with ✓ for exact"). Each test reads the colour a word names from
+the rendered SVG (or the style sheet the browser applies) and checks the word against its
+hue, so a drawing that keeps a box green where the text says gold fails here.
 """
 
 import colorsys
@@ -122,6 +122,22 @@ def test_every_frame_draws_the_colours_the_legend_names(name, stepper):
             assert stroke == (legend["red"] if label else legend["grey"]), (k, arrow_id, label)
         if stepper.model.boxes[frame.box].kind in FILLED:
             ran.add(frame.box)
+
+
+@pytest.mark.parametrize("name, stepper", list(steppers()), ids=lambda v: v
+                         if isinstance(v, str) else "")
+def test_the_legends_gold_words_are_true_in_every_frame(name, stepper):
+    """The legend is the same in every frame, so its words for the gold box must hold in
+    frame 0, where no node has run yet and the gold box is the output's (audit 18 read "the
+    node running in this frame" there), and in every later frame, where it is the box of the
+    node(s) that frame runs."""
+    gold = next(words for _, words in legend_items() if words.startswith("gold"))
+    assert "the output before it starts" in gold and "node running in this frame" in gold
+    first = stepper.plan[0]
+    assert stepper.model.boxes[first.box].kind == "output" and not first.steps
+    assert first.box in stepper.model.output_ids
+    for k, frame in enumerate(stepper.plan[1:], 1):
+        assert frame.steps and {stepper.model.box_of[s.node] for s in frame.steps} == {frame.box}, k
 
 
 @pytest.mark.parametrize("name, stepper", list(steppers()), ids=lambda v: v
