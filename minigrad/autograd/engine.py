@@ -20,6 +20,7 @@ arrays (``Node.run_formula``).
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import itertools
 import operator
@@ -119,16 +120,29 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
              if needed is None or node in needed)
     for index, node in enumerate(steps):
         received = arrived.pop(node, [])
-        with silenced(), anomaly.blame(node), profiler.node_step(node, received):
-            sums = summed(received)
-            grad_outputs, _, retained = run_tensor_hooks(node, sums, False, True)
+        with quiet_and_observed(node, received):  # (beside the math: see there)
+            sums = summed(received)  # the gradients that arrived, added up
+            grad_outputs, _, retained = run_tensor_hooks(node, sums, owned=False, on_arrays=True)
             grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate, retained)
-        for (next_node, nr), grad in zip(node.next_functions, grads):
+        for (next_node, nr), grad in zip(node.next_functions, grads):  # sent on
             if next_node is not None and grad is not None and (needed is None
                                                                or next_node in needed):
                 arrived.setdefault(next_node, []).append((node, nr, grad))
         step = _step(index, node, received, grad_outputs, grads, retained)
         yield _captured(step, sums, needed, accumulate)
+
+
+@contextlib.contextmanager
+def quiet_and_observed(node, received: list):
+    """Around one node's step of ``walk``, what is not the math: NumPy's floating-point
+    warnings off (inf and nan come silently, as in PyTorch: kernels/float_errors.py),
+    anomaly mode told which node runs (``anomaly.blame``: the node's forward line is
+    shown if the step fails) and the profiler's events for the step
+    (``profiler.node_step``). None of them changes a gradient. (``fast.py``'s walk turns
+    the warnings off once for its whole pass, and the other two on only while anomaly
+    mode or the profiler is on.)"""
+    with silenced(), anomaly.blame(node), profiler.node_step(node, received):
+        yield
 
 
 def _captured(step: BackwardStep, sums: tuple, needed, accumulate: bool) -> BackwardStep:
