@@ -303,8 +303,8 @@ class RefusingNode(Node):
     raises, as soon as it is ready, before any older node (a freed graph's among them);
     newer nodes that were ready first, and their hooks, have run (as in PyTorch)."""
 
-    def _link(self, inputs, output, same: bool = False) -> None:
-        super()._link(inputs, output, same)
+    def _link(self, inputs, output, inputs_match_output: bool = False) -> None:
+        super()._link(inputs, output, inputs_match_output)
         self._sequence_nr = _LEAF_SEQUENCE
         self.next_functions = tuple(edge for edge in self.next_functions if edge[0] is not None)
 
