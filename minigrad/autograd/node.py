@@ -74,8 +74,8 @@ class Node(NodeHooks, NodeFidelity):
     float_errors = True
 
     # Speed, beside the math: a kernel that computes ``backward``'s gradients of big
-    # arrays (kernels.threads.BIG elements or more) in fewer passes, with the same bits
-    # (``fused(saved, grad, needs, grad_is_free)``, None where it does not apply).
+    # arrays in fewer passes, with the same bits (``fused(saved, grad, needs,
+    # grad_is_free)``; None where it does not apply, a small array: the formula runs).
     fused_backward = None
 
     # A node of several differentiable outputs (split, a custom Function): how many, so
