@@ -28,7 +28,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .. import errors
-from ..kernels.float_errors import silenced
+from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..kernels.layout import new_layout
 from ..kernels.meta import ones_like
 from . import anomaly, grad_mode, profiler
@@ -119,16 +119,51 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
              if needed is None or node in needed)
     for index, node in enumerate(steps):
         received = arrived.pop(node, [])
-        with silenced(), anomaly.blame(node), profiler.node_step(node, received):
-            sums = summed(received)
-            grad_outputs, _, retained = run_tensor_hooks(node, sums, False, True)
+        with quiet_and_observed(node, received):  # (beside the math: see there)
+            sums = summed(received)  # the gradients that arrived, added up
+            grad_outputs, _, retained = run_tensor_hooks(node, sums, owned=False, on_arrays=True)
             grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate, retained)
-        for (next_node, nr), grad in zip(node.next_functions, grads):
+        for (next_node, nr), grad in zip(node.next_functions, grads):  # sent on
             if next_node is not None and grad is not None and (needed is None
                                                                or next_node in needed):
                 arrived.setdefault(next_node, []).append((node, nr, grad))
         step = _step(index, node, received, grad_outputs, grads, retained)
         yield _captured(step, sums, needed, accumulate)
+
+
+class quiet_and_observed:  # noqa: N801 (used as ``with quiet_and_observed(node, received):``)
+    """Around one node's step of ``walk``, what is not the math: NumPy's floating-point
+    warnings off (inf and nan come silently, as in PyTorch: kernels/float_errors.py),
+    anomaly mode told which node runs (``anomaly.blame``: the node's forward line is
+    shown if the step fails) and the profiler's events for the step
+    (``profiler.node_step``). None of them changes a gradient. It is
+    ``with silenced(), anomaly.blame(node), profiler.node_step(node, received):`` written
+    out, without the generator of ``silenced`` (a stepper of 15,000 steps runs it 15,000
+    times). (``fast.py``'s walk turns the warnings off once for its whole pass, and the
+    other two on only while anomaly mode or the profiler is on.)"""
+
+    __slots__ = ("blame", "events", "token")
+
+    def __init__(self, node, received: list) -> None:
+        self.blame = anomaly.blame(node)
+        self.events = profiler.node_step(node, received)
+
+    def __enter__(self) -> None:
+        self.token = silence_float_errors()
+        self.blame.__enter__()
+        self.events.__enter__()
+
+    def __exit__(self, kind, error, trace) -> None:
+        try:
+            try:
+                self.events.__exit__(kind, error, trace)
+            except BaseException as raised:  # (what the next one out sees, as in a with)
+                kind, error, trace = type(raised), raised, raised.__traceback__
+                raise
+            finally:
+                self.blame.__exit__(kind, error, trace)
+        finally:
+            restore_float_errors(self.token)
 
 
 def _captured(step: BackwardStep, sums: tuple, needed, accumulate: bool) -> BackwardStep:
@@ -289,8 +324,8 @@ class RefusingNode(Node):
     raises, as soon as it is ready, before any older node (a freed graph's among them);
     newer nodes that were ready first, and their hooks, have run (as in PyTorch)."""
 
-    def _link(self, inputs, output, same: bool = False) -> None:
-        super()._link(inputs, output, same)
+    def _link(self, inputs, output, inputs_match_output: bool = False) -> None:
+        super()._link(inputs, output, inputs_match_output)
         self._sequence_nr = _LEAF_SEQUENCE
         self.next_functions = tuple(edge for edge in self.next_functions if edge[0] is not None)
 

@@ -36,7 +36,8 @@ from ..kernels.layout import leaf_grad_layout
 from ..kernels.meta import copied
 from ..kernels.threads import BIG
 from .hooks import run_posthooks, run_prehooks
-from .node import AccumulateGrad, Node, counted_gradients
+from .node import AccumulateGrad, Node
+from .node_fidelity import counted_gradients
 from .packing import PackedTensor
 from .saved import FREED, Saved, SavedTensor
 from .tensor_base import TensorBase, make

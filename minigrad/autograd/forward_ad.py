@@ -225,10 +225,10 @@ def refuse_backward_through_duals(outputs) -> None:
 
 # ---- tangents through an op: the double backward trick -------------------------------
 
-def run_op(apply, cls, inputs, arrays, params, same, profiled):
+def run_op(apply, cls, inputs, arrays, params, inputs_match_output, profiled):
     """``apply(cls, ...)`` (record.apply_to_arrays), then the result's tangent, when an
     input has one."""
-    output = apply(cls, inputs, arrays, params, same, profiled, dual=True)
+    output = apply(cls, inputs, arrays, params, inputs_match_output, profiled, dual=True)
     tangents = [tangent_of(x) if isinstance(x, TensorBase) else None for x in inputs]
     if any(t is not None for t in tangents):
         def again(proxies):  # the same op, on inputs that require grad

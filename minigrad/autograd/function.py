@@ -26,7 +26,8 @@ import numpy as np
 
 from .. import errors
 from . import forward_ad, grad_mode
-from .node import Node, counted_gradients
+from .node import Node
+from .node_fidelity import counted_gradients
 from .packing import PackedTensor, keep
 from .saved import FREED as _FREED, SavedTensor
 from .tensor_base import TensorBase, make

@@ -40,13 +40,14 @@ from .. import errors
 from ..dtypes import DTYPE_OF
 from ..kernels.layout import cast_preserved
 from . import anomaly, grad_mode, replaced
-from .broadcast import is_expandable_to, sum_to
+from .broadcast import sum_to
 from .formula import FORMULAS
 from .hooks import NodeHooks
+from .node_fidelity import NodeFidelity, counted_gradients
 from .record import apply_to_arrays, as_arrays
-from .packing import SAVED_TENSORS_HOOKS, PackedTensor, keep, saved_names
-from .saved import (FREED, RESULT, Input, Param, Saved, SavedTensor, check_savable, reads_saved,
-                    saved_tensor, show_saved)
+from .packing import SAVED_TENSORS_HOOKS, PackedTensor, keep
+from .saved import (FREED, RESULT, Input, Param, Saved, SavedTensor, check_savable, saved_tensor,
+                    show_saved)
 from .tensor_base import TensorBase, make
 
 __all__ = ["Node", "AccumulateGrad", "Input", "Param", "RESULT"]
@@ -55,8 +56,10 @@ _sequence = itertools.count()  # creation order; the engine runs newest first
 _LEAF_SEQUENCE = float("inf")  # AccumulateGrad runs as soon as it is ready
 
 
-class Node(NodeHooks):
-    """Base class of every backward node (``grad_fn``)."""
+class Node(NodeHooks, NodeFidelity):
+    """Base class of every backward node (``grad_fn``). Its hooks (``NodeHooks``) and how it
+    shows itself and words its errors as PyTorch's (``NodeFidelity``) are in modules beside
+    this one, ``hooks.py`` and ``node_fidelity.py``."""
 
     formula = None  # a Formula: what the op computes and its local derivatives
     saves: dict = {}  # what backward reads: name -> Input(k) | RESULT | Param(default)
@@ -71,8 +74,8 @@ class Node(NodeHooks):
     float_errors = True
 
     # Speed, beside the math: a kernel that computes ``backward``'s gradients of big
-    # arrays (kernels.threads.BIG elements or more) in fewer passes, with the same bits
-    # (``fused(saved, grad, needs, grad_is_free)``, None where it does not apply).
+    # arrays in fewer passes, with the same bits (``fused(saved, grad, needs,
+    # grad_is_free)``; None where it does not apply, a small array: the formula runs).
     fused_backward = None
 
     # A node of several differentiable outputs (split, a custom Function): how many, so
@@ -133,12 +136,12 @@ class Node(NodeHooks):
             arrays = as_arrays(inputs, cast_to)
         return apply_to_arrays(cls, inputs, arrays, params)
 
-    def _link(self, inputs, output, same: bool = False) -> None:
+    def _link(self, inputs, output, inputs_match_output: bool = False) -> None:
         """Connect this node to its inputs' nodes (and keep ``output`` if the class
-        saves it). ``same``: the op is elementwise (each gradient has its input's shape:
-        a diagonal Jacobian) and every input that needs a gradient has the output's
-        shape and dtype, with at least one dimension: its gradients need no check, and
-        ``_input_meta`` is None (see ``keep_input_meta``)."""
+        saves it). ``inputs_match_output``: the op is elementwise (each gradient has its
+        input's shape: a diagonal Jacobian) and every input that needs a gradient has the
+        output's shape and dtype, with at least one dimension, so its gradients need no
+        check, and ``_input_meta`` is None (see ``keep_input_meta``)."""
         self._sequence_nr = next(_sequence)
         self._tensor_pre_hooks = self._retains_grad = self._node_hooks = None
         if anomaly.enabled:  # (keep the forward line, for an error in backward)
@@ -154,7 +157,7 @@ class Node(NodeHooks):
                 else:
                     edges += (producer, x._output_nr),
                 needs += True,
-                if not same:
+                if not inputs_match_output:
                     data = x._data
                     meta += (data.shape, data.dtype),
             else:
@@ -165,16 +168,19 @@ class Node(NodeHooks):
                 meta += None,
         self.next_functions = edges
         self.needs_input_grad = _NEEDS.get(needs, needs)  # (one shared tuple per pattern)
-        self._input_meta = replaced.recorded_meta(self, inputs, edges, None if same else meta) \
-            if replaced.seen else None if same else meta  # (seen: a non-leaf's array replaced)
+        if inputs_match_output:  # (no gradient to check)
+            meta = None
+        self._input_meta = replaced.recorded_meta(self, inputs, edges, meta) \
+            if replaced.seen else meta  # (seen: a non-leaf's array replaced)
         if self._result_saved:
             self._saved[self._result_saved] = keep(output, output._data, True) \
                 if SAVED_TENSORS_HOOKS else saved_tensor(output, output._data, is_output=True)
 
     def keep_input_meta(self, like) -> tuple:
-        """``_input_meta``, made now for a node that ``_link`` gave none (``same``), from ``like``
-        (an array of its output's shape and dtype, its inputs'), before that output changes
-        shape (``y.data = ...``, ``out=``, ``y.t_()``) or ``ops.inplace.copy_slices`` takes it."""
+        """``_input_meta``, made now for a node that ``_link`` gave none
+        (``inputs_match_output``), from ``like`` (an array of its output's shape and dtype,
+        its inputs'), before that output changes shape (``y.data = ...``, ``out=``,
+        ``y.t_()``) or ``ops.inplace.copy_slices`` takes it."""
         if self._input_meta is None:
             meta = (like.shape, like.dtype)
             self._input_meta = tuple([meta if needs else None for needs in self.needs_input_grad])
@@ -202,39 +208,11 @@ class Node(NodeHooks):
         inputs = node._forward_args
         return inputs is not False and getattr(inputs[position], "_requires_grad", False)
 
-    # ---- reading the graph --------------------------------------------------
+    # ---- reading the graph (how a node shows itself: node_fidelity.py) -------
 
     def name(self) -> str:
         """The node's name, e.g. ``"MulBackward0"``."""
         return type(self).__name__
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {hex(id(self))}>"
-
-    def __dir__(self):
-        # As torch lists them: this node's saved names (not the readers of names other
-        # nodes save, see SavedValue; not a part kept for backward, named with "_")
-        names = {name for name in super().__dir__()
-                 if name != "_saved" and not reads_saved(type(self), name)}
-        return sorted(names | saved_names(self))
-
-    def _unpack(self, value):
-        if value is FREED:
-            raise RuntimeError(errors.BACKWARD_TWICE)
-        if isinstance(value, (SavedTensor, PackedTensor)):
-            return value.unpack(self)
-        return value
-
-    def saved_values(self) -> dict:
-        """Everything saved for backward, by name (tensors unpacked), as ``dir(node)``
-        lists it (``indices`` for ``_saved_indices``)."""
-        return {attr[7:]: getattr(self, attr) for attr in dir(self) if attr.startswith("_saved_")}
-
-    @property
-    def metadata(self) -> dict:
-        """A dict for anyone's notes on this node (anomaly mode keeps the forward
-        call's stack in ``metadata["traceback_"]``), as torch's ``Node.metadata``."""
-        return self.__dict__.setdefault("_metadata", {})
 
     # ---- running backward ---------------------------------------------------
 
@@ -308,14 +286,6 @@ class Node(NodeHooks):
             values[name] = value
         return Saved(values)
 
-    def _raise_modified(self) -> None:
-        """The in-place modification error for the saved tensor torch names when
-        several were changed: torch's generated nodes unpack their saved inputs,
-        then their saved outputs, each group in the order of the names."""
-        changed = [(value.tensor is None, name, value) for name, value in self._saved.items()
-                   if type(value) is SavedTensor and value.version.value != value.saved_version]
-        self._unpack(min(changed, key=lambda item: item[:2])[2])  # raises
-
     def checked_arrays(self, grads: tuple) -> tuple:
         """Each gradient (an array) brought to its input's shape and dtype, or an
         error naming the node."""
@@ -347,11 +317,6 @@ class Node(NodeHooks):
             grad = sum_to(grad, shape)
         return grad if grad._data.dtype == np_dtype else grad.to(DTYPE_OF[np_dtype])
 
-    def _check_expandable(self, index: int, got, expected) -> None:
-        if not is_expandable_to(expected, got):
-            raise RuntimeError(errors.INVALID_GRADIENT.format(
-                name=self.name(), index=index, got=list(got), expected=list(expected)))
-
     def backward(self, saved, *grad_outputs):
         raise NotImplementedError(f"{self.name()} does not implement backward")
 
@@ -361,16 +326,6 @@ class Node(NodeHooks):
         for name, value in saved.items():
             if type(value) is SavedTensor or type(value) is PackedTensor:
                 saved[name] = FREED
-
-def counted_gradients(node, grads, expected: int) -> tuple:
-    """A backward's result as a tuple of ``expected`` gradients, else torch's error
-    naming ``node`` (built-in nodes and custom Functions alike)."""
-    if type(grads) is not tuple:
-        grads = (grads,)
-    if len(grads) != expected:
-        raise RuntimeError(errors.GRADIENT_COUNT.format(name=node.name(), expected=expected,
-                                                        got=len(grads)))
-    return grads
 
 
 class AccumulateGrad(Node):

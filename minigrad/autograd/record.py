@@ -24,24 +24,27 @@ from .tensor_base import TensorBase, make
 __all__ = ["apply_to_arrays", "as_arrays"]
 
 
-def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
+def apply_to_arrays(cls, inputs, arrays, params: dict, inputs_match_output: bool = False,
                     profiled: bool = False, dual: bool = False, devices_checked: bool = False):
     """``cls.apply(*inputs, **params)`` once the NumPy values ``forward``
     receives are known (``arrays``, one per input; see ``as_arrays``). The
     elementwise ops' usual case comes here directly from ``rules.promotion.binary``
     and ``rules.promotion.unary`` (``x * y``, ``x.tanh()``), saying whether the operands
     that may need a gradient have the result's shape and dtype, with at least one
-    dimension (``same``; see ``Node._link``). The first three ``if``s hand the call to
-    what wraps it, each of which calls back here: while a profile runs, it is timed as
-    one event (``profiler.run_op``); inside a forward AD level, the result gets its
-    tangent (``forward_ad.run_op``); once meta tensors exist, an op on one gives meta
-    tensors (``meta.run_op``)."""
+    dimension (``inputs_match_output``; see ``Node._link``). The first three ``if``s
+    hand the call to what wraps it, each of which calls back here: while a profile
+    runs, it is timed as one event (``profiler.run_op``); inside a forward AD level, the
+    result gets its tangent (``forward_ad.run_op``); once meta tensors exist, an op on
+    one gives meta tensors (``meta.run_op``)."""
     if profiler.enabled and not profiled:
-        return profiler.run_op(apply_to_arrays, cls, inputs, arrays, params, same)
+        return profiler.run_op(apply_to_arrays, cls, inputs, arrays, params,
+                               inputs_match_output)
     if forward_ad.active and not dual:
-        return forward_ad.run_op(apply_to_arrays, cls, inputs, arrays, params, same, profiled)
+        return forward_ad.run_op(apply_to_arrays, cls, inputs, arrays, params,
+                                 inputs_match_output, profiled)
     if meta_arrays.seen and not devices_checked:
-        return meta.run_op(apply_to_arrays, cls, inputs, arrays, params, same, profiled, dual)
+        return meta.run_op(apply_to_arrays, cls, inputs, arrays, params, inputs_match_output,
+                           profiled, dual)
     # Not __init__: most nodes are never recorded (everything computed under
     # no_grad, inside backward too), so only a recorded node gets the state
     # of a graph node (here and in _link).
@@ -126,7 +129,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
         output._grad = output._accumulator = output._leaf_hooks = output._view_version = None
         output._version_cell = output._base = None
     node._forward_args = None  # (the inputs are not kept past forward)
-    node._link(inputs, output, same)
+    node._link(inputs, output, inputs_match_output)
     return output
 
 

@@ -25,12 +25,14 @@ between threads) and returns ``None`` otherwise.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from .layout import sorted_dims
 
-__all__ = ["cascade_sum", "sum_over", "sum_axes", "mean_axes", "prod_axis", "spread_axes"]
+__all__ = ["cascade_sum", "sum_over", "sum_axes", "mean_axes", "prod_axis", "spread_axes",
+           "spread", "spread_and_mean"]
 
 _VECTOR_BYTES = 32  # AVX2
 _ILP = 4  # accumulators side by side
@@ -387,3 +389,39 @@ def spread_axes(array: np.ndarray, axes, correction: float, keepdims: bool, root
         results = [r.astype(np.float32) for r in results]
     with np.errstate(over="ignore"):  # (past a half's range: inf, as torch's cast, silently)
         return [np.asarray(r.astype(array.dtype)) for r in results]
+
+
+def spread(array: np.ndarray, axes, correction: float, keepdims: bool, root: bool) -> np.ndarray:
+    """var (``root``: std) of ``array`` over ``axes`` (None: all) in PyTorch's order
+    (``spread_axes``), or where that is not followed here, NumPy's in float64, rounded
+    once."""
+    ordered = spread_axes(array, axes, correction, keepdims, root, with_mean=False)
+    if ordered is not None:
+        return ordered[0]
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (NumPy's own degrees-of-freedom one)
+        value = (np.std if root else np.var)(_accumulated(array), axis=axes, ddof=correction,
+                                             keepdims=keepdims)
+    return np.asarray(value, dtype=array.dtype)
+
+
+def spread_and_mean(array: np.ndarray, axes, correction: float, keepdims: bool,
+                    root: bool) -> list:
+    """var (``root``: std) and mean of ``array`` over ``axes``, both accumulated in float64
+    (for float16 and float32) and rounded once, as PyTorch's CPU kernel computes them
+    (``spread_axes``; else NumPy's in float64)."""
+    ordered = spread_axes(array, axes, correction, keepdims, root, with_mean=True)
+    if ordered is not None:
+        return ordered
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        wide = _accumulated(array)
+        value = np.var(wide, axis=axes, ddof=correction, keepdims=keepdims)
+        return [np.asarray(np.sqrt(value) if root else value, array.dtype),
+                np.asarray(np.mean(wide, axis=axes, keepdims=keepdims), array.dtype)]
+
+
+def _accumulated(array: np.ndarray) -> np.ndarray:
+    """``array`` in the type PyTorch's var and std accumulate in on the CPU: float64 for
+    float16 and float32."""
+    return array.astype(np.float64) if array.dtype.itemsize < 8 else array

@@ -12,24 +12,21 @@ which applies the class.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import dtypes
 from ..kernels.arithmetic import divided, divide, multiply, mul_backward, plus_times, power, times
 from ..autograd import forward_ad, grad_mode
-from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
 from . import fn
-from ..rules.layout import (with_contiguous_layout, with_iterator_layout, with_number_layout,
-                      with_unary_layout)
+from ..rules.layout import with_contiguous_layout, with_number_layout, with_unary_layout
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.promotion import float_dtype_for, python_number
 from ..rules import arguments, promotion
 from ..rules.arguments import alpha_params
-from ..autograd.tensor_base import TensorBase, is_tensor, make
+from ..rules.power import check_float_pow, unrecorded_power
+from ..autograd.tensor_base import is_tensor
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power",
            "scalar_op"]
@@ -357,17 +354,10 @@ def pow(a, exponent):
         return promotion.binary(PowBackward1, a, exponent, "** or pow()")
     if type(exponent) in (int, float) and a.dtype.is_floating_point:
         # The common case, kept quick: a float tensor keeps its dtype.
-        if a.dtype is dtypes.float16 or abs(exponent) >= 2**63:
-            arguments.check_pow(a.dtype, exponent)  # (past half's or a Scalar's range: torch's errors)
         if (grad_mode._enabled and a.requires_grad) or forward_ad.active:
+            check_float_pow(a.dtype, exponent)  # (torch's range errors)
             return with_unary_layout(PowBackward0.apply(a, exponent=exponent), a)
-        # Nothing to record (x ** 3 on data): the value straight from ``power``,
-        # without a node (issue 18: x ** 3 at the speed of two multiplications).
-        token = silence_float_errors()
-        try:
-            return with_unary_layout(make(power(a._data, exponent)), a)
-        finally:
-            restore_float_errors(token)
+        return unrecorded_power(a, exponent)  # (x ** 3 on data: no node, see there)
     exponent = python_number(exponent)
     if exponent is None:  # (None, a list, ...: see promotion._other_operand)
         return NotImplemented

@@ -19,7 +19,8 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..kernels.arithmetic import times
-from ..kernels.summation import mean_all, mean_axes, prod_axis, spread_axes, sum_all, sum_axes
+from ..kernels.summation import (mean_all, mean_axes, prod_axis, spread, spread_and_mean, sum_all,
+                                 sum_axes)
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
@@ -29,7 +30,8 @@ from ..rules.linalg import check_norm_identity
 from ..rules.math_dtypes import check_differentiable_dtype
 from ..rules.promotion import float_dtype_for
 from . import arithmetic, fn, pointwise
-from ..rules.arguments import check_logsumexp_dims, check_sub, normalize_dim, normalize_dims
+from ..rules.arguments import (check_logsumexp_dims, check_sub, normalize_dim, normalize_dims,
+                              warn_degrees_of_freedom)
 from ._saved import as_shown
 from . import shape as shape_ops
 from .split import several_outputs
@@ -316,39 +318,6 @@ def _var_backward(grad, x, dim, correction, keepdim, counted=None):
     return times(grad, factor) * centered
 
 
-def _degrees_of_freedom_warning(name, x, dim, correction):
-    """PyTorch's count: the input's elements over the output's (0 when the output is
-    empty, so an empty result always warns)."""
-    numel = x.size
-    kept = numel if dim is None else int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
-    outputs = 1 if dim is None else int(np.prod([n for d, n in enumerate(x.shape)
-                                                 if d not in dim], dtype=np.int64))
-    if (kept if outputs else 0) - correction <= 0:
-        errors.warn_at_caller(
-            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
-            "the reduction factor (input numel divided by output numel). (Triggered "
-            "internally at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)")
-
-
-def _accumulated(x: np.ndarray) -> np.ndarray:
-    """``x`` in the type torch's var and std accumulate in on the CPU: float64 for
-    float16 and float32."""
-    return x.astype(np.float64) if x.dtype.itemsize < 8 else x
-
-
-def _spread(x: np.ndarray, dim, correction, keepdim: bool, root: bool) -> np.ndarray:
-    """var (``root``: std) of the array ``x`` in torch's order (kernels/summation.py's
-    spread_axes), or where that is not followed, NumPy's in float64, rounded once."""
-    ordered = spread_axes(x, dim, correction, keepdim, root, with_mean=False)
-    if ordered is not None:
-        return ordered[0]
-    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's own dof warning
-        spread = (np.std if root else np.var)(_accumulated(x), axis=dim, ddof=correction,
-                                              keepdims=keepdim)
-    return np.asarray(spread, dtype=x.dtype)
-
-
 class VarBackward0(Node):
     formula = Formula("y",
                       "sum((x - mean)**2) / (n - correction)",
@@ -359,8 +328,8 @@ class VarBackward0(Node):
         self.save(dim=dim if shown is None else shown[0], _dim=dim, keepdim=keepdim,
                   correction=correction if shown is None else shown[1], _correction=correction,
                   _counted=() if shown is not None and shown[0] == () else None)
-        _degrees_of_freedom_warning("var", x, dim, correction)
-        return _spread(x, dim, correction, keepdim, root=False)
+        warn_degrees_of_freedom("var", x, dim, correction)
+        return spread(x, dim, correction, keepdim, root=False)
 
     def backward(self, saved, grad):
         return _var_backward(grad, saved.self, saved._dim, saved._correction,
@@ -375,8 +344,8 @@ class StdBackward0(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, dim, correction, keepdim, shown=None):
-        _degrees_of_freedom_warning("std", x, dim, correction)
-        result = _spread(x, dim, correction, keepdim, root=True)
+        warn_degrees_of_freedom("std", x, dim, correction)
+        result = spread(x, dim, correction, keepdim, root=True)
         self.save(dim=dim if shown is None else shown[0], _dim=dim, keepdim=keepdim,
                   correction=correction if shown is None else shown[1], _correction=correction,
                   _counted=() if shown is not None and shown[0] == () else None)
@@ -977,21 +946,6 @@ def _mean_backward(grad, x, dim, keepdim):
     return fn.expand(grad, x.shape) / n
 
 
-def _spread_and_mean_arrays(x, dim, correction, keepdim, std: bool) -> list:
-    """var (or std) and mean of the array ``x``, both accumulated in float64 (for float16
-    and float32) and rounded once, as PyTorch's CPU kernel computes them."""
-    _degrees_of_freedom_warning("std_mean" if std else "var_mean", x, dim, correction)
-    ordered = spread_axes(x, dim, correction, keepdim, std, with_mean=True)
-    if ordered is not None:
-        return ordered
-    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        wide = _accumulated(x)
-        spread = np.var(wide, axis=dim, ddof=correction, keepdims=keepdim)
-        return [np.asarray(np.sqrt(spread) if std else spread, x.dtype),
-                np.asarray(np.mean(wide, axis=dim, keepdims=keepdim), x.dtype)]
-
-
 def _keeping_input_and_result(outputs, x, result: bool):
     """A two-output node's outputs, its node (when recorded) keeping what backward reads,
     shown as PyTorch shows it: ``x`` (``_saved_self``) and, for std_mean, output 0
@@ -1021,8 +975,9 @@ class VarMeanBackward0(Node):
     def forward(self, x, dim, correction, keepdim):
         self.save(dim=None if dim is None else as_shown(dim), correction=correction,
                   keepdim=keepdim)
-        return _spread_and_mean_arrays(x, dim, correction, keepdim,
-                                       std=self.name() == "StdMeanBackward0")
+        std = self.name() == "StdMeanBackward0"
+        warn_degrees_of_freedom("std_mean" if std else "var_mean", x, dim, correction)
+        return spread_and_mean(x, dim, correction, keepdim, root=std)
 
     def backward(self, saved, grad_spread=None, grad_mean=None):
         x, parts = saved.self, []

@@ -236,6 +236,21 @@ def check_logsumexp_dims(x, dim, keepdim: bool) -> None:
                            f"[{', '.join(['1'] * x.ndim)}]")
 
 
+def warn_degrees_of_freedom(name: str, x, dim, correction) -> None:
+    """var's and std's warning (``name``: the function) when the correction leaves no
+    degree of freedom, by PyTorch's count: the input's elements over the output's (0 when
+    the output is empty, so an empty result always warns). ``x``: the input's array."""
+    numel = x.size
+    kept = numel if dim is None else int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
+    outputs = 1 if dim is None else int(np.prod([n for d, n in enumerate(x.shape)
+                                                 if d not in dim], dtype=np.int64))
+    if (kept if outputs else 0) - correction <= 0:
+        errors.warn_at_caller(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
+            "the reduction factor (input numel divided by output numel). (Triggered "
+            "internally at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)")
+
+
 def refused_operand(method: str, args: tuple) -> TypeError:
     """PyTorch's error for ``x.add_("a")``, ``x.pow_(None)``: an in-place method given what
     is neither a tensor nor a number, as its parser answers (one signature: "must be

@@ -75,7 +75,7 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
     ``scalar_overload``: the node C++'s Scalar overload records for ``tensor op number``
     (``MulBackward1``), which PyTorch's backward formulas (C++) record; inside a formula
     run with ``create_graph=True``, ``grad * 2`` records it. float16 ``*`` and ``/`` with a
-    scalar hand the scalar to the kernel as a float32 (see kernels.arithmetic.multiply).
+    scalar given second: ``half_with_scalar``.
     ``elementwise``: the op's gradients have its inputs' shapes (``+ - * /``), so that
     with operands of the result's shape they need no check (see ``Node._link``)."""
     a_is_tensor, b_is_tensor = isinstance(a, TensorBase), isinstance(b, TensorBase)
@@ -88,14 +88,7 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
             result = apply_to_arrays(node_cls, (a, b), (a_data, b_data), params,
                                      elementwise and a_data.shape == b_data.shape and a_data.ndim > 0)
         else:
-            dtype = dtypes.result_type(a, b)
-            if float_only:
-                dtype = float_dtype_for(dtype)
-            if dtype is _HALF and not b_data.ndim and op in _HALF_WITH_SCALAR:
-                result = apply_to_arrays(node_cls, (a, b), (_as_half(a_data), _opmath(b_data)),
-                                         params)
-            else:
-                result = node_cls.apply(a, b, cast_to=dtype, **params)
+            result = _promoted(node_cls, a, b, op, float_only, params)
         # Operands of different layouts, an empty result: torch's layout (see with_iterator_layout).
         if (result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous)
                 or not result._data.size):  # (NumPy's strides for an empty result are 0)
@@ -116,18 +109,14 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
         # Inside a backward formula (create_graph=True): tensor op number is
         # C++'s Scalar overload, as in PyTorch's formulas.
         return apply_scalar_overload(scalar_overload, tensor, number, dtype, params)
-    if quick and dtype is _HALF and a_is_tensor and op in _HALF_WITH_SCALAR:
-        constant, array = _number_operand(number, dtypes.float32)
-        result = apply_to_arrays(node_cls, (a, constant), (a._data, array), params)
+    if dtype is _HALF and a_is_tensor and op in _HALF_WITH_SCALAR:
+        result = half_with_scalar(node_cls, a, number, params)
     elif quick:  # (the number's tensor and its array in the tensor's dtype, made once)
         constant, array = _number_operand(number, dtype)
         inputs, arrays = ((a, constant), (a._data, array)) if a_is_tensor else \
             ((constant, b), (array, b._data))
         result = apply_to_arrays(node_cls, inputs, arrays, params,
                                  elementwise and tensor._data.ndim > 0)
-    elif a_is_tensor and dtype is _HALF and op in _HALF_WITH_SCALAR:
-        constant, array = _number_operand(b, dtypes.float32)  # (a bool or an int times a half)
-        result = apply_to_arrays(node_cls, (a, constant), (_as_half(a._data), array), params)
     elif a_is_tensor:
         result = node_cls.apply(a, _wrapped(b), cast_to=dtype, **params)
     else:
@@ -136,6 +125,52 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
                                  and result._data.strides != tensor._data.strides):
         with_number_layout(result, tensor._data)  # (see there: only then can it differ)
     return result
+
+
+def _promoted(node_cls, a, b, op: str, float_only: bool, params: dict):
+    """``binary`` for two tensors of different dtypes (or integers to a float-only op):
+    both converted to the promoted dtype (a float16 result with a 0-dim ``b`` in ``*`` or
+    ``/``: ``half_with_scalar``)."""
+    dtype = dtypes.result_type(a, b)
+    if float_only:
+        dtype = float_dtype_for(dtype)
+    if dtype is _HALF and not b._data.ndim and op in _HALF_WITH_SCALAR:
+        return half_with_scalar(node_cls, a, b, params)
+    return node_cls.apply(a, b, cast_to=dtype, **params)
+
+
+def half_with_scalar(node_cls, a, scalar, params: dict):
+    """``a * scalar`` or ``a / scalar`` with a float16 result, for a scalar given second (a
+    Python number or a 0-dim tensor): as torch's CPU kernel computes it, in float32 with the
+    scalar's own value, rounded once to half (see ``_HALF_WITH_SCALAR``). ``forward``
+    receives ``a`` as float16 and the scalar as a float32 array."""
+    if isinstance(scalar, TensorBase):
+        operand, array = scalar, _opmath(scalar._data)
+    else:  # (a number: its wrapped tensor, and its value as a float32 array, made once)
+        operand, array = _number_operand(scalar, dtypes.float32)
+    return apply_to_arrays(node_cls, (a, operand), (_as_half(a._data), array), params)
+
+
+# float16 times (or divided by) a scalar, a Python number or a 0-dim tensor given second:
+# torch's CPU kernels compute it in float32 with the scalar's own value (not first rounded
+# to half) and round the product once to half (``x * 0.1``: 0.15 where half arithmetic
+# gives 0.1499); +, - and a scalar given first compute in half. Forward receives the
+# scalar as a float32 array, and formulas on arrays get float32 products, which the
+# node's gradient check rounds to half. (Two float16 tensors: NumPy's half loops compute
+# in float32 too.)
+_HALF_WITH_SCALAR = ("*", "/")
+
+
+def _as_half(array: np.ndarray) -> np.ndarray:
+    """The tensor operand of a float16 op with a scalar, as float16 (a number past its
+    range is inf, without NumPy's overflow warning: record.converted)."""
+    return array if array.dtype == np.float16 else converted(array, np.float16)
+
+
+def _opmath(scalar: np.ndarray) -> np.ndarray:
+    """A scalar operand of a float16 ``*`` or ``/`` as torch's CPU kernel takes it: its own
+    value (not first rounded to half) as a float32."""
+    return scalar if scalar.dtype == np.float32 else scalar.astype(np.float32)
 
 
 def _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params,
@@ -150,18 +185,6 @@ def _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params,
         return NotImplemented
     a, b = (a, value) if a_is_tensor else (value, b)
     return binary(node_cls, a, b, op, float_only, params, scalar_overload, elementwise)
-
-
-def _as_half(array: np.ndarray) -> np.ndarray:
-    """The tensor operand of a float16 op with a scalar, as float16 (a number past its
-    range is inf, without NumPy's overflow warning: record.converted)."""
-    return array if array.dtype == np.float16 else converted(array, np.float16)
-
-
-def _opmath(scalar: np.ndarray) -> np.ndarray:
-    """A scalar operand of a float16 ``*`` or ``/`` as torch's CPU kernel takes it: its own
-    value (not first rounded to half) as a float32 (see binary)."""
-    return scalar if scalar.dtype == np.float32 else scalar.astype(np.float32)
 
 
 def check_python_int(value) -> None:
@@ -234,16 +257,6 @@ def unary(node_cls, x):
         # (nothing to convert, nothing to lay out: see with_unary_layout)
         return apply_to_arrays(node_cls, (x,), (array,), NO_PARAMS, array.ndim > 0)
     return with_unary_layout(node_cls.apply(x, cast_to=float_dtype_for(x.dtype)), x)
-
-
-# float16 times (or divided by) a scalar, a Python number or a 0-dim tensor given second:
-# torch's CPU kernels compute it in float32 with the scalar's own value (not first rounded
-# to half) and round the product once to half (``x * 0.1``: 0.15 where half arithmetic
-# gives 0.1499); +, - and a scalar given first compute in half. Forward receives the
-# scalar as a float32 array, and formulas on arrays get float32 products, which the
-# node's gradient check rounds to half. (Two float16 tensors: NumPy's half loops compute
-# in float32 too.)
-_HALF_WITH_SCALAR = ("*", "/")
 
 
 def wrapped_to(value, dtype):

@@ -66,3 +66,12 @@ def test_the_walk_is_as_long_as_the_map_says():
     walk = source_of("autograd/engine.py", "walk")
     stated = int(re.search(r"`walk`, the reference walk \((\d+) lines\)", MAP)[1])
     assert len(walk.splitlines()) == stated
+
+
+def test_the_walk_meets_what_is_beside_the_math_in_one_call():
+    """NumPy's float warnings, anomaly mode and the profiler: one ``with`` of one call, so
+    the walk reads as HIPS autograd's backward_pass (the map says to skip it)."""
+    withs = [node for node in ast.walk(definition("autograd/engine.py", "walk"))
+             if isinstance(node, ast.With)]
+    assert [len(node.items) for node in withs] == [1]
+    assert "`quiet_and_observed`" in MAP
