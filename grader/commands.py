@@ -22,6 +22,8 @@ import pathlib
 import secrets
 import sys
 
+from .command_line import add_salt, salt
+
 __all__ = ["add_commands", "HANDLERS", "NAMES", "SUMMARY"]
 
 NAMES = ("report", "export", "gradescope", "prairielearn", "kernelspec", "lab")
@@ -174,7 +176,7 @@ the sandbox: --sandbox auto (default) grades under bubblewrap where Gradescope's
 
 example:
   minigrad-kit gradescope course/01_derive_it_by_hand.ipynb --out hw2-autograder.zip \\
-      --salt "$MINIGRAD_KIT_SALT" --visibility after_due_date
+      --visibility after_due_date   # the salt: $MINIGRAD_KIT_SALT or --salt-file FILE
 """
 
 
@@ -199,7 +201,7 @@ The hidden inputs are drawn per variant (data.json's variant_seed): keep singleV
 
 example:
   minigrad-kit prairielearn course/01_derive_it_by_hand.ipynb --out pl/ \\
-      --image ghcr.io/you/minigrad-kit-grader:0.1.0 --salt "$MINIGRAD_KIT_SALT"
+      --image ghcr.io/you/minigrad-kit-grader:0.1.0   # salt: $MINIGRAD_KIT_SALT or --salt-file
 """
 
 
@@ -448,10 +450,7 @@ def _grading_options(parser) -> None:
     parser.add_argument("--lenient", action="store_true",
                         help="hold for review only what the tampering scan recognises "
                              "(default: strict, as minigrad-kit grade)")
-    parser.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
-                        help="a private text mixed into the hidden inputs (default: "
-                             "$MINIGRAD_KIT_SALT, else a secret drawn now and kept in the "
-                             "autograder's configuration)")
+    add_salt(parser, "a secret drawn now and kept in the autograder's configuration")
     parser.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
                         help="bubblewrap for the code runs: auto (default), required, off")
     parser.add_argument("--numbers-of", metavar="NAME",
@@ -475,7 +474,7 @@ def _platform_options(args) -> dict:
     one = getattr(args, "variants", "none") == "none"
     numbers = {"numbers": args.numbers_of or course_numbers()} if one else {}
     return {**numbers, "timeout": args.timeout, "memory": args.memory, "budget": args.budget,
-            "lenient": args.lenient, "salt": args.salt or secrets.token_hex(32), "sandbox": args.sandbox, "lang": args.lang or language(),
+            "lenient": args.lenient, "salt": salt(args) or secrets.token_hex(32), "sandbox": args.sandbox, "lang": args.lang or language(),
             **({"visibility": args.visibility} if hasattr(args, "visibility") else {}),
             **({"variants": args.variants} if hasattr(args, "variants") else {})}
 

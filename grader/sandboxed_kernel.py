@@ -22,6 +22,16 @@ The kernel spec starts this module (``python -m grader.sandboxed_kernel -f
 5. ends when the kernel ends, and takes the kernel with it when it is stopped
    (``--die-with-parent``).
 
+The client's TCP ports are on the loopback, which every user of the machine reaches: a
+classmate's own kernel on the same JupyterHub subscribed to iopub and read every cell nbgrader
+ran, the instructor's hidden tests with them (``execute_input``), and could flood the shell
+channel of a classmate's grading (red team 17). Messages are signed, but not enciphered, and
+a signature is checked by the kernel, after the relay has queued what it was sent. So each
+handshake on a TCP port is decided first (``_peers_are_mine``, ZeroMQ's ZAP): it goes ahead
+only when every socket of this machine connected to that port is its user's, the user of
+the client that wrote the connection file (``/proc/net/tcp``); a connection of another user
+is refused before any message crosses it.
+
 Interrupts travel as messages on the control channel (``interrupt_mode: message``): a
 signal would reach this launcher, not the kernel.
 """
@@ -30,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import json
 import os
 import resource
@@ -57,6 +68,9 @@ CHANNELS = {"shell": (zmq.ROUTER, zmq.DEALER), "control": (zmq.ROUTER, zmq.DEALE
             "iopub": (zmq.XPUB, zmq.XSUB)}
 # the kernel answers on stdin to the identity it saw on shell: both relays show it the same
 RELAY_IDENTITY = b"minigrad-kit-relay"
+ZAP = "inproc://zeromq.zap.01"  # where ZeroMQ asks whether a handshake may go ahead
+TCP_TABLES = ("/proc/net/tcp", "/proc/net/tcp6")
+ESTABLISHED = "01"
 
 
 def kernel_json(memory_mb: int = 4096) -> dict:
@@ -87,6 +101,8 @@ def _address(connection: dict, channel: str) -> str:
 def _relay(context, channel: str, client: dict, kernel: dict, ready: threading.Barrier):
     outer, inner = CHANNELS[channel]
     front, back = context.socket(outer), context.socket(inner)
+    if client.get("transport", "tcp") == "tcp":  # (ipc: the client's own folder decides)
+        front.setsockopt(zmq.ZAP_DOMAIN, str(client[f"{channel}_port"]).encode())
     if outer == zmq.XPUB:
         front.setsockopt(zmq.XPUB_VERBOSE, 1)  # each client's subscription reaches the kernel
     else:
@@ -101,6 +117,46 @@ def _relay(context, channel: str, client: dict, kernel: dict, ready: threading.B
     finally:
         front.close(linger=0)
         back.close(linger=0)
+
+
+def _gatekeeper(socket, loopback: bool) -> None:
+    """ZeroMQ's ZAP handler for the relays' TCP ports (``socket``, bound at ``ZAP`` before
+    any relay binds): each handshake is allowed when ``_peers_are_mine`` of the port (the
+    request's domain) holds."""
+    try:
+        while True:
+            request = socket.recv_multipart()
+            routing, rest = request[:request.index(b"")], request[request.index(b"") + 1:]
+            version, number, domain = rest[0], rest[1], rest[2]
+            allowed = domain.isdigit() and _peers_are_mine(int(domain), loopback)
+            socket.send_multipart([*routing, b"", version, number,
+                                   b"200" if allowed else b"400",
+                                   b"OK" if allowed else b"another user's connection", b"", b""])
+    except zmq.ContextTerminated:
+        pass
+    finally:
+        socket.close(linger=0)
+
+
+def _peers_are_mine(port: int, loopback: bool, tables=TCP_TABLES) -> bool:
+    """Whether every established socket of this machine connected to ``port`` belongs to
+    this process's user (the user of the client that wrote the connection file), and, on a
+    ``loopback`` port, that there is one."""
+    owners = set()
+    for table in tables:
+        try:
+            with open(table, encoding="ascii") as file:
+                lines = file.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 7 and fields[3] == ESTABLISHED and \
+                    int(fields[2].rsplit(":", 1)[1], 16) == port:
+                owners.add(int(fields[7]))
+    if not owners:
+        return not loopback  # (a peer on another machine: /proc shows none of its sockets)
+    return owners == {os.getuid()}
 
 
 def _lend(folder: Path, user: int | None):
@@ -154,9 +210,13 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
                                    stdout=subprocess.DEVNULL,  # (its banner; stderr kept)
                                    preexec_fn=_limit_memory(memory_mb))
         context = zmq.Context()
+        gate = context.socket(zmq.ROUTER)
+        gate.bind(ZAP)  # (before the relays: no handshake goes ahead undecided)
         ready = threading.Barrier(len(CHANNELS) + 1)
         relays = [threading.Thread(target=_relay, args=(context, name, client, kernel, ready),
                                    daemon=True, name=f"relay-{name}") for name in CHANNELS]
+        relays.append(threading.Thread(target=_gatekeeper, args=(gate, _loopback(client)),
+                                       daemon=True, name="relay-gatekeeper"))
         for relay in relays:
             relay.start()
         ready.wait()
@@ -175,6 +235,13 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         if "give_back" in locals():
             give_back()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _loopback(client: dict) -> bool:
+    try:
+        return ipaddress.ip_address(client.get("ip", "127.0.0.1")).is_loopback
+    except ValueError:  # (a host name)
+        return client.get("ip") == "localhost"
 
 
 def _special_files(folder: Path) -> set:
