@@ -32,6 +32,20 @@ only when every socket of this machine connected to that port is its user's, the
 the client that wrote the connection file (``/proc/net/tcp``); a connection of another user
 is refused before any message crosses it.
 
+What the kernel writes is on the machine's disk (its notebook's folder, and the scratch
+folder, its home): a cell wrote 300 MB into each, and nothing stopped it filling the disk that
+nbgrader's gradebook and the classmates' autograded notebooks are written to (red team 17).
+A file may hold at most ``WRITE_BYTES`` (``RLIMIT_FSIZE``), and ``_Watch`` adds up, every
+``WATCH_SECONDS``, what the two folders hold beyond what they held at the start: past
+``WRITE_BYTES``, or past ``NEW_ENTRIES`` files and folders, the kernel is killed, and what
+it made there is removed.
+
+The kernel's standard error (bubblewrap's, ipykernel's, and a cell's ``os.write(2, ...)``)
+was the client's: it reached the terminal of the teacher who runs ``nbgrader autograde``
+as written, terminal escapes (OSC 52 writes the clipboard) and lines that read as
+nbgrader's own among them (red team 17). It is read here and written on, each line as one
+line of text (``intake.one_line``), after ``STDERR_PREFIX``, ``STDERR_BYTES`` at most.
+
 Interrupts travel as messages on the control channel (``interrupt_mode: message``): a
 signal would reach this launcher, not the kernel.
 """
@@ -51,10 +65,12 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import zmq
 
+from .intake import one_line
 from .sandbox import (bubblewrap_argv, hand_over, kernel_command, sandbox_environment,
                       sandbox_user)
 
@@ -68,6 +84,11 @@ CHANNELS = {"shell": (zmq.ROUTER, zmq.DEALER), "control": (zmq.ROUTER, zmq.DEALE
             "iopub": (zmq.XPUB, zmq.XSUB)}
 # the kernel answers on stdin to the identity it saw on shell: both relays show it the same
 RELAY_IDENTITY = b"minigrad-kit-relay"
+WRITE_BYTES = 256 * 1024 * 1024  # what a kernel may add to its folders (the class's disk)
+NEW_ENTRIES = 10_000  # files and folders it may make there
+STDERR_BYTES = 64 * 1024  # of the kernel's standard error passed on to the client's
+STDERR_PREFIX = "[minigrad-kit sandboxed kernel] "
+WATCH_SECONDS = 0.2
 ZAP = "inproc://zeromq.zap.01"  # where ZeroMQ asks whether a handshake may go ahead
 TCP_TABLES = ("/proc/net/tcp", "/proc/net/tcp6")
 ESTABLISHED = "01"
@@ -179,11 +200,86 @@ def _lend(folder: Path, user: int | None):
     return give_back
 
 
-def _limit_memory(megabytes: int):
+def _limits(megabytes: int):
+    """The kernel's limits, set between fork and exec: its memory, and the size of a file."""
     def limit() -> None:
-        size = megabytes * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    return limit if megabytes else None
+        if megabytes:
+            size = megabytes * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (WRITE_BYTES, WRITE_BYTES))
+    return limit
+
+
+def _pass_on(stream, out=None) -> None:
+    """The kernel's standard error, each line as one line of text after ``STDERR_PREFIX``,
+    ``STDERR_BYTES`` of it; the rest is read and dropped."""
+    out = out or sys.stderr
+    passed = 0
+    for line in iter(lambda: stream.readline(4096), b""):
+        if passed < STDERR_BYTES:
+            passed += len(line)
+            text = one_line(line.decode("utf-8", "replace").rstrip("\n"))
+            out.write(STDERR_PREFIX + text + "\n")
+            if passed >= STDERR_BYTES:
+                out.write(STDERR_PREFIX + f"(more than {STDERR_BYTES:,} bytes: the rest not "
+                                          "shown)\n")
+            out.flush()
+    stream.close()
+
+
+def _entries(folders, most: int) -> dict:
+    """(path, inode) -> bytes on disk of everything beneath ``folders`` (links not
+    followed); at most ``most`` entries are read."""
+    found, stack = {}, [str(folder) for folder in folders]
+    while stack and len(found) < most:
+        with contextlib.suppress(OSError), os.scandir(stack.pop()) as listing:
+            for entry in listing:
+                with contextlib.suppress(OSError):
+                    status = entry.stat(follow_symlinks=False)
+                    found[entry.path, status.st_ino] = status.st_blocks * 512
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                if len(found) >= most:
+                    break
+    return found
+
+
+class _Watch(threading.Thread):
+    """Kills ``process`` once ``folders`` hold more than ``WRITE_BYTES`` beyond what they held
+    at the start, or ``NEW_ENTRIES`` more files and folders; ``over`` says why."""
+
+    def __init__(self, process, folders):
+        super().__init__(daemon=True, name="write-watch")
+        self.process, self.folders, self.over = process, folders, ""
+        self.before = _entries(folders, 1 << 62)
+        self.most = len(self.before) + NEW_ENTRIES
+        self.start_bytes = sum(self.before.values())
+
+    def run(self) -> None:
+        while self.process.poll() is None:
+            now = _entries(self.folders, self.most + 1)
+            if len(now) > self.most:
+                self.over = f"made more than {NEW_ENTRIES:,} files and folders"
+            elif sum(now.values()) - self.start_bytes > WRITE_BYTES:
+                self.over = f"wrote more than {WRITE_BYTES >> 20} MB"
+            if self.over:
+                print(f"minigrad-kit sandbox: the kernel {self.over} in its folders: stopped, "
+                      "and what it made there removed", file=sys.stderr)
+                self.process.kill()
+                return
+            time.sleep(WATCH_SECONDS)
+
+    def undo(self) -> None:
+        """Remove what the kernel made in its folders (once it has ended)."""
+        if not self.over:
+            return
+        for path, inode in sorted(set(_entries(self.folders, 1 << 62)) - set(self.before),
+                                  key=lambda item: -len(item[0])):  # (deepest first)
+            with contextlib.suppress(OSError):
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
 
 
 def run(connection_file: str, memory_mb: int = 4096) -> int:
@@ -207,8 +303,12 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         # started before any thread (a memory limit set between fork and exec), the relays
         # next: ZeroMQ queues what the client sends until both ends are there
         process = subprocess.Popen(argv, env=environment, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.DEVNULL,  # (its banner; stderr kept)
-                                   preexec_fn=_limit_memory(memory_mb))
+                                   stdout=subprocess.DEVNULL,  # (its banner)
+                                   stderr=subprocess.PIPE, preexec_fn=_limits(memory_mb))
+        threading.Thread(target=_pass_on, args=(process.stderr,), daemon=True,
+                         name="kernel-stderr").start()
+        watch = _Watch(process, (workdir, scratch))
+        watch.start()
         context = zmq.Context()
         gate = context.socket(zmq.ROUTER)
         gate.bind(ZAP)  # (before the relays: no handshake goes ahead undecided)
@@ -226,6 +326,8 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # interrupts come as messages
         status = process.wait()
+        watch.join()
+        watch.undo()
         context.term()
         return status
     finally:

@@ -1,0 +1,399 @@
+"""The seventeenth red team's attacks, made as a teacher meets them (the real commands:
+``minigrad-kit grade``, ``gradescope --help``; the nbgrader route's kernel started by a Jupyter
+client from the kernel spec ``minigrad-kit kernelspec install`` writes). What succeeded
+before, and the construction that closed it:
+
+* **the salt in the process list of what started the grader**: ``grade --salt S`` is starred
+  out of the grader's own command line (red team 16), but sudo's, and the shell of the
+  teacher's script, keep S in theirs for every user of the machine to read, and the
+  commands' own examples wrote ``--salt "$MINIGRAD_KIT_SALT"`` (the variable expanded onto
+  the command line). (``command_line.salt``: ``--salt-file FILE`` or
+  ``$MINIGRAD_KIT_SALT``, never an argument; ``--salt`` still works and says on stderr
+  that it showed; the examples and READMEs give the variable or the file.)
+* **the hidden tests read off the nbgrader route's loopback**: the sandboxed kernel's
+  launcher relays the client's TCP ports on 127.0.0.1, which every user of the machine
+  reaches. A classmate's process (user ``nobody`` here) subscribed to iopub and received
+  every cell nbgrader ran, the instructor's hidden test cells with their code
+  (``execute_input``), and could flood the shell port of a classmate's grading (measured).
+  (``sandboxed_kernel._gatekeeper``: ZeroMQ asks before each handshake on those ports, and
+  only a connection whose every socket is the launcher's user goes ahead, read from
+  ``/proc/net/tcp``.)
+* **the class's disk filled by a kernel of the nbgrader route**: its notebook's folder and
+  its home are on the machine's disk, unbounded: a cell wrote 300 MB into each (measured),
+  and nothing stopped it at the disk's end, where nbgrader's gradebook and the classmates'
+  autograded notebooks are written. (``sandboxed_kernel._Watch``: past ``WRITE_BYTES`` or
+  ``NEW_ENTRIES`` the kernel is killed and what it made removed; ``RLIMIT_FSIZE`` caps a
+  file.)
+* **terminal escapes and forged lines in the terminal of ``nbgrader autograde``**: the
+  kernel's standard error was the client's, so ``os.write(2, b"\\x1b]52;c;...\\x07[Autograde
+  App | INFO] ...")`` reached the teacher's terminal as written (OSC 52 writes the
+  clipboard; measured). (``sandboxed_kernel._pass_on``: each line as one line of text,
+  prefixed, bounded.)
+
+Tried and found closed (kept here so that they stay so): ``os.stat`` and ``os.readlink`` of
+paths outside a run's view without the sandbox (Landlock governs neither): a run learns
+whether a path exists and its size and times, never a byte of it; ``readlink`` of the
+grader's ``/proc/<pid>/fd`` and ``cwd`` is refused (Landlock's ptrace scope), and so is
+listing ``/proc``.
+"""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from assignment_files import BY_ASSIGNMENT
+from keys import WRONG, build, right
+
+import grader.run
+from grader import sandboxed_kernel
+from grader.cli import main
+from grader.confine import landlock_abi
+from grader.run import Plan, run_code
+from grader.sandbox import Sandbox
+from grader.source import load_source
+
+D, T = "derive_it_by_hand", "tensors_and_gradients"
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "red-team-17-a-salt-no-one-else-reads"
+AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="another user to be: root only")
+BWRAP = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+
+def _class(folder: Path) -> Path:
+    """bob (right) and zed (wrong), assignment 1, in a flat folder."""
+    folder.mkdir(parents=True)
+    nbformat.write(build(D, "bob", right(D, "bob")), folder / "bob.ipynb")
+    nbformat.write(build(D, "zed", WRONG[D]), folder / "zed.ipynb")
+    return folder
+
+
+def _gradebook(out: Path) -> list:
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
+        return list(csv.reader(file))
+
+
+def test_the_salt_is_given_as_a_file_or_the_variable(tmp_path, monkeypatch, capsys):
+    """``--salt-file`` (its first line), ``$MINIGRAD_KIT_SALT`` and ``--salt`` are one salt:
+    the same hidden inputs, the same gradebook; only ``--salt`` says that it showed, and
+    nothing is drawn into ``--out``."""
+    submitted = _class(tmp_path / "class")
+    salt = tmp_path / "salt"
+    salt.write_text(SECRET + "\nanything after the first line\n")
+    common = ["grade", str(submitted), "--sandbox", "required", "--jobs", "1"]
+    monkeypatch.delenv("MINIGRAD_KIT_SALT", raising=False)
+    assert main(common + ["--out", str(tmp_path / "file"), "--salt-file", str(salt)]) == 0
+    assert "--salt on the command line" not in capsys.readouterr().err
+    assert main(common + ["--out", str(tmp_path / "given"), "--salt", SECRET]) == 0
+    assert "--salt on the command line shows" in capsys.readouterr().err
+    monkeypatch.setenv("MINIGRAD_KIT_SALT", SECRET)
+    assert main(common + ["--out", str(tmp_path / "variable")]) == 0
+    books = [_gradebook(tmp_path / name) for name in ("file", "given", "variable")]
+    assert books[0] == books[1] == books[2] and ["bob", D, "q4", "3", "3", ""] in books[0]
+    assert not any((tmp_path / name / "salt.txt").exists()
+                   for name in ("file", "given", "variable"))
+    # the two together, or a file without a salt, are refused before anything is graded
+    empty = tmp_path / "empty"
+    empty.write_text("\n")
+    assert main(common + ["--out", str(tmp_path / "both"), "--salt-file", str(salt),
+                          "--salt", "x"]) == 1
+    assert main(common + ["--out", str(tmp_path / "none"), "--salt-file", str(empty)]) == 1
+    assert "holds no salt" in capsys.readouterr().err
+    assert not (tmp_path / "both").exists() and not (tmp_path / "none").exists()
+
+
+def test_a_script_that_grades_shows_no_salt_in_the_process_list(tmp_path):
+    """A teacher's script (``sh -c``) that grades with the salt in a file: no process of the
+    machine shows it while the class is graded. (The same script with ``--salt S`` shows
+    S in the shell's own command line, which the grader cannot change: why the file.)"""
+    submitted = _class(tmp_path / "class")
+    salt = tmp_path / "salt"
+    salt.write_text(SECRET + "\n")
+    shown = {}
+    for how, given in (("file", f"--salt-file {salt}"), ("argument", f"--salt {SECRET}")):
+        script = (f"{sys.executable} -m grader grade {submitted} --out {tmp_path / how} "
+                  f"--sandbox required --jobs 1 {given}; echo done")
+        process = subprocess.Popen(["sh", "-c", script], env={**os.environ,
+                                                              "PYTHONPATH": str(ROOT)},
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        seen = set()
+        while process.poll() is None:
+            for pid in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    line = Path(f"/proc/{pid}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if SECRET.encode() in line:
+                    seen.add(line.split(b"\0")[0].decode(errors="replace"))
+            time.sleep(0.02)
+        stdout, stderr = process.communicate()
+        assert process.returncode == 0 and "done" in stdout, stdout + stderr
+        shown[how] = seen
+    assert shown["file"] == set()
+    assert "sh" in shown["argument"]  # (the shell's line: what --salt cannot hide)
+
+
+@pytest.mark.parametrize("command", ["gradescope", "prairielearn"])
+def test_the_examples_put_no_salt_on_the_command_line(command, capsys):
+    """The platform commands' own examples wrote ``--salt "$MINIGRAD_KIT_SALT"``: the
+    variable expanded into the process list. They read the variable themselves."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    said = capsys.readouterr().out
+    example = said[said.index("example:"):]
+    assert "--salt " not in example and "$MINIGRAD_KIT_SALT" in example
+    assert "--salt-file FILE" in said
+
+
+# --- the nbgrader route: the sandboxed kernel, started as a Jupyter client starts it ---------
+
+class Kernel:
+    """The kit's sandboxed kernel started by jupyter_client from the kernel spec the kit
+    writes, its notebook folder ``work``, the launcher's standard error in ``stderr``."""
+
+    def __init__(self, folder: Path):
+        from jupyter_client import KernelManager
+        from jupyter_client.kernelspec import KernelSpecManager
+
+        specs = folder / "kernels" / sandboxed_kernel.KERNEL_NAME
+        specs.mkdir(parents=True)
+        (specs / "kernel.json").write_text(json.dumps(sandboxed_kernel.kernel_json()))
+        self.work = folder / "notebook"
+        self.work.mkdir()
+        self.work.chmod(0o755)
+        (self.work / "data.txt").write_text("the student's own file")  # (there before)
+        self.stderr = folder / "stderr.txt"
+        self.manager = KernelManager(kernel_name=sandboxed_kernel.KERNEL_NAME,
+                                     kernel_spec_manager=KernelSpecManager(
+                                         kernel_dirs=[str(folder / "kernels")]))
+        with open(self.stderr, "wb") as stderr:
+            self.manager.start_kernel(cwd=str(self.work), stderr=stderr)
+        self.client = self.manager.client()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=60)
+
+    def run(self, code: str, timeout: float = 30) -> str:
+        """What ``code`` printed (or "TIMEOUT" where the kernel did not answer)."""
+        said = []
+
+        def hook(message):
+            if message["msg_type"] == "stream":
+                said.append(message["content"]["text"])
+        try:
+            self.client.execute_interactive(code, timeout=timeout, output_hook=hook)
+        except TimeoutError:
+            said.append("TIMEOUT")
+        return "".join(said)
+
+    def close(self) -> None:
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=True)
+
+
+@pytest.fixture
+def kernel():
+    folder = Path(tempfile.mkdtemp(prefix="minigrad-kit-red-team-17-", dir=ROOT.parent))
+    started = Kernel(folder)
+    yield started
+    started.close()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+SPY = """
+import sys, zmq
+context = zmq.Context()
+spy = context.socket(zmq.SUB)
+spy.connect(f"tcp://127.0.0.1:{sys.argv[1]}")
+spy.setsockopt(zmq.SUBSCRIBE, b"")
+spy.RCVTIMEO = 6000
+got = []
+try:
+    while True:
+        got.append(b" ".join(spy.recv_multipart()))
+except zmq.Again:
+    pass
+print(len(got), any(b"HIDDEN_TEST" in message for message in got))
+"""
+
+
+@pytest.mark.slow
+@AS_ROOT
+@BWRAP
+def test_another_user_of_the_machine_reads_nothing_the_kernel_publishes(kernel):
+    """User ``nobody`` subscribes to the iopub port of a grading kernel while it runs a
+    hidden test cell: it received the cell's code (three messages) before; now its
+    handshake is refused and it receives nothing, while the client's own work goes on."""
+    port = kernel.manager.get_connection_info()["iopub_port"]
+    spy = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            sys.executable, "-c", SPY, str(port)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2)
+    assert kernel.run("print(6 * 7)  # HIDDEN_TEST: the instructor's") == "42\n"
+    stdout, stderr = spy.communicate(timeout=60)
+    assert stdout.split() == ["0", "False"], stdout + stderr
+
+
+def test_a_port_is_mine_when_every_socket_on_it_is(tmp_path):
+    """``_peers_are_mine`` reads /proc/net/tcp's established sockets whose remote port is
+    the relay's: all of this user's, yes; one of another user's, no; none, only where the
+    port is not on the loopback (a peer on another machine shows no socket here)."""
+    head = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid"
+    me, other = os.getuid(), os.getuid() + 1
+
+    def table(*rows) -> str:
+        path = tmp_path / f"tcp{len(list(tmp_path.iterdir()))}"
+        path.write_text("\n".join([head] + [
+            f"   0: 0100007F:{local:04X} 0100007F:{remote:04X} {state} 00000000:00000000 "
+            f"00:00000000 00000000 {uid:5d}        0 1 1 0000000000000000 20 4 30 10 -1"
+            for local, remote, state, uid in rows]) + "\n")
+        return str(path)
+
+    mine = table((50000, 9000, "01", me), (9000, 50000, "01", me))
+    theirs = table((50000, 9000, "01", me), (50001, 9000, "01", other))
+    listening = table((9000, 0, "0A", me), (50001, 9000, "06", other))  # (TIME_WAIT)
+    assert sandboxed_kernel._peers_are_mine(9000, True, (mine,))
+    assert not sandboxed_kernel._peers_are_mine(9000, True, (theirs,))
+    assert not sandboxed_kernel._peers_are_mine(9000, True, (listening,))
+    assert sandboxed_kernel._peers_are_mine(9000, False, (listening,))
+
+
+FILL = """
+import os
+block = bytes(1 << 20)
+written = 0
+try:
+    for number in range(6):
+        with open(os.path.join({where}, f"fill{{number}}"), "wb") as file:
+            for _ in range(100):
+                file.write(block)
+                written += 1
+except OSError as error:
+    print(type(error).__name__)
+print(written)
+"""
+
+
+@pytest.mark.slow
+@BWRAP
+@pytest.mark.parametrize("where", ['"."', 'os.environ["HOME"]'])
+def test_a_kernel_that_fills_the_disk_is_stopped_and_its_files_removed(kernel, where):
+    """600 MB written into the notebook's folder (or the kernel's home, on the same disk):
+    all of it stayed before; now the kernel is stopped past ``WRITE_BYTES`` and what it
+    wrote is gone (the notebook folder as it was)."""
+    said = kernel.run(FILL.format(where=where), timeout=20)
+    assert "600" not in said, said
+    deadline = time.monotonic() + 30
+    while kernel.manager.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not kernel.manager.is_alive()
+    time.sleep(1)  # (the launcher removes what it made once the kernel has ended)
+    assert sorted(p.name for p in kernel.work.iterdir()) == ["data.txt"]
+    assert "wrote more than 256 MB" in kernel.stderr.read_text()
+
+
+@pytest.mark.slow
+@BWRAP
+def test_a_kernel_that_makes_files_without_end_is_stopped(kernel):
+    """30,000 empty files (the disk's inodes, and the time of whatever walks the folder):
+    stopped past ``NEW_ENTRIES``, and removed."""
+    said = kernel.run("import os\nos.mkdir('d')\nfor i in range(30000):\n"
+                      "    open(f'd/{i}', 'w').close()\nprint('made them all')", timeout=20)
+    assert "made them all" not in said
+    deadline = time.monotonic() + 30
+    while kernel.manager.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1)
+    assert [p.name for p in kernel.work.iterdir()] == ["data.txt"]
+    assert "made more than 10,000 files and folders" in kernel.stderr.read_text()
+
+
+@pytest.mark.slow
+@BWRAP
+def test_the_kernels_standard_error_reaches_the_terminal_as_text(kernel):
+    """A cell writes an OSC 52 escape (the terminal's clipboard) and a line that reads as
+    nbgrader's own on file descriptor 2: before, the teacher's terminal got both as
+    written; now one line of text, the kernel's, prefixed, and no escape."""
+    kernel.run('import os\nos.write(2, b"\\x1b]52;c;ZXZpbA==\\x07\\n[AutogradeApp | INFO] '
+               'bob: 10 / 10\\n")\nprint("ok")')
+    kernel.close()
+    said = kernel.stderr.read_text(errors="replace")
+    assert "\x1b" not in said and "\x07" not in said
+    forged = [line for line in said.splitlines() if "AutogradeApp" in line]
+    assert forged and all(line.startswith(sandboxed_kernel.STDERR_PREFIX) for line in forged)
+
+
+def test_the_kernels_standard_error_is_passed_on_bounded(tmp_path):
+    """Megabytes on standard error (the teacher's terminal or log) are passed on up to
+    ``STDERR_BYTES``, then said to be more, and the rest read (the kernel never blocks)."""
+    import io
+
+    stream = io.BytesIO(b"x" * 100 + b"\n" + (b"y" * 1000 + b"\n") * 5000)
+    out = io.StringIO()
+    sandboxed_kernel._pass_on(stream, out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == sandboxed_kernel.STDERR_PREFIX + "x" * 100
+    assert len(out.getvalue()) < sandboxed_kernel.STDERR_BYTES + 10_000
+    assert "the rest not shown" in lines[-1] and stream.closed
+
+
+# --- without the sandbox: what stat and readlink show ---------------------------------------
+
+PEEK = """
+import os
+shown = []
+for path in {paths!r}:
+    try:
+        shown.append(str(os.stat(path).st_size))
+    except OSError as error:
+        shown.append(type(error).__name__)
+for path in (f"/proc/{{os.getppid()}}/cwd", f"/proc/{{os.getppid()}}/fd/0"):
+    try:
+        shown.append(os.readlink(path))
+    except OSError as error:
+        shown.append(type(error).__name__)
+for path in {paths!r}:
+    try:
+        shown.append(open(path).read())
+    except OSError as error:
+        shown.append(type(error).__name__)
+try:
+    shown.append(str(len(os.listdir("/proc"))))
+except OSError as error:
+    shown.append(type(error).__name__)
+raise RuntimeError("|".join(shown))
+"""
+
+
+@pytest.mark.skipif(landlock_abi() < 1, reason="this kernel offers no Landlock")
+@pytest.mark.parametrize("user", ["root's user of its own", "the grader's own"])
+def test_without_the_sandbox_stat_shows_a_size_never_a_byte(monkeypatch, user):
+    """Without the sandbox (Landlock's allowlist), a run may ``stat`` any path (Landlock
+    does not govern it): a classmate's notebook's size, never its text; it reads no file
+    outside its view, lists no ``/proc``, and reads no link of the grader's process."""
+    if user == "the grader's own" or os.geteuid() != 0:
+        monkeypatch.setattr(grader.run, "unsandboxed_user", lambda: None)
+    folder = Path(tempfile.mkdtemp(prefix="minigrad-kit-red-team-17-"))
+    folder.chmod(0o755)  # (a class folder any user may enter; pytest's is root's alone)
+    classmate = folder / "alice.ipynb"
+    classmate.write_text("alice's right answers")
+    classmate.chmod(0o644)
+    source = load_source(BY_ASSIGNMENT[T])
+    plan = Plan([{"kind": "cell", "source": PEEK.format(paths=[str(classmate)]),
+                  "filename": "<cell 1>"}], source.module_text, source.module.name, {})
+    try:
+        run = run_code(plan, sandbox=Sandbox("off", "a test"), timeout=20,
+                       deadline=time.monotonic() + 60)
+    finally:
+        shutil.rmtree(folder)
+    said = run.steps[0].error
+    assert said.startswith("RuntimeError: "), run
+    shown = said.removeprefix("RuntimeError: ").split(" (line")[0].split("|")
+    assert shown == [str(len("alice's right answers")), "PermissionError", "PermissionError",
+                     "PermissionError", "PermissionError"], shown
