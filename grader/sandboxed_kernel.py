@@ -17,8 +17,7 @@ The kernel spec starts this module (``python -m grader.sandboxed_kernel -f
    root, the kernel becomes a user of its own, ``confine.py``: it owns the scratch
    folder, and reads the notebook's folder as any user may, without writing to it);
 4. relays the five channels between the client's TCP ports and the kernel's sockets
-   (ZeroMQ proxies: shell, control, stdin and heartbeat through ROUTER/DEALER, iopub
-   through XPUB/XSUB);
+   (shell, control, stdin and heartbeat through ROUTER/DEALER, iopub through XPUB/XSUB);
 5. ends when the kernel ends, and takes the kernel with it when it is stopped
    (``--die-with-parent``).
 
@@ -39,6 +38,11 @@ A file may hold at most ``WRITE_BYTES`` (``RLIMIT_FSIZE``), and ``_Watch`` adds 
 ``WATCH_SECONDS``, what the two folders hold beyond what they held at the start: past
 ``WRITE_BYTES``, or past ``NEW_ENTRIES`` files and folders, the kernel is killed, and what
 it made there is removed.
+
+What the kernel sends its client is bounded too: a cell printed 300 MB in 12 s (measured),
+all of it kept in the client's memory and in the autograded notebook, and nothing stopped a
+notebook of such cells before nbgrader, grading the whole class in one process, ran out of
+memory. Past ``KERNEL_BYTES`` in all (``_Budget``) the kernel is killed.
 
 The kernel's standard error (bubblewrap's, ipykernel's, and a cell's ``os.write(2, ...)``)
 was the client's: it reached the terminal of the teacher who runs ``nbgrader autograde``
@@ -86,6 +90,7 @@ CHANNELS = {"shell": (zmq.ROUTER, zmq.DEALER), "control": (zmq.ROUTER, zmq.DEALE
 RELAY_IDENTITY = b"minigrad-kit-relay"
 WRITE_BYTES = 256 * 1024 * 1024  # what a kernel may add to its folders (the class's disk)
 NEW_ENTRIES = 10_000  # files and folders it may make there
+KERNEL_BYTES = 64 * 1024 * 1024  # what it may send its client (outputs: the notebook's size)
 STDERR_BYTES = 64 * 1024  # of the kernel's standard error passed on to the client's
 STDERR_PREFIX = "[minigrad-kit sandboxed kernel] "
 WATCH_SECONDS = 0.2
@@ -119,7 +124,8 @@ def _address(connection: dict, channel: str) -> str:
     return f"tcp://{connection['ip']}:{port}"
 
 
-def _relay(context, channel: str, client: dict, kernel: dict, ready: threading.Barrier):
+def _relay(context, channel: str, client: dict, kernel: dict, ready: threading.Barrier,
+           budget: "_Budget"):
     outer, inner = CHANNELS[channel]
     front, back = context.socket(outer), context.socket(inner)
     if client.get("transport", "tcp") == "tcp":  # (ipc: the client's own folder decides)
@@ -131,13 +137,42 @@ def _relay(context, channel: str, client: dict, kernel: dict, ready: threading.B
     front.bind(_address(client, channel))
     back.connect(_address(kernel, channel))
     ready.wait()
+    poller = zmq.Poller()
+    poller.register(front, zmq.POLLIN)
+    poller.register(back, zmq.POLLIN)
     try:
-        zmq.proxy(front, back)
+        while True:
+            for socket, _event in poller.poll():
+                message = socket.recv_multipart(copy=True)
+                if socket is front:
+                    back.send_multipart(message)
+                elif budget.spend(sum(len(part) for part in message)):
+                    front.send_multipart(message)
     except zmq.ContextTerminated:
         pass
     finally:
         front.close(linger=0)
         back.close(linger=0)
+
+
+class _Budget:
+    """What the kernel may send its client, ``KERNEL_BYTES`` in all; past it the kernel is
+    killed (``process``) and nothing more is passed on."""
+
+    def __init__(self, process):
+        self.process, self.left, self.lock = process, KERNEL_BYTES, threading.Lock()
+
+    def spend(self, size: int) -> bool:
+        with self.lock:
+            if self.left < 0:
+                return False
+            self.left -= size
+            if self.left >= 0:
+                return True
+        print(f"minigrad-kit sandbox: the kernel sent more than {KERNEL_BYTES >> 20} MB to "
+              "its client: stopped", file=sys.stderr)
+        self.process.kill()
+        return False
 
 
 def _gatekeeper(socket, loopback: bool) -> None:
@@ -313,7 +348,9 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         gate = context.socket(zmq.ROUTER)
         gate.bind(ZAP)  # (before the relays: no handshake goes ahead undecided)
         ready = threading.Barrier(len(CHANNELS) + 1)
-        relays = [threading.Thread(target=_relay, args=(context, name, client, kernel, ready),
+        budget = _Budget(process)
+        relays = [threading.Thread(target=_relay, args=(context, name, client, kernel, ready,
+                                                        budget),
                                    daemon=True, name=f"relay-{name}") for name in CHANNELS]
         relays.append(threading.Thread(target=_gatekeeper, args=(gate, _loopback(client)),
                                        daemon=True, name="relay-gatekeeper"))

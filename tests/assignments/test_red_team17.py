@@ -24,6 +24,11 @@ before, and the construction that closed it:
   autograded notebooks are written. (``sandboxed_kernel._Watch``: past ``WRITE_BYTES`` or
   ``NEW_ENTRIES`` the kernel is killed and what it made removed; ``RLIMIT_FSIZE`` caps a
   file.)
+* **a notebook's outputs without end, through the nbgrader route**: a cell printed 300 MB
+  in 12 s (measured), all kept by the client (nbgrader grades the whole class in one
+  process) and written into the autograded notebook; a notebook of such cells would
+  stop the class's grading. (``sandboxed_kernel._Budget``: the kernel is killed once it has
+  sent its client ``KERNEL_BYTES``.)
 * **terminal escapes and forged lines in the terminal of ``nbgrader autograde``**: the
   kernel's standard error was the client's, so ``os.write(2, b"\\x1b]52;c;...\\x07[Autograde
   App | INFO] ...")`` reached the teacher's terminal as written (OSC 52 writes the
@@ -327,6 +332,31 @@ def test_the_kernels_standard_error_reaches_the_terminal_as_text(kernel):
     assert "\x1b" not in said and "\x07" not in said
     forged = [line for line in said.splitlines() if "AutogradeApp" in line]
     assert forged and all(line.startswith(sandboxed_kernel.STDERR_PREFIX) for line in forged)
+
+
+@pytest.mark.slow
+@BWRAP
+def test_a_kernel_that_prints_without_end_is_stopped(kernel):
+    """300 MB printed in one cell: the client received all of it before; now the kernel is
+    stopped past ``KERNEL_BYTES`` and the client has received no more than that."""
+    received = []
+
+    def hook(message):
+        if message["msg_type"] == "stream":
+            received.append(len(message["content"]["text"]))
+    try:
+        kernel.client.execute_interactive(
+            "import sys\nline = 'x' * (1 << 20)\nfor i in range(300):\n"
+            "    sys.stdout.write(line)\n    sys.stdout.flush()\nprint('printed it all')",
+            timeout=30, output_hook=hook)
+    except TimeoutError:
+        pass
+    deadline = time.monotonic() + 30
+    while kernel.manager.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not kernel.manager.is_alive()
+    assert 0 < sum(received) <= sandboxed_kernel.KERNEL_BYTES
+    assert "sent more than 64 MB to its client" in kernel.stderr.read_text()
 
 
 def test_the_kernels_standard_error_is_passed_on_bounded(tmp_path):
