@@ -44,6 +44,17 @@ all of it kept in the client's memory and in the autograded notebook, and nothin
 notebook of such cells before nbgrader, grading the whole class in one process, ran out of
 memory. Past ``KERNEL_BYTES`` in all (``_Budget``) the kernel is killed.
 
+What a cell displays reaches the teacher too: nbgrader keeps the outputs in the autograded
+notebook, and its formgrader (where the teacher grades by hand, logged in to the hub) and
+its feedback pages render them with nbconvert, which writes an output's HTML and JavaScript
+into the page as they are: ``display(HTML("<script>..."))`` in a cell ran its script in the
+teacher's browser, with the teacher's session (red team 17). The relay passes on of a
+display (``display_data``, ``execute_result``, ``update_display_data``) only the kinds of
+data that cannot run (``PASSIVE``: text and raster images), signed again with the client's
+key, and none of the widgets' messages (``comm_*``, whose state nbconvert renders with
+the widgets' own scripts); a message whose signature is wrong is dropped, as the client
+would drop it (``_passive``).
+
 The kernel's standard error (bubblewrap's, ipykernel's, and a cell's ``os.write(2, ...)``)
 was the client's: it reached the terminal of the teacher who runs ``nbgrader autograde``
 as written, terminal escapes (OSC 52 writes the clipboard) and lines that read as
@@ -58,6 +69,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
+import hmac
 import ipaddress
 import json
 import os
@@ -90,6 +103,10 @@ CHANNELS = {"shell": (zmq.ROUTER, zmq.DEALER), "control": (zmq.ROUTER, zmq.DEALE
 RELAY_IDENTITY = b"minigrad-kit-relay"
 WRITE_BYTES = 256 * 1024 * 1024  # what a kernel may add to its folders (the class's disk)
 NEW_ENTRIES = 10_000  # files and folders it may make there
+PASSIVE = ("text/plain", "image/png", "image/jpeg", "image/gif")  # what a display may show
+DISPLAYS = ("display_data", "execute_result", "update_display_data")
+WIDGETS = ("comm_open", "comm_msg", "comm_close")
+DELIMITER = b"<IDS|MSG>"
 KERNEL_BYTES = 64 * 1024 * 1024  # what it may send its client (outputs: the notebook's size)
 STDERR_BYTES = 64 * 1024  # of the kernel's standard error passed on to the client's
 STDERR_PREFIX = "[minigrad-kit sandboxed kernel] "
@@ -147,12 +164,58 @@ def _relay(context, channel: str, client: dict, kernel: dict, ready: threading.B
                 if socket is front:
                     back.send_multipart(message)
                 elif budget.spend(sum(len(part) for part in message)):
-                    front.send_multipart(message)
+                    if channel == "iopub":
+                        message = _passive(message, client)
+                    if message:
+                        front.send_multipart(message)
     except zmq.ContextTerminated:
         pass
     finally:
         front.close(linger=0)
         back.close(linger=0)
+
+
+def _passive(message: list, client: dict) -> list | None:
+    """``message`` (a published message of the kernel's, as ZeroMQ frames) with no data a
+    page could run: a display keeps its ``PASSIVE`` kinds (or a line that says what was
+    left out) and is signed again; a widget's message, or one not signed with the
+    client's key, is None."""
+    if DELIMITER not in message:
+        return None
+    at = message.index(DELIMITER)
+    signature, parts = message[at + 1], message[at + 2:at + 6]
+    if len(parts) < 4 or not hmac.compare_digest(signature, _sign(client, parts)):
+        return None
+    try:
+        kind = json.loads(parts[0]).get("msg_type")
+    except (ValueError, AttributeError):
+        return None
+    if kind in WIDGETS:
+        return None
+    if kind not in DISPLAYS:
+        return message
+    content = json.loads(parts[3])
+    data = content.get("data") if isinstance(content, dict) else None
+    if not isinstance(data, dict) or set(data) <= set(PASSIVE):
+        return message
+    left = sorted(set(data) - set(PASSIVE))
+    content["data"] = {kind: value for kind, value in data.items() if kind in PASSIVE}
+    content["data"].setdefault("text/plain", f"[not shown: {', '.join(left)}; the sandbox "
+                                             "passes text and images only]")
+    parts[3] = json.dumps(content).encode()
+    return message[:at + 1] + [_sign(client, parts)] + parts + message[at + 6:]
+
+
+def _sign(client: dict, parts: list) -> bytes:
+    """The HMAC of a message's four JSON parts with the client's key (as jupyter_client)."""
+    scheme = client.get("signature_scheme", "hmac-sha256").partition("-")[2] or "sha256"
+    key = client.get("key", "").encode()
+    if not key:
+        return b""
+    signer = hmac.new(key, digestmod=getattr(hashlib, scheme))
+    for part in parts:
+        signer.update(part)
+    return signer.hexdigest().encode()
 
 
 class _Budget:

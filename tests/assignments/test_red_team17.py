@@ -24,6 +24,15 @@ before, and the construction that closed it:
   autograded notebooks are written. (``sandboxed_kernel._Watch``: past ``WRITE_BYTES`` or
   ``NEW_ENTRIES`` the kernel is killed and what it made removed; ``RLIMIT_FSIZE`` caps a
   file.)
+* **a script in the teacher's browser, from a cell's output (the nbgrader route)**: nbgrader
+  keeps what a cell displays in the autograded notebook, and its formgrader (where the
+  teacher, logged in to the hub, grades by hand) and feedback pages render it with
+  nbconvert, which writes an output's HTML and JavaScript into the page as they are:
+  ``display(HTML("<img src=x onerror=...>"))``, ``Javascript(...)`` and a Markdown
+  ``<script>`` ran in the teacher's session, which can set grades and run code as the
+  teacher (measured: the three scripts in nbconvert's page). (``sandboxed_kernel.
+  _passive``: a display reaches the client with text and raster images only, signed again;
+  the widgets' messages not at all.)
 * **a notebook's outputs without end, through the nbgrader route**: a cell printed 300 MB
   in 12 s (measured), all kept by the client (nbgrader grades the whole class in one
   process) and written into the autograded notebook; a notebook of such cells would
@@ -357,6 +366,82 @@ def test_a_kernel_that_prints_without_end_is_stopped(kernel):
     assert not kernel.manager.is_alive()
     assert 0 < sum(received) <= sandboxed_kernel.KERNEL_BYTES
     assert "sent more than 64 MB to its client" in kernel.stderr.read_text()
+
+
+DISPLAYS = """\
+from IPython.display import display, HTML, Javascript, Markdown
+display(HTML("<img src=x onerror=alert(1)>"))
+display(Javascript("alert(2)"))
+display({"image/svg+xml": "<svg><script>alert(3)</script></svg>", "text/plain": "svg"},
+        raw=True)
+display(Markdown("<script>alert(4)</script>"))
+print("the text stays")
+"""
+RUNS = ['onerror="alert(1)"', '<script type="text/javascript">', "<script>alert(3)",
+        "<script>alert(4)"]
+
+
+@pytest.mark.slow
+@BWRAP
+def test_what_a_cell_displays_runs_no_script_where_the_teacher_reads_it(tmp_path,
+                                                                         monkeypatch):
+    """The notebook executed by nbclient (as nbgrader autograde does) in the sandboxed
+    kernel, then rendered by nbconvert's HTML exporter (formgrader's, feedback's): no
+    script of the student's is on the page, the printed text is; each display keeps its
+    text. (With ipykernel alone, the page holds them: the attack, as it was.)"""
+    import nbclient
+    from nbconvert.exporters import HTMLExporter
+
+    specs = tmp_path / "kernels" / sandboxed_kernel.KERNEL_NAME
+    specs.mkdir(parents=True)
+    (specs / "kernel.json").write_text(json.dumps(sandboxed_kernel.kernel_json()))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+    work = Path(tempfile.mkdtemp(prefix="minigrad-kit-red-team-17-", dir=ROOT.parent))
+    pages = {}
+    try:
+        for name in (sandboxed_kernel.KERNEL_NAME, "python3"):
+            notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(DISPLAYS)])
+            nbclient.NotebookClient(notebook, kernel_name=name, timeout=60).execute(
+                cwd=str(work))
+            pages[name] = (HTMLExporter().from_notebook_node(notebook)[0],
+                           [sorted(o.get("data", {})) for o in notebook.cells[0].outputs])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    page, kinds = pages[sandboxed_kernel.KERNEL_NAME]
+    assert [script for script in RUNS if script in page] == [] and "the text stays" in page
+    assert kinds == [["text/plain"]] * 4 + [[]]
+    assert [script for script in RUNS if script in pages["python3"][0]] != []
+
+
+def test_a_published_message_is_passed_on_as_the_client_would_read_it():
+    """``_passive`` on messages signed as jupyter_client signs them: a display keeps its
+    passive kinds and is signed again (the client accepts it); a widget's message, and one
+    signed with another key, are dropped; anything else passes unchanged."""
+    from jupyter_client.session import Session
+
+    client = {"key": "a key", "signature_scheme": "hmac-sha256"}
+    session = Session(key=b"a key")
+
+    def frames(kind, content, key=b"a key"):
+        signer = Session(key=key)
+        return signer.serialize(signer.msg(kind, content), ident=[b"topic"])
+
+    shown = sandboxed_kernel._passive(frames("display_data", {"data": {
+        "text/html": "<b>x</b>", "image/png": "iVBOR", "text/plain": "x"}, "metadata": {}}),
+        client)
+    _identities, kept = session.feed_identities(shown)
+    read = session.deserialize(kept)  # (raises where the signature is wrong)
+    assert read["content"]["data"] == {"image/png": "iVBOR", "text/plain": "x"}
+    only = sandboxed_kernel._passive(frames("execute_result", {"data": {
+        "application/javascript": "alert(1)"}, "metadata": {}, "execution_count": 1}), client)
+    said = session.deserialize(session.feed_identities(only)[1])["content"]["data"]
+    assert list(said) == ["text/plain"] and "application/javascript" in said["text/plain"]
+    stream = frames("stream", {"name": "stdout", "text": "<script>"})
+    assert sandboxed_kernel._passive(stream, client) == stream
+    assert sandboxed_kernel._passive(frames("comm_open", {"comm_id": "1", "data": {}}),
+                                     client) is None
+    assert sandboxed_kernel._passive(frames("stream", {"name": "stdout", "text": "x"},
+                                            key=b"another"), client) is None
 
 
 def test_the_kernels_standard_error_is_passed_on_bounded(tmp_path):
