@@ -413,6 +413,26 @@ def test_what_a_cell_displays_runs_no_script_where_the_teacher_reads_it(tmp_path
     assert [script for script in RUNS if script in pages["python3"][0]] != []
 
 
+def test_the_readmes_nbgrader_setting_renders_no_markdown_script():
+    """A markdown cell is the student's file, not the kernel's: nbconvert rendered its
+    ``<script>`` and ``onerror`` into formgrader's page. The line README.md gives for
+    ``nbgrader_config.py`` makes nbconvert's HTML exporter leave them out."""
+    from nbconvert.exporters import HTMLExporter
+    from traitlets.config import Config
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    setting = "c.HTMLExporter.sanitize_html = True"
+    assert f"`{setting}` in `nbgrader_config.py`" in readme.replace("\n", " ")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        "my answer <img src=x onerror=alert(1)> <script>alert(4)</script>")])
+    c = Config()
+    exec(setting, {"c": c})  # noqa: S102 (the README's own line)
+    for config, expected in ((Config(), True), (c, False)):
+        page = HTMLExporter(config=config).from_notebook_node(notebook)[0]
+        assert any(script in page for script in RUNS) is expected
+        assert "my answer" in page
+
+
 def test_a_published_message_is_passed_on_as_the_client_would_read_it():
     """``_passive`` on messages signed as jupyter_client signs them: a display keeps its
     passive kinds and is signed again (the client accepts it); a widget's message, and one
