@@ -55,6 +55,9 @@ def salt(args) -> str:
         try:
             with open(args.salt_file, "rb") as file:
                 text = file.read(4096).decode("utf-8").splitlines()
+                if os.fstat(file.fileno()).st_mode & 0o044:
+                    print(f"minigrad-kit: note: --salt-file {args.salt_file!r} may be read by "
+                          "other users of this machine (chmod 600 it)", file=sys.stderr)
         except (OSError, UnicodeDecodeError) as error:
             raise ValueError(f"--salt-file {args.salt_file!r} cannot be read ({error})") \
                 from error

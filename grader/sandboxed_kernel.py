@@ -29,7 +29,10 @@ a signature is checked by the kernel, after the relay has queued what it was sen
 handshake on a TCP port is decided first (``_peers_are_mine``, ZeroMQ's ZAP): it goes ahead
 only when every socket of this machine connected to that port is its user's, the user of
 the client that wrote the connection file (``/proc/net/tcp``); a connection of another user
-is refused before any message crosses it.
+is refused before any message crosses it. (ZeroMQ does not say which connection a
+handshake is, so while another user's socket is connected to a port, the client's own
+handshake there is refused too, and tried again: another user can delay a grading, as
+they can by loading the machine, but reads nothing.)
 
 What the kernel writes is on the machine's disk (its notebook's folder, and the scratch
 folder, its home): a cell wrote 300 MB into each, and nothing stopped it filling the disk that

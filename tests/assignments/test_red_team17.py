@@ -101,16 +101,20 @@ def test_the_salt_is_given_as_a_file_or_the_variable(tmp_path, monkeypatch, caps
     submitted = _class(tmp_path / "class")
     salt = tmp_path / "salt"
     salt.write_text(SECRET + "\nanything after the first line\n")
+    salt.chmod(0o600)
     common = ["grade", str(submitted), "--sandbox", "required", "--jobs", "1"]
     monkeypatch.delenv("MINIGRAD_KIT_SALT", raising=False)
     assert main(common + ["--out", str(tmp_path / "file"), "--salt-file", str(salt)]) == 0
     assert "--salt on the command line" not in capsys.readouterr().err
+    salt.chmod(0o644)  # (readable by every user: said)
+    assert main(common + ["--out", str(tmp_path / "open"), "--salt-file", str(salt)]) == 0
+    assert "may be read by other users" in capsys.readouterr().err
     assert main(common + ["--out", str(tmp_path / "given"), "--salt", SECRET]) == 0
     assert "--salt on the command line shows" in capsys.readouterr().err
     monkeypatch.setenv("MINIGRAD_KIT_SALT", SECRET)
     assert main(common + ["--out", str(tmp_path / "variable")]) == 0
-    books = [_gradebook(tmp_path / name) for name in ("file", "given", "variable")]
-    assert books[0] == books[1] == books[2] and ["bob", D, "q4", "3", "3", ""] in books[0]
+    books = [_gradebook(tmp_path / name) for name in ("file", "open", "given", "variable")]
+    assert books[0] == books[1] == books[2] == books[3] and ["bob", D, "q4", "3", "3", ""] in books[0]
     assert not any((tmp_path / name / "salt.txt").exists()
                    for name in ("file", "given", "variable"))
     # the two together, or a file without a salt, are refused before anything is graded
