@@ -387,7 +387,7 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
     client = json.loads(Path(connection_file).read_text(encoding="utf-8"))
     workdir = Path.cwd().resolve()
     scratch = Path(tempfile.mkdtemp(prefix="minigrad-kit-kernel-"))
-    before = _special_files(workdir)
+    before, modes = _special_files(workdir), _modes(workdir)
     try:
         kernel = _kernel_connection(client, scratch)
         (scratch / "connection.json").write_text(json.dumps(kernel), encoding="utf-8")
@@ -439,6 +439,7 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
                 os.unlink(path)
         if "give_back" in locals():
             give_back()
+        _restore_modes(workdir, modes)
         shutil.rmtree(scratch, ignore_errors=True)
 
 
@@ -447,6 +448,39 @@ def _loopback(client: dict) -> bool:
         return ipaddress.ip_address(client.get("ip", "127.0.0.1")).is_loopback
     except ValueError:  # (a host name)
         return client.get("ip") == "localhost"
+
+
+def _modes(folder: Path) -> dict:
+    """path -> (inode, mode) of ``folder`` and of everything beneath it (links not
+    followed)."""
+    paths = [str(folder)] + [os.path.join(root, name) for root, folders, files
+                             in os.walk(folder) for name in folders + files]
+    found = {}
+    for path in paths:
+        with contextlib.suppress(OSError):
+            status = os.lstat(path)
+            found[path] = (status.st_ino, stat.S_IMODE(status.st_mode))
+    return found
+
+
+def _restore_modes(folder: Path, before: dict) -> None:
+    """Once the kernel has ended: what was in ``folder`` before (``_modes``) has its mode
+    back, and what the kernel made there is writable by its owner alone, without setuid,
+    setgid or sticky bits.
+
+    The kernel's files stay in the course's folder, given back to its owner; a folder it
+    made with ``chmod 0o777`` stayed writable by every user (or, run with the teacher's own
+    rights, the notebook's folder itself), and a link another user then put there is
+    followed by ``nbgrader generate_feedback``'s copy, outside the sandbox: the instructor's
+    notebook into the student's feedback, as ``_special_files`` says (red team 17)."""
+    for path, (inode, mode) in _modes(folder).items():
+        if os.path.islink(path):
+            continue
+        kept = before.get(path)
+        wanted = kept[1] if kept and kept[0] == inode else mode & ~0o7022
+        if wanted != mode:
+            with contextlib.suppress(OSError):
+                os.chmod(path, wanted)
 
 
 def _special_files(folder: Path) -> set:

@@ -33,6 +33,14 @@ before, and the construction that closed it:
   teacher (measured: the three scripts in nbconvert's page). (``sandboxed_kernel.
   _passive``: a display reaches the client with text and raster images only, signed again;
   the widgets' messages not at all.)
+* **a folder every user may write, left in the course's folder by the kernel**: the
+  kernel's files stay in its notebook's folder (``autograded/<student>/<assignment>/``),
+  given back to its owner, modes as the kernel set them: a folder made ``0o777`` (and a
+  setuid file; run with the teacher's own rights, the notebook's folder itself) stayed
+  writable by every user (measured), where a link another user puts is followed by
+  ``nbgrader generate_feedback``'s copy, outside the sandbox, into the student's
+  feedback (the instructor's notebook). (``sandboxed_kernel._restore_modes``: what was
+  there gets its mode back, what the kernel made is writable by its owner alone.)
 * **a notebook's outputs without end, through the nbgrader route**: a cell printed 300 MB
   in 12 s (measured), all kept by the client (nbgrader grades the whole class in one
   process) and written into the autograded notebook; a notebook of such cells would
@@ -211,8 +219,10 @@ class Kernel:
         return "".join(said)
 
     def close(self) -> None:
+        """As nbgrader's client stops a kernel (``shutdown_kernel = "graceful"``)."""
         self.client.stop_channels()
-        self.manager.shutdown_kernel(now=True)
+        if self.manager.has_kernel:
+            self.manager.shutdown_kernel(now=False)
 
 
 @pytest.fixture
@@ -466,6 +476,45 @@ def test_a_published_message_is_passed_on_as_the_client_would_read_it():
                                      client) is None
     assert sandboxed_kernel._passive(frames("stream", {"name": "stdout", "text": "x"},
                                             key=b"another"), client) is None
+
+
+@pytest.mark.slow
+@BWRAP
+def test_what_the_kernel_leaves_is_writable_by_its_owner_alone(kernel):
+    """A cell makes a folder and a file writable by every user (the file setuid) and opens
+    the notebook's folder to every user: once the kernel has ended, each is writable by
+    its owner alone, and the notebook's folder has its mode back."""
+    kernel.run("import os\nos.mkdir('open')\nos.chmod('open', 0o777)\n"
+               "open('s', 'w').write('x')\nos.chmod('s', 0o6777)\n"
+               "os.chmod('.', 0o777)\nprint('done')")
+    kernel.close()
+    assert oct(kernel.work.stat().st_mode & 0o7777) == "0o755"  # (as it was given)
+    assert oct((kernel.work / "open").stat().st_mode & 0o7777) == "0o755"
+    assert oct((kernel.work / "s").stat().st_mode & 0o7777) == "0o755"
+
+
+def test_modes_are_restored_whoever_ran_the_kernel(tmp_path):
+    """``_restore_modes`` alone (a kernel with the teacher's own rights changes modes the
+    same way): the files there before get their modes back, those made since lose the
+    other users' and the group's write and every special bit; links are left alone."""
+    folder = tmp_path / "notebook"
+    folder.mkdir()
+    (folder / "theirs.txt").write_text("the student's file")
+    (folder / "theirs.txt").chmod(0o640)
+    before = sandboxed_kernel._modes(folder)
+    (folder / "theirs.txt").chmod(0o666)
+    folder.chmod(0o777)
+    (folder / "made").mkdir()
+    (folder / "made").chmod(0o3777)
+    (folder / "made" / "run").write_text("x")
+    (folder / "made" / "run").chmod(0o4775)
+    os.symlink("/etc/passwd", folder / "link")
+    sandboxed_kernel._restore_modes(folder, before)
+    assert oct(folder.stat().st_mode & 0o7777) == oct(before[str(folder)][1])
+    assert oct((folder / "theirs.txt").stat().st_mode & 0o7777) == "0o640"
+    assert oct((folder / "made").stat().st_mode & 0o7777) == "0o755"
+    assert oct((folder / "made" / "run").stat().st_mode & 0o7777) == "0o755"
+    assert oct(Path("/etc/passwd").stat().st_mode & 0o7777) == "0o644"
 
 
 def test_the_kernels_standard_error_is_passed_on_bounded(tmp_path):
