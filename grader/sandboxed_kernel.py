@@ -296,8 +296,7 @@ def _lend(folder: Path, user: int | None):
                 path = os.path.join(root, name)
                 if os.lstat(path).st_uid == user:
                     os.chown(path, owner.st_uid, owner.st_gid, follow_symlinks=False)
-        os.chown(folder, owner.st_uid, owner.st_gid)
-        os.chmod(folder, owner.st_mode & 0o7777)
+        os.chown(folder, owner.st_uid, owner.st_gid)  # (its mode: ``_restore_modes``, last)
     return give_back
 
 
@@ -434,6 +433,8 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         context.term()
         return status
     finally:
+        with contextlib.suppress(OSError):  # (no other user in while it is put right)
+            os.chmod(workdir, 0o700)
         for path, _inode in _special_files(workdir) - before:
             with contextlib.suppress(OSError):
                 os.unlink(path)
@@ -466,21 +467,39 @@ def _modes(folder: Path) -> dict:
 def _restore_modes(folder: Path, before: dict) -> None:
     """Once the kernel has ended: what was in ``folder`` before (``_modes``) has its mode
     back, and what the kernel made there is writable by its owner alone, without setuid,
-    setgid or sticky bits.
+    setgid or sticky bits (``folder`` itself last: ``run`` closes it to other users first).
 
     The kernel's files stay in the course's folder, given back to its owner; a folder it
     made with ``chmod 0o777`` stayed writable by every user (or, run with the teacher's own
     rights, the notebook's folder itself), and a link another user then put there is
     followed by ``nbgrader generate_feedback``'s copy, outside the sandbox: the instructor's
     notebook into the student's feedback, as ``_special_files`` says (red team 17)."""
-    for path, (inode, mode) in _modes(folder).items():
-        if os.path.islink(path):
-            continue
+    now = _modes(folder)
+    for path in sorted(now, key=lambda path: path == str(folder)):  # (the folder last)
+        inode, mode = now[path]
         kept = before.get(path)
         wanted = kept[1] if kept and kept[0] == inode else mode & ~0o7022
         if wanted != mode:
-            with contextlib.suppress(OSError):
-                os.chmod(path, wanted)
+            _change_mode(path, inode, wanted)
+
+
+def _change_mode(path: str, inode: int, mode: int) -> None:
+    """chmod ``path`` to ``mode`` if it is still the file or folder ``inode``, never through
+    a link (os.chmod follows one: a link put there in the meantime would make root change
+    the mode of what it points to)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        status = os.fstat(descriptor)
+        if status.st_ino == inode and (stat.S_ISREG(status.st_mode)
+                                       or stat.S_ISDIR(status.st_mode)):
+            os.fchmod(descriptor, mode)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def _special_files(folder: Path) -> set:
