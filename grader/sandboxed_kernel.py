@@ -62,7 +62,7 @@ The kernel's standard error (bubblewrap's, ipykernel's, and a cell's ``os.write(
 was the client's: it reached the terminal of the teacher who runs ``nbgrader autograde``
 as written, terminal escapes (OSC 52 writes the clipboard) and lines that read as
 nbgrader's own among them (red team 17). It is read here and written on, each line as one
-line of text (``intake.one_line``), after ``STDERR_PREFIX``, ``STDERR_BYTES`` at most.
+line of text (``CONTROL`` characters as U+FFFD), after ``STDERR_PREFIX``, ``STDERR_BYTES`` at most.
 
 Interrupts travel as messages on the control channel (``interrupt_mode: message``): a
 signal would reach this launcher, not the kernel.
@@ -77,6 +77,7 @@ import hmac
 import ipaddress
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -90,7 +91,6 @@ from pathlib import Path
 
 import zmq
 
-from .intake import one_line
 from .sandbox import (bubblewrap_argv, hand_over, kernel_command, sandbox_environment,
                       sandbox_user)
 
@@ -113,6 +113,9 @@ DELIMITER = b"<IDS|MSG>"
 KERNEL_BYTES = 64 * 1024 * 1024  # what it may send its client (outputs: the notebook's size)
 STDERR_BYTES = 64 * 1024  # of the kernel's standard error passed on to the client's
 STDERR_PREFIX = "[minigrad-kit sandboxed kernel] "
+# what a terminal acts on rather than shows: intake.UNPRINTABLE's characters (a test keeps
+# them the same; intake itself loads nbformat, seconds of a busy machine's launcher)
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\r\n]")
 WATCH_SECONDS = 0.2
 ZAP = "inproc://zeromq.zap.01"  # where ZeroMQ asks whether a handshake may go ahead
 TCP_TABLES = ("/proc/net/tcp", "/proc/net/tcp6")
@@ -318,7 +321,7 @@ def _pass_on(stream, out=None) -> None:
     for line in iter(lambda: stream.readline(4096), b""):
         if passed < STDERR_BYTES:
             passed += len(line)
-            text = one_line(line.decode("utf-8", "replace").rstrip("\n"))
+            text = CONTROL.sub("\ufffd", line.decode("utf-8", "replace").rstrip("\n"))
             out.write(STDERR_PREFIX + text + "\n")
             if passed >= STDERR_BYTES:
                 out.write(STDERR_PREFIX + f"(more than {STDERR_BYTES:,} bytes: the rest not "
@@ -405,8 +408,9 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         process = subprocess.Popen(argv, env=environment, stdin=subprocess.DEVNULL,
                                    stdout=subprocess.DEVNULL,  # (its banner)
                                    stderr=subprocess.PIPE, preexec_fn=_limits(memory_mb))
-        threading.Thread(target=_pass_on, args=(process.stderr,), daemon=True,
-                         name="kernel-stderr").start()
+        said = threading.Thread(target=_pass_on, args=(process.stderr,), daemon=True,
+                                name="kernel-stderr")
+        said.start()
         watch = _Watch(process, (workdir, scratch))
         watch.start()
         context = zmq.Context()
@@ -428,6 +432,7 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # interrupts come as messages
         status = process.wait()
+        said.join(timeout=5)  # (what it said last, passed on before this ends)
         watch.join()
         watch.undo()
         context.term()

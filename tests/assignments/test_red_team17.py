@@ -517,6 +517,14 @@ def test_modes_are_restored_whoever_ran_the_kernel(tmp_path):
     assert oct(Path("/etc/passwd").stat().st_mode & 0o7777) == "0o644"
 
 
+def test_the_launcher_shows_no_character_the_reports_hide():
+    """The launcher's ``CONTROL`` (it does not load ``intake``, which loads nbformat) is
+    ``intake.UNPRINTABLE`` with the line breaks."""
+    from grader.intake import UNPRINTABLE
+
+    assert sandboxed_kernel.CONTROL.pattern == UNPRINTABLE.pattern[:-1] + "\r\n]"
+
+
 def test_the_kernels_standard_error_is_passed_on_bounded(tmp_path):
     """Megabytes on standard error (the teacher's terminal or log) are passed on up to
     ``STDERR_BYTES``, then said to be more, and the rest read (the kernel never blocks)."""
