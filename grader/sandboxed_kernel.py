@@ -53,8 +53,9 @@ its feedback pages render them with nbconvert, which writes an output's HTML and
 into the page as they are: ``display(HTML("<script>..."))`` in a cell ran its script in the
 teacher's browser, with the teacher's session (red team 17). The relay passes on of a
 display (``display_data``, ``execute_result``, ``update_display_data``) only the kinds of
-data that cannot run (``PASSIVE``: text and raster images), signed again with the client's
-key, and none of the widgets' messages (``comm_*``, whose state nbconvert renders with
+data that cannot run (``PASSIVE``: text, and raster images as base64) and of their metadata
+an image's width and height as numbers (a width of ``"1 onerror=..."`` became an attribute
+of nbconvert's ``<img>``), signed again with the client's key, and none of the widgets' messages (``comm_*``, whose state nbconvert renders with
 the widgets' own scripts); a message whose signature is wrong is dropped, as the client
 would drop it (``_passive``).
 
@@ -107,6 +108,7 @@ RELAY_IDENTITY = b"minigrad-kit-relay"
 WRITE_BYTES = 256 * 1024 * 1024  # what a kernel may add to its folders (the class's disk)
 NEW_ENTRIES = 10_000  # files and folders it may make there
 PASSIVE = ("text/plain", "image/png", "image/jpeg", "image/gif")  # what a display may show
+BASE64 = re.compile(r"[A-Za-z0-9+/=\s]*")
 DISPLAYS = ("display_data", "execute_result", "update_display_data")
 WIDGETS = ("comm_open", "comm_msg", "comm_close")
 DELIMITER = b"<IDS|MSG>"
@@ -201,15 +203,31 @@ def _passive(message: list, client: dict) -> list | None:
     if kind not in DISPLAYS:
         return message
     content = json.loads(parts[3])
-    data = content.get("data") if isinstance(content, dict) else None
-    if not isinstance(data, dict) or set(data) <= set(PASSIVE):
-        return message
-    left = sorted(set(data) - set(PASSIVE))
-    content["data"] = {kind: value for kind, value in data.items() if kind in PASSIVE}
-    content["data"].setdefault("text/plain", f"[not shown: {', '.join(left)}; the sandbox "
-                                             "passes text and images only]")
+    if not isinstance(content, dict):
+        return None
+    data = content.get("data") if isinstance(content.get("data"), dict) else {}
+    shown = {kind: value for kind, value in data.items() if _shown(kind, value)}
+    if "text/plain" not in shown:
+        left = sorted(set(data) - set(shown))
+        shown["text/plain"] = f"[not shown: {', '.join(left)}; the sandbox passes text and " \
+                              "images only]"
+    content["data"] = shown
+    # (an image's metadata is written into nbconvert's <img> tag as it is: a width of
+    # "1 onerror=alert(1)" became an attribute of the tag, and ran: sizes as numbers only)
+    metadata = content.get("metadata") if isinstance(content.get("metadata"), dict) else {}
+    content["metadata"] = {
+        kind: {size: value for size, value in metadata[kind].items()
+               if size in ("width", "height") and type(value) is int}
+        for kind in shown if kind != "text/plain" and isinstance(metadata.get(kind), dict)}
     parts[3] = json.dumps(content).encode()
     return message[:at + 1] + [_sign(client, parts)] + parts + message[at + 6:]
+
+
+def _shown(kind: str, value) -> bool:
+    """Whether a display's data of ``kind`` is passed on: text, and images as base64."""
+    if kind == "text/plain":
+        return isinstance(value, str)
+    return kind in PASSIVE and isinstance(value, str) and BASE64.fullmatch(value) is not None
 
 
 def _sign(client: dict, parts: list) -> bytes:

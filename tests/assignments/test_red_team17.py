@@ -30,7 +30,9 @@ before, and the construction that closed it:
   nbconvert, which writes an output's HTML and JavaScript into the page as they are:
   ``display(HTML("<img src=x onerror=...>"))``, ``Javascript(...)`` and a Markdown
   ``<script>`` ran in the teacher's session, which can set grades and run code as the
-  teacher (measured: the three scripts in nbconvert's page). (``sandboxed_kernel.
+  teacher (measured: the three scripts in nbconvert's page), and so did a PNG's width
+  in its metadata, ``"1 onerror=..."``, which nbconvert writes into the ``<img>`` tag
+  unquoted (found against this fix's first version). (``sandboxed_kernel.
   _passive``: a display reaches the client with text and raster images only, signed again;
   the widgets' messages not at all.)
 * **a folder every user may write, left in the course's folder by the kernel**: the
@@ -389,10 +391,12 @@ display(Javascript("alert(2)"))
 display({"image/svg+xml": "<svg><script>alert(3)</script></svg>", "text/plain": "svg"},
         raw=True)
 display(Markdown("<script>alert(4)</script>"))
+display({"image/png": "iVBORw0KGgo=", "text/plain": "png"}, raw=True,
+        metadata={"image/png": {"width": "1 onerror=alert(5)", "height": 2}})
 print("the text stays")
 """
 RUNS = ['onerror="alert(1)"', '<script type="text/javascript">', "<script>alert(3)",
-        "<script>alert(4)"]
+        "<script>alert(4)", 'onerror="alert(5)"']
 
 
 @pytest.mark.slow
@@ -423,7 +427,7 @@ def test_what_a_cell_displays_runs_no_script_where_the_teacher_reads_it(tmp_path
         shutil.rmtree(work, ignore_errors=True)
     page, kinds = pages[sandboxed_kernel.KERNEL_NAME]
     assert [script for script in RUNS if script in page] == [] and "the text stays" in page
-    assert kinds == [["text/plain"]] * 4 + [[]]
+    assert kinds == [["text/plain"]] * 4 + [["image/png", "text/plain"], []]
     assert [script for script in RUNS if script in pages["python3"][0]] != []
 
 
@@ -466,6 +470,13 @@ def test_a_published_message_is_passed_on_as_the_client_would_read_it():
     _identities, kept = session.feed_identities(shown)
     read = session.deserialize(kept)  # (raises where the signature is wrong)
     assert read["content"]["data"] == {"image/png": "iVBOR", "text/plain": "x"}
+    sized = sandboxed_kernel._passive(frames("display_data", {"data": {
+        "image/png": "iVBOR", "image/jpeg": "<img src=x>", "text/plain": "x"}, "metadata": {
+        "image/png": {"width": "1 onerror=alert(1)", "height": 3, "unconfined": True}}}),
+        client)
+    read = session.deserialize(session.feed_identities(sized)[1])["content"]
+    assert read["data"] == {"image/png": "iVBOR", "text/plain": "x"}  # (not base64: out)
+    assert read["metadata"] == {"image/png": {"height": 3}}
     only = sandboxed_kernel._passive(frames("execute_result", {"data": {
         "application/javascript": "alert(1)"}, "metadata": {}, "execution_count": 1}), client)
     said = session.deserialize(session.feed_identities(only)[1])["content"]["data"]
