@@ -200,11 +200,22 @@ def _passive(message: list, client: dict) -> list | None:
         return None
     if kind in WIDGETS:
         return None
-    if kind not in DISPLAYS:
-        return message
-    content = json.loads(parts[3])
+    try:
+        content = json.loads(parts[3])
+    except ValueError:
+        return None
     if not isinstance(content, dict):
         return None
+    count = content.get("execution_count")
+    if kind not in DISPLAYS and (count is None or type(count) is int):
+        return message
+    if "execution_count" in content and type(count) is not int:
+        # (nbclient sets the cell's prompt number from it: a text there made the notebook
+        # one nbformat refuses, which formgrader and the feedback then cannot show)
+        content["execution_count"] = None
+    if kind not in DISPLAYS:
+        parts[3] = json.dumps(content).encode()
+        return message[:at + 1] + [_sign(client, parts)] + parts + message[at + 6:]
     data = content.get("data") if isinstance(content.get("data"), dict) else {}
     shown = {kind: value for kind, value in data.items() if _shown(kind, value)}
     if "text/plain" not in shown:

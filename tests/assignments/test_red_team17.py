@@ -481,6 +481,10 @@ def test_a_published_message_is_passed_on_as_the_client_would_read_it():
         "application/javascript": "alert(1)"}, "metadata": {}, "execution_count": 1}), client)
     said = session.deserialize(session.feed_identities(only)[1])["content"]["data"]
     assert list(said) == ["text/plain"] and "application/javascript" in said["text/plain"]
+    counted = sandboxed_kernel._passive(frames("execute_input", {
+        "code": "x", "execution_count": "<img src=x onerror=alert(1)>"}), client)
+    said = session.deserialize(session.feed_identities(counted)[1])["content"]
+    assert said == {"code": "x", "execution_count": None}
     stream = frames("stream", {"name": "stdout", "text": "<script>"})
     assert sandboxed_kernel._passive(stream, client) == stream
     assert sandboxed_kernel._passive(frames("comm_open", {"comm_id": "1", "data": {}}),
