@@ -135,6 +135,10 @@ def test_the_salt_is_given_as_a_file_or_the_variable(tmp_path, monkeypatch, caps
     assert main(common + ["--out", str(tmp_path / "none"), "--salt-file", str(empty)]) == 1
     assert "holds no salt" in capsys.readouterr().err
     assert not (tmp_path / "both").exists() and not (tmp_path / "none").exists()
+    # an abbreviation is now two options' (argparse refuses it), and it was starred anyway
+    with pytest.raises(SystemExit):
+        main(common + ["--out", str(tmp_path / "short"), f"--sal={SECRET}"])
+    assert "ambiguous option" in capsys.readouterr().err
 
 
 def test_a_script_that_grades_shows_no_salt_in_the_process_list(tmp_path):
