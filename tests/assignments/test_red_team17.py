@@ -54,6 +54,10 @@ before, and the construction that closed it:
   clipboard; measured). (``sandboxed_kernel._pass_on``: each line as one line of text,
   prefixed, bounded.)
 
+Found on the way: ``timing.csv`` read a name ``inert`` had written (``'-x``, a student's
+file ``-x.ipynb``) as another student, so each re-grading added a row where it should
+replace one (``timing._as_written``).
+
 Tried and found closed (kept here so that they stay so): ``os.stat`` and ``os.readlink`` of
 paths outside a run's view without the sandbox (Landlock governs neither): a run learns
 whether a path exists and its size and times, never a byte of it; ``readlink`` of the
@@ -612,3 +616,17 @@ def test_without_the_sandbox_stat_shows_a_size_never_a_byte(monkeypatch, user):
     shown = said.removeprefix("RuntimeError: ").split(" (line")[0].split("|")
     assert shown == [str(len("alice's right answers")), "PermissionError", "PermissionError",
                      "PermissionError", "PermissionError"], shown
+
+
+def test_a_regrading_replaces_the_timing_of_a_name_written_inert(tmp_path):
+    """``-x`` (a file name a student chose) is written ``'-x`` so that no spreadsheet runs
+    it; graded again, its row is replaced, not doubled, and read back as ``-x``."""
+    from types import SimpleNamespace
+
+    from grader.timing import read_timing, write_timing
+
+    for seconds in (1.0, 2.0):
+        write_timing(tmp_path, [(SimpleNamespace(assignment="a", student="-x", error=""),
+                                 seconds)])
+    assert read_timing(tmp_path) == {("a", "-x"): 2.0}
+    assert (tmp_path / "timing.csv").read_text().splitlines()[1:] == ["'-x,a,2.00"]
