@@ -474,7 +474,8 @@ def _platform_options(args) -> dict:
     one = getattr(args, "variants", "none") == "none"
     numbers = {"numbers": args.numbers_of or course_numbers()} if one else {}
     return {**numbers, "timeout": args.timeout, "memory": args.memory, "budget": args.budget,
-            "lenient": args.lenient, "salt": salt(args) or secrets.token_hex(32), "sandbox": args.sandbox, "lang": args.lang or language(),
+            "lenient": args.lenient, "salt": salt(args) or secrets.token_hex(32),
+            "sandbox": args.sandbox, "lang": args.lang or language(),
             **({"visibility": args.visibility} if hasattr(args, "visibility") else {}),
             **({"variants": args.variants} if hasattr(args, "variants") else {})}
 

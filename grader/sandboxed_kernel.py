@@ -55,15 +55,16 @@ teacher's browser, with the teacher's session (red team 17). The relay passes on
 display (``display_data``, ``execute_result``, ``update_display_data``) only the kinds of
 data that cannot run (``PASSIVE``: text, and raster images as base64) and of their metadata
 an image's width and height as numbers (a width of ``"1 onerror=..."`` became an attribute
-of nbconvert's ``<img>``), signed again with the client's key, and none of the widgets' messages (``comm_*``, whose state nbconvert renders with
-the widgets' own scripts); a message whose signature is wrong is dropped, as the client
-would drop it (``_passive``).
+of nbconvert's ``<img>``), signed again with the client's key, and none of the widgets'
+messages (``comm_*``, whose state nbconvert renders with the widgets' own scripts); a
+message whose signature is wrong is dropped, as the client would drop it (``_passive``).
 
 The kernel's standard error (bubblewrap's, ipykernel's, and a cell's ``os.write(2, ...)``)
 was the client's: it reached the terminal of the teacher who runs ``nbgrader autograde``
 as written, terminal escapes (OSC 52 writes the clipboard) and lines that read as
 nbgrader's own among them (red team 17). It is read here and written on, each line as one
-line of text (``CONTROL`` characters as U+FFFD), after ``STDERR_PREFIX``, ``STDERR_BYTES`` at most.
+line of text (``CONTROL`` characters as U+FFFD), after ``STDERR_PREFIX``, ``STDERR_BYTES``
+at most.
 
 Interrupts travel as messages on the control channel (``interrupt_mode: message``): a
 signal would reach this launcher, not the kernel.

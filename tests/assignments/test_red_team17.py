@@ -128,7 +128,8 @@ def test_the_salt_is_given_as_a_file_or_the_variable(tmp_path, monkeypatch, caps
     monkeypatch.setenv("MINIGRAD_KIT_SALT", SECRET)
     assert main(common + ["--out", str(tmp_path / "variable")]) == 0
     books = [_gradebook(tmp_path / name) for name in ("file", "open", "given", "variable")]
-    assert books[0] == books[1] == books[2] == books[3] and ["bob", D, "q4", "3", "3", ""] in books[0]
+    assert books[0] == books[1] == books[2] == books[3]
+    assert ["bob", D, "q4", "3", "3", ""] in books[0]
     assert not any((tmp_path / name / "salt.txt").exists()
                    for name in ("file", "given", "variable"))
     # the two together, or a file without a salt, are refused before anything is graded
