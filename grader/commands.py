@@ -145,7 +145,10 @@ into the sandbox), so nbgrader runs students' notebooks in it with no Docker:
 A student's code can then no longer read the instructor's source notebooks or other
 submissions, nor write into the course folder or the gradebook. nbgrader still judges inside
 the student's kernel: a student who forges what that kernel prints still passes nbgrader's
-tests there (minigrad-kit grade judges outside it).
+tests there (minigrad-kit grade judges outside it). Of what a cell displays, only text and
+images reach nbgrader; a student's markdown cells are their file: add
+c.HTMLExporter.sanitize_html = True to nbgrader_config.py, or formgrader shows you their HTML
+and runs its scripts.
 It needs bubblewrap (apt-get install bubblewrap) and user namespaces; install refuses when
 a trial run fails, and says why. Remove it with: jupyter kernelspec remove minigrad-kit-sandbox
 
@@ -435,6 +438,8 @@ def _kernelspec(args) -> int:
             folder, KERNEL_NAME, user=user, prefix=prefix)
     print(f"installed the kernel {KERNEL_NAME} in {installed}")
     print(f"use it: nbgrader autograde ASSIGNMENT --ExecutePreprocessor.kernel_name={KERNEL_NAME}")
+    print("and put c.HTMLExporter.sanitize_html = True in nbgrader_config.py (formgrader "
+          "renders a student's markdown cells as HTML, scripts included)")
     return 0
 
 
