@@ -70,6 +70,7 @@ def _files(folder):
 def test_grading_on_a_terminal_shows_done_total_eta_and_failures(submitted, tmp_path):
     salt = tmp_path / "salt"  # (a file: --salt on the command line adds a note to stderr)
     salt.write_text(SALT + "\n")
+    salt.chmod(0o600)  # (readable by others, a note on stderr says so)
     status, stdout, bar = _kit("grade", submitted, "--source", SOURCE, "--out",
                                tmp_path / "tty", "--jobs", "2", "--salt-file", salt,
                                terminal=True, cwd=tmp_path)
