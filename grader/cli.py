@@ -27,7 +27,7 @@ from . import commands as course_commands
 from .batch import (NOT_GRADED, collection_of, collisions, grade_files, named_by_its_file,
                     nbgrader_owner, owner_of, platform_id, platform_owner, readable, safe_name,
                     student_of)
-from .command_line import hide
+from .command_line import add_salt, hide, salt as given_salt
 from .grade import VARIANTS, Options, Result
 from .i18n import _
 from .intake import one_line, printable, valid_text
@@ -228,14 +228,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="grade every student on the numbers drawn for NAME (the one "
                             "notebook `release --students` wrote for NAME, handed to the whole "
                             "class; what `gradescope` and `prairielearn` do)")
-    grade.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
-                       help="a private text mixed into the hidden inputs, so no one can "
-                            "predict them (default: $MINIGRAD_KIT_SALT, else a secret drawn "
-                            "at the first grading into --out and kept there, OUT/salt.txt); "
-                            "keep it the same to re-grade identically. Prefer the variable: "
-                            "the grader stars the value out of its own command line, but "
-                            "what started it (sudo, a script's shell) shows it to every "
-                            "user")
+    add_salt(grade, "a secret drawn at the first grading into --out and kept there, "
+                    "OUT/salt.txt")
     grade.add_argument("--sandbox", choices=MODES, default="auto",
                        help="run each kernel under bubblewrap: auto (default; without it, "
                             "loudly, where it does not work), required, or off")
@@ -471,17 +465,22 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     except (SourceError, ValueError, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
-    if args.shard and not args.salt:
-        print("minigrad-kit: error: --shard needs --salt (or $MINIGRAD_KIT_SALT): without "
-              "it each part draws a secret of its own, and the parts' hidden inputs would "
-              "differ from one run's; give every part the same private --salt",
+    try:
+        chosen = given_salt(args)
+    except ValueError as error:
+        print(f"minigrad-kit: error: {error}", file=sys.stderr)
+        return 1
+    if args.shard and not chosen:
+        print("minigrad-kit: error: --shard needs --salt-file FILE (or $MINIGRAD_KIT_SALT): "
+              "without it each part draws a secret of its own, and the parts' hidden inputs "
+              "would differ from one run's; give every part the same private salt",
               file=sys.stderr)
         return 1
     if args.shard:
         submissions = _sharded(args.submissions, submissions, sources, *args.shard)
     try:
         sandbox = choose(args.sandbox)
-        salt = args.salt or _salt(out)  # (nothing written before a refusal)
+        salt = chosen or _salt(out)  # (nothing written before a refusal)
     except (SandboxUnavailable, ValueError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1

@@ -7,18 +7,67 @@ line in its feedback (red team 16). ``hide(options)``, the first thing the comma
 overwrites the values of those options in the process's own argument memory (which
 ``/proc/<pid>/cmdline`` reads) with ``*``, the same length, so that nothing started after
 it (the student's code above all) finds them; ``sys.argv``, a copy, keeps them. (A
-process that reads the list in the instant before is not stopped: ``$MINIGRAD_KIT_SALT``,
-which only the teacher's own processes read, never shows.)
+process that reads the list in the instant before is not stopped, nor are the processes
+that started the grader, sudo's and a script's shell, whose command lines hold the value
+as they were given it: red team 17.)
+
+So the secret need never be an argument: ``add_salt`` gives a command ``--salt-file FILE``
+(the first line of a file of the teacher's) beside ``--salt``, and ``salt(args)`` reads
+``--salt-file``, else ``--salt`` (saying on standard error that it showed), else
+``$MINIGRAD_KIT_SALT`` (a process's environment is readable by its own user and root
+only), else nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import sys
 
-__all__ = ["hide", "SECRET"]
+__all__ = ["hide", "SECRET", "VARIABLE", "add_salt", "salt"]
 
 SECRET = ("--salt",)  # options whose value no other process may read
+VARIABLE = "MINIGRAD_KIT_SALT"  # the salt where no other user reads it
+SHOWN = ("minigrad-kit: note: --salt on the command line shows in the process list of what "
+         "started minigrad-kit (sudo, a script's shell) to every user of this machine; give "
+         "it in $MINIGRAD_KIT_SALT or in a file of yours, --salt-file FILE")
+
+
+def add_salt(parser, default: str) -> None:
+    """``--salt`` and ``--salt-file`` on ``parser`` (``default``: what an empty salt
+    becomes, for the help)."""
+    parser.add_argument("--salt-file", metavar="FILE",
+                        help="a file whose first line is a private text mixed into the hidden "
+                             "inputs, so no one can predict them (or $MINIGRAD_KIT_SALT; "
+                             f"without either: {default}); keep it the same to re-grade "
+                             "identically")
+    parser.add_argument("--salt", help="the same text on the command line (not advised: "
+                                       "what started the command, sudo or a script's shell, "
+                                       "shows it to every user)")
+
+
+def salt(args) -> str:
+    """The salt ``args`` give (see the module docstring); ValueError when both options are
+    given or the file cannot be read."""
+    if args.salt_file is not None and args.salt is not None:
+        raise ValueError("give --salt-file or --salt, not both")
+    if args.salt_file is not None:
+        try:
+            with open(args.salt_file, "rb") as file:
+                text = file.read(4096).decode("utf-8").splitlines()
+                if os.fstat(file.fileno()).st_mode & 0o044:
+                    print(f"minigrad-kit: note: --salt-file {args.salt_file!r} may be read by "
+                          "other users of this machine (chmod 600 it)", file=sys.stderr)
+        except (OSError, UnicodeDecodeError) as error:
+            raise ValueError(f"--salt-file {args.salt_file!r} cannot be read ({error})") \
+                from error
+        if not text or not text[0].strip():
+            raise ValueError(f"--salt-file {args.salt_file!r} holds no salt on its first line")
+        return text[0].strip()
+    if args.salt is not None:
+        print(SHOWN, file=sys.stderr)
+        return args.salt
+    return os.environ.get(VARIABLE, "")
 
 
 def hide(options=SECRET) -> bool:

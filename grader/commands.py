@@ -22,6 +22,8 @@ import pathlib
 import secrets
 import sys
 
+from .command_line import add_salt, salt
+
 __all__ = ["add_commands", "HANDLERS", "NAMES", "SUMMARY"]
 
 NAMES = ("report", "export", "gradescope", "prairielearn", "kernelspec", "lab")
@@ -143,7 +145,10 @@ into the sandbox), so nbgrader runs students' notebooks in it with no Docker:
 A student's code can then no longer read the instructor's source notebooks or other
 submissions, nor write into the course folder or the gradebook. nbgrader still judges inside
 the student's kernel: a student who forges what that kernel prints still passes nbgrader's
-tests there (minigrad-kit grade judges outside it).
+tests there (minigrad-kit grade judges outside it). Of what a cell displays, only text and
+images reach nbgrader; a student's markdown cells are their file: add
+c.HTMLExporter.sanitize_html = True to nbgrader_config.py, or formgrader shows you their HTML
+and runs its scripts.
 It needs bubblewrap (apt-get install bubblewrap) and user namespaces; install refuses when
 a trial run fails, and says why. Remove it with: jupyter kernelspec remove minigrad-kit-sandbox
 
@@ -174,7 +179,7 @@ the sandbox: --sandbox auto (default) grades under bubblewrap where Gradescope's
 
 example:
   minigrad-kit gradescope course/01_derive_it_by_hand.ipynb --out hw2-autograder.zip \\
-      --salt "$MINIGRAD_KIT_SALT" --visibility after_due_date
+      --visibility after_due_date   # the salt: $MINIGRAD_KIT_SALT or --salt-file FILE
 """
 
 
@@ -199,7 +204,7 @@ The hidden inputs are drawn per variant (data.json's variant_seed): keep singleV
 
 example:
   minigrad-kit prairielearn course/01_derive_it_by_hand.ipynb --out pl/ \\
-      --image ghcr.io/you/minigrad-kit-grader:0.1.0 --salt "$MINIGRAD_KIT_SALT"
+      --image ghcr.io/you/minigrad-kit-grader:0.1.0   # salt: $MINIGRAD_KIT_SALT or --salt-file
 """
 
 
@@ -433,6 +438,8 @@ def _kernelspec(args) -> int:
             folder, KERNEL_NAME, user=user, prefix=prefix)
     print(f"installed the kernel {KERNEL_NAME} in {installed}")
     print(f"use it: nbgrader autograde ASSIGNMENT --ExecutePreprocessor.kernel_name={KERNEL_NAME}")
+    print("and put c.HTMLExporter.sanitize_html = True in nbgrader_config.py (formgrader "
+          "renders a student's markdown cells as HTML, scripts included)")
     return 0
 
 
@@ -448,10 +455,7 @@ def _grading_options(parser) -> None:
     parser.add_argument("--lenient", action="store_true",
                         help="hold for review only what the tampering scan recognises "
                              "(default: strict, as minigrad-kit grade)")
-    parser.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
-                        help="a private text mixed into the hidden inputs (default: "
-                             "$MINIGRAD_KIT_SALT, else a secret drawn now and kept in the "
-                             "autograder's configuration)")
+    add_salt(parser, "a secret drawn now and kept in the autograder's configuration")
     parser.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
                         help="bubblewrap for the code runs: auto (default), required, off")
     parser.add_argument("--numbers-of", metavar="NAME",
@@ -475,7 +479,8 @@ def _platform_options(args) -> dict:
     one = getattr(args, "variants", "none") == "none"
     numbers = {"numbers": args.numbers_of or course_numbers()} if one else {}
     return {**numbers, "timeout": args.timeout, "memory": args.memory, "budget": args.budget,
-            "lenient": args.lenient, "salt": args.salt or secrets.token_hex(32), "sandbox": args.sandbox, "lang": args.lang or language(),
+            "lenient": args.lenient, "salt": salt(args) or secrets.token_hex(32),
+            "sandbox": args.sandbox, "lang": args.lang or language(),
             **({"visibility": args.visibility} if hasattr(args, "visibility") else {}),
             **({"variants": args.variants} if hasattr(args, "variants") else {})}
 

@@ -68,9 +68,12 @@ def _files(folder):
 
 
 def test_grading_on_a_terminal_shows_done_total_eta_and_failures(submitted, tmp_path):
+    salt = tmp_path / "salt"  # (a file: --salt on the command line adds a note to stderr)
+    salt.write_text(SALT + "\n")
+    salt.chmod(0o600)  # (readable by others, a note on stderr says so)
     status, stdout, bar = _kit("grade", submitted, "--source", SOURCE, "--out",
-                               tmp_path / "tty", "--jobs", "2", "--salt", SALT, terminal=True,
-                               cwd=tmp_path)
+                               tmp_path / "tty", "--jobs", "2", "--salt-file", salt,
+                               terminal=True, cwd=tmp_path)
     assert status == 1  # broken.ipynb could not be graded
     final = bar.replace("\r\n", "\n").split("\r")[-1].splitlines()
     last = [line for line in final if line.startswith("grading")][-1]
@@ -83,7 +86,7 @@ def test_grading_on_a_terminal_shows_done_total_eta_and_failures(submitted, tmp_
     assert "/4 [" not in stdout and "failed: " not in stdout, stdout  # the bar: stderr only
 
     status, stdout, stderr = _kit("grade", submitted, "--source", SOURCE, "--out",
-                                  tmp_path / "pipe", "--jobs", "2", "--salt", SALT,
+                                  tmp_path / "pipe", "--jobs", "2", "--salt-file", salt,
                                   terminal=False, cwd=tmp_path)
     assert status == 1
     assert "\r" not in stderr and "/4 [" not in stderr and "failed: " not in stderr

@@ -145,9 +145,9 @@ def test_a_run_without_the_sandbox_reads_no_classmate_source_or_salt(tmp_path, o
     assert points == most and float(most) > 0, done.stdout
 
 
-@pytest.mark.parametrize("spelling", [["--salt", "{}"], ["--sal={}"]])
+@pytest.mark.parametrize("spelling", [["--salt", "{}"], ["--salt={}"]])  # (--sal=: red team 17)
 def test_the_salt_given_on_the_command_line_is_in_no_process_list(tmp_path, spelling):
-    """``grade class/ --salt S`` (or ``--sal=S``, which argparse reads as ``--salt``):
+    """``grade class/ --salt S`` (or ``--salt=S``):
     while the students' code runs (a cell that sleeps), no process of the machine shows S
     in its ``/proc/<pid>/cmdline`` (before, the grader's did, which every user, and a code
     run without the sandbox, could read); the grading is the same (the secret still draws
