@@ -428,7 +428,8 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
     result, seconds)`` is called here as each one finishes (seconds: None when its worker
     crashed).
 
-    A worker that dies (killed, or by the system's out-of-memory killer) breaks the pool,
+    Each is graded in a worker process, with ``jobs`` 1 as well, never in the caller's:
+    a worker that dies (killed, or by the system's out-of-memory killer) breaks the pool,
     and every submission not yet finished with it: each of those is graded again, alone
     in a process of its own, so that only a submission whose own process dies again is
     not graded, its result saying why (``_alone``)."""
@@ -443,12 +444,13 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
     def arguments(path: str) -> tuple:
         return path, sources, options, owners.get(path), collections.get(path), tops.get(path)
 
-    if jobs <= 1 or len(paths) <= 1:
-        for index, path in enumerate(paths):
-            finished(index, *_timed(*arguments(path)))
+    if not paths:
         return results
     broken = []
-    with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=workers()) as pool:
+    # (always in workers, with --jobs 1 too: a death in the grader's own process, where
+    # --jobs 1 graded before, stopped the run and took every submission after it along)
+    with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(paths))),
+                             mp_context=workers()) as pool:
         futures = {pool.submit(_timed, *arguments(p)): i for i, p in enumerate(paths)}
         for future in as_completed(futures):
             index = futures[future]

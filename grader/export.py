@@ -14,7 +14,8 @@ the LMS knows, with the columns it matches students by:
   ID number, Institution, Department, Email address``, then the grade items. The file
   written keeps the identity columns and adds one column per assignment; on import,
   map "Email address" (or "ID number") to the user and each column to a grade item.
-  An empty cell is "no grade".
+  An empty cell is "no grade", which Moodle's import sets, clearing a grade it had: a
+  roster row without any points is left out of the file (``_clearing``).
 
 A student whose notebook a platform's download named (``batch.platform_id``) is matched
 by the id that platform gave them, and by nothing else: Canvas's user id to the
@@ -36,7 +37,8 @@ Three more shapes of the files:
   which Moodle's gradebook export does not hold: given as the roster, the worksheet is
   written back as it came, with the ``Grade`` of each student graded (the points scaled
   to the worksheet's ``Maximum Grade`` where that differs; Moodle skips a grade above
-  it) for the assignment's "Upload grading worksheet". Its ``Last modified (grade)``
+  it; written as ``number`` writes it, which Moodle reads back in any language) for the
+  assignment's "Upload grading worksheet". Its ``Last modified (grade)``
   stays as downloaded: Moodle keeps a grade changed after the download.
 * **Canvas without a roster**: when every student was named by Canvas's download, the
   file has one row per user id (``Student`` and the SIS columns empty): Canvas's import
@@ -71,7 +73,8 @@ from .grade import Result
 from .report import inert, write_atomic
 from .stored import read_grades
 
-__all__ = ["SYSTEMS", "WORKSHEET", "Export", "RosterError", "export", "read_roster"]
+__all__ = ["SYSTEMS", "WORKSHEET", "Export", "RosterError", "export", "number",
+           "read_roster"]
 
 
 @dataclass(frozen=True)
@@ -400,21 +403,48 @@ def export(out, to: str, roster=None, target=None, *, match: str | None = None,
     writer.writerow([inert(value) for value in identity + headers])
     if system.points_row:
         writer.writerow([POINTS_POSSIBLE] + [""] * (len(identity) - 1)
-                        + [f"{maxima[a]:g}" for a in assignments])
+                        + [number(maxima[a]) for a in assignments])
+    left_out, cleared = [], []
     for index, row in enumerate(rows):
         line = [row[name] for name in identity]
+        who = row[column] or ids[index] or row[identity[0]]
         for assignment in assignments:
             if (index, assignment) not in cells:
-                report.no_submission.append((row[column] or ids[index] or row[identity[0]],
-                                             assignment))
+                report.no_submission.append((who, assignment))
                 line.append("")
                 continue
             points = cells[index, assignment]
             report.filled += points is not None
-            line.append("" if points is None else f"{points:g}")
+            line.append("" if points is None else number(points))
+        written = line[len(identity):]
+        if to == "moodle" and not any(written):
+            left_out.append(who)  # (an empty cell clears the grade Moodle has: below)
+            continue
+        if to == "moodle" and not all(written):
+            cleared += [f"{who} ({columns[a]})" for a, cell in zip(assignments, written)
+                        if not cell]
         writer.writerow([inert(value) for value in line])
+    _clearing(left_out, cleared, report)
     write_atomic(report.path, buffer.getvalue())
     return report
+
+
+def _clearing(left_out: list, cleared: list, report: Export) -> None:
+    """Moodle's CSV import reads an empty cell (or ``-``) as "no grade" and sets it
+    (grade/import/csv/classes/load_data.php, ``update_grade_item``; lib.php,
+    ``grade_import_commit``): it clears the grade a student already has there, one the
+    teacher entered by hand among them. A row without any points is left out of the file
+    (the import leaves a student it does not name as they are); a row with points in one
+    column and an empty cell in another is said."""
+    if left_out:
+        report.notes.append(
+            f"left out of the file, so that Moodle keeps the grades it has for them (its "
+            f"import clears the grade of an empty cell): {', '.join(left_out)}")
+    if cleared:
+        report.notes.append(
+            f"Moodle's import clears the grade of an empty cell: {', '.join(cleared)} will "
+            "have no grade in Moodle after the import (map that column to nothing, or enter "
+            "their grades again after it)")
 
 
 def _older(grades) -> list[str]:
@@ -583,10 +613,7 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
             if CAN_CHANGE in at and row[at[CAN_CHANGE]].strip().casefold() == \
                     sheet.no.casefold():
                 locked.append(row[identifier])
-            # (in the decimal sign Moodle wrote the maximum with, "100,00" in German: its
-            # upload reads a grade with unformat_float, in the uploader's language)
-            comma = re.fullmatch(r"\s*\d+,\d+\s*", row[at[MAXIMUM]]) is not None
-            line[grade] = f"{points:.2f}".replace(".", "," if comma else ".")
+            line[grade] = number(points)  # (not the sign the maximum has: "100,00")
             report.filled += 1
         lines.append(line)
     if scaled:
@@ -633,6 +660,19 @@ def _worksheet_assignment(grades, ids: set, chosen: str | None, roster) -> str:
     raise RosterError(f"the grading worksheet {roster} is one assignment's; which of "
                       f"{', '.join(sorted(named) or graded) or 'none'} is it? Give "
                       "--assignment NAME")
+
+
+def number(value: float) -> str:
+    """``value`` as a learning platform's import reads it back as the same number, in any
+    language: digits and a point, no exponent, no thousands separator, at most five
+    decimals (what Moodle keeps of a grade). Moodle reads a grade with ``unformat_float``
+    (lib/moodlelib.php): spaces dropped, the decimal sign of whoever uploads replaced by a
+    point, then PHP's own reading of a number, which stops at the first character that is
+    not one; so ``7,5`` is 7 where the uploader's sign is the point (English) and
+    7.5 where it is the comma, while ``7.5`` is 7.5 for both. (Written as ``:g``,
+    a grade had six digits: ``1.23457e+06``.)"""
+    text = f"{value:.5f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
 
 
 def _number(text: str) -> float | None:

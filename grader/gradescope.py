@@ -42,7 +42,7 @@ from .i18n import _
 from .report import write_atomic
 from .source import load_source
 from .sandbox import encloses, runs_as_own_user
-from .upload import (CONFIG, ONE_ASSIGNMENT, grade_upload, grader_failed, no_notebook,
+from .upload import (CONFIG, ONE_ASSIGNMENT, died, grade_upload, grader_failed, no_notebook,
                      not_graded, notebooks_in, overview, pack_course, question_feedback)
 from .variants import render
 from .wheel import kit_wheel
@@ -233,6 +233,9 @@ def results_json(results: list, visibility: str, lang: str) -> dict:
         with speaking(result.lang if not result.error else lang):
             if result.error:
                 said.append(not_graded(result))
+                if died(result):
+                    tests.append(_note(_("For the teacher · the autograder's error"),
+                                       result.error))
                 continue
             prefix = f"{result.file} · " if many else ""
             points, problems, hidden = overview(result)

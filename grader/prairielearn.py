@@ -11,7 +11,8 @@ What ``pl/`` holds, to copy into the course's repository::
         info.json                    external grading with that image; entrypoint
                                      /grade/tests/run; no network
         question.html                download the notebook, upload it, see the results
-        clientFilesQuestion/         the student version and its question module
+        clientFilesQuestion/         the student version, its question module and the kit's
+                                     wheel (the students install it)
         tests/                       the instructor notebook, question module, catalogs and
                                      minigrad-kit.json; ``run``, the entry point
 
@@ -28,6 +29,7 @@ PrairieLearn shows to course staff.
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 import traceback
@@ -43,7 +45,7 @@ from .grade import Result
 from .i18n import _
 from .report import write_atomic
 from .source import load_source
-from .upload import (CONFIG, grade_upload, grader_failed, no_notebook, not_graded,
+from .upload import (CONFIG, died, grade_upload, grader_failed, no_notebook, not_graded,
                      notebooks_in, overview, pack_course, question_feedback)
 from .variants import course_numbers, render
 from .wheel import kit_wheel
@@ -73,11 +75,12 @@ exec python3 -m grader.prairielearn "$(dirname "$0")/.."
 
 QUESTION = """\
 <pl-question-panel>
-  <p>{title}: download the notebook and its question module, work in JupyterLab with the
-  minigrad kit installed (<code>pip install minigrad-kit</code>), run <code>check()</code>
-  as you go, and upload the notebook here.</p>
+  <p>{title}: download the notebook, its question module and the minigrad kit, install the
+  kit (<code>pip install {wheel}</code>), work in JupyterLab, run <code>check()</code> as
+  you go, and upload the notebook here.</p>
   <pl-file-download file-name="{notebook}"></pl-file-download>
   <pl-file-download file-name="{module}"></pl-file-download>
+  <pl-file-download file-name="{wheel}"></pl-file-download>
   <pl-file-upload file-names="{notebook}"></pl-file-upload>
 </pl-question-panel>
 
@@ -113,6 +116,10 @@ def write_course(sources: list[str], out, options: dict, image: str, timeout: in
         write_atomic(student / source.path.name,
                      nbformat.writes(nbg.handout(handout)) + "\n")
         write_atomic(student / source.module.name, source.module_text)
+        # (the kit the grading image has, for the students to install: the question said
+        # "pip install minigrad-kit", which installs whatever PyPI holds under that name; the
+        # kit is installed from its wheel, README)
+        shutil.copyfile(wheel, student / wheel.name)
         info = {"uuid": str(uuid.uuid5(NAMESPACE, name)),
                 "title": source.assignment.title, "topic": "Automatic differentiation",
                 "tags": ["minigrad-kit"], "type": "v3", "singleVariant": False,
@@ -123,9 +130,9 @@ def write_course(sources: list[str], out, options: dict, image: str, timeout: in
         write_atomic(question / "info.json", json.dumps(info, indent=4) + "\n")
         write_atomic(question / "question.html", QUESTION.format(
             title=source.assignment.title, notebook=source.path.name,
-            module=source.module.name))
+            module=source.module.name, wheel=wheel.name))
         written += [tests / "run", student / source.path.name, student / source.module.name,
-                    question / "info.json", question / "question.html"]
+                    student / wheel.name, question / "info.json", question / "question.html"]
     return written
 
 
@@ -205,6 +212,8 @@ def _teacher_notes(results: list[Result]) -> list[str]:
                              f"({'; '.join(q.review)}); judged {q.points:g} of "
                              f"{q.max_points:g} points: give them with a manual score")
         notes += [f"{result.student}: flagged: {flag}" for flag in result.flags]
+        if died(result):
+            notes.append(f"{result.student}: {result.file}: {result.error}")
         if result.sandbox and not result.sandbox.startswith("bubblewrap"):
             notes.append(f"{result.student}: the kernel ran WITHOUT the sandbox: "
                          f"{result.sandbox}")

@@ -30,7 +30,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from .batch import readable
+from .batch import NOT_GRADED, readable
 from .cli import main as minigrad_kit
 from .grade import Result
 from .i18n import _
@@ -42,7 +42,7 @@ from .stored import read_grades
 
 __all__ = ["pack_course", "grade_upload", "CONFIG", "DEFAULTS", "ONE_ASSIGNMENT",
            "notebooks_in", "question_feedback", "overview", "no_notebook", "not_graded",
-           "grader_failed"]
+           "grader_failed", "died"]
 
 CONFIG = "minigrad-kit.json"  # the grading options, beside the course's notebooks
 # The platform grades an upload as its assignment's (Gradescope: the programming assignment
@@ -228,8 +228,17 @@ def no_notebook() -> str:
 
 
 def not_graded(result: Result) -> str:
+    if died(result):  # (the teacher's to act on: the student is told the score is not final)
+        return grader_failed()
     return _("Your notebook {file} could not be graded: {error}").format(file=result.file,
                                                                           error=result.error)
+
+
+def died(result: Result) -> bool:
+    """Whether ``result``'s grading process died before it answered (killed, out of
+    memory: ``batch.NOT_GRADED``): the submission was not graded at all, and its error is
+    for the teacher (it says to grade again with ``--missing``)."""
+    return result.error.startswith(NOT_GRADED)
 
 
 def grader_failed() -> str:

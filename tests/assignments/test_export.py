@@ -145,6 +145,11 @@ def test_moodle_file_imports_by_email(graded, tmp_path, capsys):
     assert "students matched by the roster's 'Email address'" in said.out
     assert "Identify user by: Email address to Email address" in said.out
     assert "column 'Assignment 2': derive_it_by_hand, 9 points possible" in said.out
+    # (Moodle's import sets an empty cell's "no grade", clearing the grade Moodle has: said
+    # for each empty cell beside points: test_moodle_reads_grades)
+    clears = said.out.split("Moodle's import clears the grade of an empty cell: ")[1]
+    assert "gus@example.edu (Assignment 2)" in clears.splitlines()[0]
+    assert "bob@example.edu (Tensors and gradients)" in clears.splitlines()[0]
 
 
 def test_match_column_and_unmatched_rows(graded, tmp_path, capsys):

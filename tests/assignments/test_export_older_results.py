@@ -100,4 +100,4 @@ def test_moodle_folders_named_by_name_then_graded_again(tmp_path, capsys):
     assert "older minigrad-kit" not in capsys.readouterr().out
     rows = list(csv.DictReader(io.StringIO((out / "moodle.csv").read_text(encoding="utf-8"))))
     assert {row["Identifier"]: row["Grade"] for row in rows} == {
-        "Participant 7": "100.00", "Participant 8": "0.00"}
+        "Participant 7": "100", "Participant 8": "0"}

@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+import dying_worker
 import jsonschema
 import nbformat
 import pytest
@@ -21,6 +22,8 @@ from platform_tree import (GRADESCOPE, environment, failing_bwrap, gradescope_tr
                            with_test_packages)
 from samples import HARD_CODED, PATCH_NUMPY, Sample, build
 
+from grader import batch
+from grader import gradescope as gradescope_module
 from grader import notebook as nbg
 from grader.cli import main
 from grader.languages import translated
@@ -262,3 +265,26 @@ def test_per_student_variants_grade_each_student_on_the_numbers_released_to_them
     plain = gradescope_tree(tmp_path / "plain", archive)  # made without --variants
     (plain / "minigrad-kit").symlink_to(Path(sys.prefix))
     assert _grade(plain, {"hw2.ipynb": mine})["score"] < 9  # the course's numbers
+
+
+def test_a_submission_whose_grading_dies_is_not_scored(sandboxed, monkeypatch, capsys):
+    """The process grading the upload killed (SIGKILL, as the out-of-memory killer ends it;
+    ``dying_worker.py``: the notebook's text holds its mark), in the pool and again alone:
+    results.json is written, the
+    student is told the autograder failed and the score is not final (not the teacher's
+    ``grade --missing`` hint), the teacher reads why. (Before, ``--jobs 1`` graded in the
+    autograder's own process, which the death ended: no results.json at all.)"""
+    monkeypatch.setattr(batch, "_timed", dying_worker.timed)
+    monkeypatch.setattr(batch, "_answer", dying_worker.answer)
+    notebook = build(_released(A2), CORRECT)
+    notebook.cells.append(nbformat.v4.new_markdown_cell(dying_worker.MARK))
+    submit(sandboxed, {"hw2.ipynb": notebook})
+    assert gradescope_module.run(sandboxed) == 0
+    results = json.loads((sandboxed / "results" / "results.json").read_text())
+    jsonschema.validate(results, GRADESCOPE)
+    assert results["score"] == 0 and results["output"] == (
+        "The autograder failed on this submission; your teacher can see why. Your score is "
+        "not final.")
+    note = _tests(results, "hidden")["For the teacher"]
+    assert note["output"].startswith("not graded: its grading process was killed (SIGKILL)")
+    assert note["output"] in capsys.readouterr().out  # (Gradescope's instructor output)

@@ -20,6 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from keys import WRONG, build, right
+from moodle_reading import unformat_float
 
 from grader.cli import main
 
@@ -82,19 +83,20 @@ def graded(tmp_path_factory):
     return out
 
 
-def upload(text: str, header: list, hidden: str) -> dict:
-    """Moodle's "Upload grading worksheet" with Moodle in the worksheet's language: the
-    three columns found by that language's strings, the id after ``hidden``'s length, an
-    empty grade or one above the maximum skipped. participant id -> grade."""
+def upload(text: str, header: list, hidden: str, sign: str) -> dict:
+    """Moodle's "Upload grading worksheet" with Moodle in the worksheet's language, whose
+    decimal sign is ``sign``: the three columns found by that language's strings, the id
+    after ``hidden``'s length, each grade read by ``unformat_float``, an empty one or one
+    above the maximum skipped. participant id -> grade."""
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == header
     ids, grades, maximum = (rows[0].index(header[i]) for i in (ID, GRADE, MAXIMUM))
     assert rows[0].index(header[MODIFIED_GRADE]) == MODIFIED_GRADE
     taken = {}
     for row in rows[1:]:
-        grade = row[grades].replace(",", ".")
-        if grade and float(grade) <= float(row[maximum].replace(",", ".")):
-            taken[int(row[ids][len(hidden):])] = float(grade)
+        grade = unformat_float(row[grades], sign)
+        if grade is not None and grade <= unformat_float(row[maximum], sign):
+            taken[int(row[ids][len(hidden):])] = grade
     return taken
 
 
@@ -105,23 +107,23 @@ def test_a_worksheet_in_moodles_language_is_filled(graded, tmp_path, capsys, lan
     other cell unchanged; the headers as Moodle wrote them, and the teacher told to upload
     in that language."""
     header, hidden, yes = LANGUAGES[language]
-    rows = [header] + [[f"{hidden}{number}", name, f"{name[0].lower()}@uni.edu", "submitted", grade,
-                        "100,00" if language in ("German", "French", "Spanish") else "100.00",
-                        yes, MODIFIED, MODIFIED if grade else "-", ""]
+    sign = "," if language in ("German", "French", "Spanish") else "."
+    rows = [header] + [[f"{hidden}{number}", name, f"{name[0].lower()}@uni.edu", "submitted",
+                        grade.replace(".", sign), f"100{sign}00", yes, MODIFIED,
+                        MODIFIED if grade else "-", ""]
                        for number, name, grade in ((7, "Alice A", ""), (8, "Bob B", ""),
-                                                   (9, "Cy C", "55.00"))]
+                                                   (9, "Cy C", "55.50"))]
     _write(tmp_path / "worksheet.csv", rows)
     capsys.readouterr()
     assert _export(graded, tmp_path / "worksheet.csv") == 0
     said = capsys.readouterr().out
     written = (graded / "moodle.csv").read_text(encoding="utf-8")
-    assert upload(written, header, hidden) == {7: 100.0, 8: 0.0, 9: 55.0}
+    assert upload(written, header, hidden, sign) == {7: 100.0, 8: 0.0, 9: 55.5}
     after = list(csv.reader(io.StringIO(written)))
     for old, new in zip(rows[1:], after[1:]):
         assert old[:GRADE] + old[GRADE + 1:] == new[:GRADE] + new[GRADE + 1:]
-    # (a grade in the decimal sign of the worksheet's maximum, as Moodle wrote it: its upload
-    # reads it in the uploader's language, where "." may group thousands)
-    assert after[1][GRADE] == rows[1][MAXIMUM]
+    # (the grades written are read as written in any language: test_moodle_reads_grades)
+    assert [row[GRADE] for row in after[1:]] == ["100", "0", rows[3][GRADE]]
     assert f"column {header[GRADE]!r}" in said
     assert f"headers are in {language}" in said
 

@@ -13,6 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import dying_worker
 import jsonschema
 import nbformat
 import pytest
@@ -22,7 +23,9 @@ from keys import published as keys_published
 from platform_tree import PRAIRIELEARN, PRAIRIELEARN_LIMIT, environment, run
 from samples import PATCH_NUMPY, Sample, build
 
+from grader import batch
 from grader import notebook as nbg
+from grader import prairielearn as prairielearn_module
 from grader.cli import main
 from grader.languages import translated
 from grader.variants import render
@@ -104,6 +107,13 @@ def test_the_questions_it_writes(course):
     html = (question / "question.html").read_text()
     assert '<pl-file-upload file-names="01_derive_it_by_hand.ipynb">' in html
     assert '<pl-file-download file-name="derive_it_by_hand.py">' in html
+    # (the kit, for the students, as the grading image has it: the question said "pip install
+    # minigrad-kit", whatever PyPI holds under that name)
+    wheel = "minigrad_kit-0.1.0-py3-none-any.whl"
+    assert f'<pl-file-download file-name="{wheel}">' in html
+    assert f"<code>pip install {wheel}</code>" in html and "minigrad-kit</code>" not in html
+    assert (question / "clientFilesQuestion" / wheel).read_bytes() == (
+        course / "minigrad-kit-grader" / wheel).read_bytes()
     assert "<pl-external-grader-results></pl-external-grader-results>" in html
     handed_out = nbformat.read(question / "clientFilesQuestion" / A2.name, as_version=4)
     assert nbg.is_student_version(handed_out)
@@ -240,3 +250,28 @@ def test_the_results_stay_under_one_megabyte(tmp_path, course, python3):
         assert tests[name]["points"] == 2 and "cut to fit" not in tests[name]["message"]
     kept = sum(len(t["message"]) for t in results["tests"])
     assert kept > 100_000  # cut to fit, not emptied
+
+
+def test_a_submission_whose_grading_dies_is_not_scored(tmp_path, course, monkeypatch, capsys):
+    """The process grading the upload killed (SIGKILL, as the out-of-memory killer ends it;
+    ``dying_worker.py``: the notebook's text holds its mark), in the pool and again alone:
+    results.json says not gradable (no attempt used), that the autograder failed and the
+    teacher can see why; the job's output, which course staff read, says why. (Before,
+    ``--jobs 1`` graded in the grader's own process, which the death ended: no
+    results.json.)"""
+    monkeypatch.setattr(batch, "_timed", dying_worker.timed)
+    monkeypatch.setattr(batch, "_answer", dying_worker.answer)
+    grade = tmp_path / "grade"
+    shutil.copytree(course / QUESTIONS / "derive_it_by_hand" / "tests", grade / "tests")
+    notebook = build(_released(A2), CORRECT)
+    notebook.cells.append(nbformat.v4.new_markdown_cell(dying_worker.MARK))
+    (grade / "student").mkdir()
+    nbformat.write(notebook, grade / "student" / A2.name)
+    assert prairielearn_module.run(grade) == 0
+    results = json.loads((grade / "results" / "results.json").read_text())
+    jsonschema.validate(results, PRAIRIELEARN)
+    assert results == {"gradable": False, "format_errors": [
+        "The autograder failed on this submission; your teacher can see why. Your score is "
+        "not final."]}
+    assert f"{A2.name}: not graded: its grading process was killed (SIGKILL)" in (
+        capsys.readouterr().out)

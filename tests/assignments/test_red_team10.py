@@ -33,12 +33,14 @@ cell.
 import json
 from pathlib import Path
 
+import digest_by_name
 import nbformat
 import numpy as np
 from assignment_files import BY_ASSIGNMENT
 from keys import UNBROADCAST, WRONG, build, numbers, right
 from shared_fixture import points_and_review
 
+from grader import batch
 from grader.cli import main
 from grader.grade import answered_digest
 from grader.source import inputs, load_source
@@ -133,11 +135,9 @@ def test_the_hidden_checks_say_what_the_code_chose(tmp_path):
 
 def test_the_table_scored_while_the_inputs_came_from_the_name_alone(tmp_path, monkeypatch):
     """The attack as it stood: hidden inputs drawn without the answers (the digest made
-    empty here, as before), the table of the calls the leaking submission was graded on
-    scores q4's 3 points, unflagged."""
-    from grader import grade
-
-    monkeypatch.setattr(grade, "answered_digest", lambda cells: "")
+    empty here, as before, in the worker that grades: ``digest_by_name.py``), the table
+    of the calls the leaking submission was graded on scores q4's 3 points, unflagged."""
+    monkeypatch.setattr(batch, "_timed", digest_by_name.timed)
     leak = build(B, "bob", {**WRONG[B], "q4_answer": LEAK})
     table = _table(_hidden_calls(leak, "bob", by_name_alone=True))
     book = _grade(tmp_path, "before", {"bob": build(B, "bob", {**WRONG[B], "q4_answer": table})},

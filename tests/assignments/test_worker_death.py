@@ -4,11 +4,12 @@ with the reason; ``grade --missing`` then grades only what is missing; and a run
 part-way (the grader itself killed) loses what it graded.
 
 The death is SIGKILL, what the out-of-memory killer sends, from inside the grading process
-of the submissions named ``oom*.ipynb`` (``dying_worker.py``). Before: a dead worker broke
+of the submissions named ``*_oom.ipynb`` (``dying_worker.py``). Before: a dead worker broke
 the pool, and every submission still waiting in it came back "could not grade: the grading
 process failed: A process in the process pool was terminated abruptly" (measured with this
-class, two workers: ed, an honest classmate waiting behind fay, too); and a run stopped
-part-way had written nothing."""
+class, two workers: an honest classmate waiting behind the dying one, too); with ``--jobs 1``
+the grader graded in its own process, and the death ended the run (and, here, pytest); and a
+run stopped part-way had written nothing."""
 
 import csv
 import io
@@ -32,7 +33,8 @@ pytestmark = pytest.mark.slow
 
 D = "derive_it_by_hand"
 SALT = "kept by the teacher"
-CLASS = ["alice", "bob", "cy", "dee", "ed", "oom_fay"]  # (fay's grading always dies)
+CLASS = ["alice", "bob", "cy_oom", "dee", "ed", "fay"]  # (cy's grading always dies; three
+# classmates are graded after him, in the order the grader takes the files)
 
 
 def _class(folder: Path) -> Path:
@@ -66,36 +68,40 @@ def honest(tmp_path_factory):
     return _book(out)
 
 
-def test_a_worker_killed_once_costs_no_submission(honest, tmp_path, monkeypatch, capsys):
-    """fay's worker is killed in the pool (as the out-of-memory killer ends the largest
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_worker_killed_once_costs_no_submission(honest, tmp_path, monkeypatch, capsys, jobs):
+    """cy's worker is killed in the pool (as the out-of-memory killer ends the largest
     process, whoever's it is): the pool breaks, each submission it had not finished is
-    graded again alone, and every one is graded, as in a run where nothing died."""
+    graded again alone, and every one is graded, as in a run where nothing died. With
+    ``--jobs 1`` too (it graded in the grader's own process, and the run died with cy:
+    nothing was graded or written for the three after him)."""
     monkeypatch.setattr(batch, "_timed", dying_worker.timed)
     out = tmp_path / "grades"
-    assert main(_grade(_class(tmp_path / "class"), out, "--jobs", "2")) == 0
+    assert main(_grade(_class(tmp_path / "class"), out, "--jobs", jobs)) == 0
     assert "could not grade" not in capsys.readouterr().err
     assert _book(out) == honest
     assert not (out / UNFINISHED).exists()
 
 
-def test_a_submission_whose_grading_always_dies(honest, tmp_path, monkeypatch, capsys):
-    """fay's grading dies in the pool and again alone: every classmate is graded; fay is
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_submission_whose_grading_always_dies(honest, tmp_path, monkeypatch, capsys, jobs):
+    """cy's grading dies in the pool and again alone: every classmate is graded; cy is
     reported not graded, with the reason (killed, SIGKILL: out of memory?) and what to do;
-    the exit status is 1. ``grade --missing`` (nothing dies now) grades fay alone, keeps
+    the exit status is 1. ``grade --missing`` (nothing dies now) grades cy alone, keeps
     the others as graded, and the gradebook is the honest run's."""
     monkeypatch.setattr(batch, "_timed", dying_worker.timed)
     monkeypatch.setattr(batch, "_answer", dying_worker.answer)
     given, out = _class(tmp_path / "class"), tmp_path / "grades"
-    assert main(_grade(given, out, "--jobs", "2")) == 1
+    assert main(_grade(given, out, "--jobs", jobs)) == 1
     said = capsys.readouterr().err
-    assert "could not grade oom_fay.ipynb: not graded: its grading process was killed " \
+    assert "could not grade cy_oom.ipynb: not graded: its grading process was killed " \
            "(SIGKILL) before it finished: most often the system ran out of memory" in said
     assert "--missing" in said
     assert said.count("could not grade") == 1
     book = _book(out)
-    assert {s: p for s, p in book.items() if s != "oom_fay"} == \
-           {s: p for s, p in honest.items() if s != "oom_fay"}
-    assert (out / UNFINISHED).is_dir()  # (kept: fay is missing)
+    assert {s: p for s, p in book.items() if s != "cy_oom"} == \
+           {s: p for s, p in honest.items() if s != "cy_oom"}
+    assert (out / UNFINISHED).is_dir()  # (kept: cy is missing)
     monkeypatch.undo()
     capsys.readouterr()
     assert main(_grade(given, out, "--jobs", "2", "--missing")) == 0
