@@ -291,7 +291,8 @@ def ldexp(x, other):
     """x * 2 ** other (a float result; integer inputs give float32)."""
     dtype = promotion.float_dtype_for(dtypes.result_type(x, other))
     shape = broadcast_shapes(x.shape, other.shape)
-    if shape != x.shape and x.numel():  # (torch writes the product into a tensor like x)
+    # (a float x and integer exponents: torch writes C's ldexp into a tensor like x)
+    if shape != x.shape and x.numel() and x.dtype.is_floating_point and not other.is_floating_point():
         errors.warn_at_caller(errors.OUT_RESIZED.format(old=list(x.shape), new=list(shape)))
     if x.dtype.is_floating_point and other.dtype is dtypes.bool:
         raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
