@@ -340,7 +340,8 @@ def reshape(x, shape):
 def unsqueeze(x, dim):
     if is_tensor(x):
         return shape_ops.unsqueeze(x, dim)
-    return np.expand_dims(x, dim)
+    # (an empty x: torch's strides, which NumPy's expand_dims recomputes)
+    return np.expand_dims(x, dim) if x.size else layout.unsqueezed(x, dim)
 
 
 def squeeze(x, dim):

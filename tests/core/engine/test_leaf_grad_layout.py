@@ -132,3 +132,36 @@ def test_a_gradient_cast_to_its_inputs_dtype_is_laid_out_as_torch(name, transpos
         grad, = lib.autograd.grad(out.float().sum(), [x_])
         seen.append((log, grad.stride(), grad.tolist()))
     assert seen[1] == seen[0]
+
+
+EMPTY_EXPANSIONS = {
+    "sum": lambda x: x.sum(),
+    "sum then float": lambda x: x.sum().float(),
+    "double then sum": lambda x: x.double().sum(),
+    "half then sum": lambda x: x.half().sum().float(),
+    "cumprod": lambda x: x.cumprod(-1).sum(),
+    "cumsum": lambda x: x.cumsum(0).sum(),
+    "sum over a dim": lambda x: x.sum(0).sum(),
+    "sum over the last dim": lambda x: x.sum(-1).sum(),
+    "mean": lambda x: x.mean(),
+    "exp then sum": lambda x: x.exp().sum(),
+}
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0, 2)])
+@pytest.mark.parametrize("name", sorted(EMPTY_EXPANSIONS))
+def test_an_empty_inputs_expanded_gradient_keeps_strides_of_0_as_torch(name, shape):
+    """A sum's gradient is ``grad.expand(shape)``: for an empty input, strides of 0, which
+    torch's autograd.grad and hooks hand out as they are (through the formulas that pass a
+    gradient on: a cast, cumprod/cumsum of an empty input, an unsqueeze); a new empty
+    gradient (exp's) is row-major. NumPy gives every empty array strides of 0, so minigrad
+    made both row-major (meet seeds 32888, 36000)."""
+    seen = []
+    for lib in (torch, mg):
+        log = []
+        x = lib.zeros(shape, requires_grad=True)
+        y = x * 1
+        y.register_hook(lambda g: log.append(g.stride()))
+        grads = lib.autograd.grad(EMPTY_EXPANSIONS[name](y), [x, y])
+        seen.append((log, [g.stride() for g in grads]))
+    assert seen[1] == seen[0]
