@@ -459,6 +459,19 @@ def in_iterator_layout(result: np.ndarray, arrays) -> np.ndarray:
     return out
 
 
+def iterator_laid(result, operands):
+    """``in_iterator_layout`` for a backward formula's elementwise step on arrays
+    (``operands`` in the order torch's kernel hands them to its iterator; numbers have no
+    say): quick when nothing could change it (a result of fewer than 2 dims or empty, or
+    operands all row-major, as NumPy's result then is)."""
+    if type(result) is not np.ndarray or result.ndim < 2 or not result.size:
+        return result
+    arrays = [array for array in operands if type(array) is np.ndarray and array.ndim]
+    if all(array.flags.c_contiguous for array in arrays):
+        return result
+    return in_iterator_layout(result, arrays)
+
+
 def windows(x: np.ndarray, dim: int, size: int, step: int) -> np.ndarray:
     """``x.unfold(dim, size, step)``: a view of the windows of ``size`` elements, ``step``
     apart, along ``dim`` (which becomes the windows' number; a last dim holds each window).

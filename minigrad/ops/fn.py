@@ -94,7 +94,8 @@ def where(condition, a, b):
     """``a`` where ``condition`` holds, else ``b`` (either may be a number)."""
     if is_tensor(a) or is_tensor(b) or is_tensor(condition):
         return pointwise.where(condition, a, b)
-    return np.where(condition, a, b)
+    # (laid out as torch's iterator orders where's operands: the condition first)
+    return layout.iterator_laid(np.where(condition, a, b), (condition, a, b))
 
 
 def masked_fill(x, mask, value):
@@ -926,7 +927,8 @@ def threshold_backward(grad, x, threshold):
     """grad where x > threshold, else 0: relu's derivative (ThresholdBackwardBackward0)."""
     if is_tensor(grad):
         return pointwise.ThresholdBackwardBackward0.apply(grad, x, threshold=threshold)
-    return kernels_pointwise.threshold_backward(grad, x, threshold)
+    # (laid out as torch's iterator orders its operands: x, then grad)
+    return layout.iterator_laid(kernels_pointwise.threshold_backward(grad, x, threshold), (x, grad))
 
 
 def select_backward(grad, shape, dim, index):
