@@ -685,19 +685,19 @@ def diagonal_backward(grad, shape, offset, dim1, dim2):
 
 
 def renorm_backward(grad, x, p, dim: int, maxnorm: float):
-    """torch's renorm_backward: with f = maxnorm / (norm + 1e-7) per slice, f G minus
-    f / (norm + 1e-7) times the norm's gradient for the upstream sum(x G), where the slice
-    was scaled; G elsewhere."""
+    """torch's renorm_backward: with i = 1 / (norm + 1e-7) per slice, maxnorm i (G - i n),
+    n the norm's gradient for the upstream sum(x G), where the slice was scaled; G
+    elsewhere."""
     others = tuple(d for d in range(x.ndim) if d != dim)
     if is_tensor(x) or is_tensor(grad):
         norm = linalg_module.vector_norm(x, p, others, True)
-    else:
-        norm = kernels_linalg.vector_norm(x, p, others, True)
-    total = sum(x * grad, others, keepdim=True)
+        total = sum(x * grad, others, keepdim=True)
+    else:  # (the norm and sum in the CPU's accumulate type: the gradient too, rounded once)
+        norm = kernels_linalg.renorm_norm(x, p, others, on_cpu=True)
+        total = sum((x * grad).astype(norm.dtype, copy=False), others, keepdim=True)
     norm_grad = reduction.vector_norm_backward_of(total, x, norm, p, others, True)
     inverse = 1 / (norm + 1e-7)
-    factor = inverse * maxnorm
-    return where(norm > maxnorm, factor * grad - (factor * inverse) * norm_grad, grad)
+    return where(norm > maxnorm, inverse * maxnorm * (grad - inverse * norm_grad), grad)
 
 
 def einsum(equation: str, *operands):
