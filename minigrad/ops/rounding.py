@@ -9,7 +9,6 @@ raises when backward reaches it, and so does the node of ``number % tensor``."""
 from __future__ import annotations
 
 import builtins
-import collections
 import numpy as np
 
 from .. import dtypes, errors
@@ -24,6 +23,7 @@ from ..rules import promotion
 from ..rules.layout import with_unary_layout
 from ..rules.promotion import python_number
 from . import arithmetic, fn
+from ..rules.return_types import return_type
 
 __all__ = ["ldexp", "frexp", "log10", "log2", "log1p", "expm1", "rsqrt", "square", "floor", "ceil", "trunc",
            "round", "frac", "remainder", "fmod", "floor_divide", "div_rounding"]
@@ -309,9 +309,7 @@ def frexp(x):
     return FrexpResult(mantissa, make(exponent))
 
 
-FrexpResult = collections.namedtuple("frexp", ["mantissa", "exponent"])
-FrexpResult.__repr__ = lambda self: (f"torch.return_types.frexp(\nmantissa={self.mantissa!r},"
-                                     f"\nexponent={self.exponent!r})")
+FrexpResult = return_type("frexp", ["mantissa", "exponent"])
 
 
 def log10(x):

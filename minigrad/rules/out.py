@@ -10,7 +10,6 @@ differentiable, in PyTorch as here.
 from __future__ import annotations
 
 import builtins
-import collections
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from ..autograd import grad_mode
 from ..autograd.tensor_base import TensorBase
 from ..kernels.layout import check_no_partial_overlap, contiguous_strides, empty_strided
 from ..dtypes import C_TYPE_NAMES
+from .return_types import return_type
 
 __all__ = ["write", "check_bool_out", "check_kept_dtype_out", "check_signbit_out",
            "check_histc_out", "check_matmul_out"]
@@ -162,10 +162,7 @@ def _return_types_out(function: str, fields=("values", "indices")):
     """torch.return_types.max_out: the (values, indices) pair of a call with out= (or the
     result's own fields: slogdet_out's sign and logabsdet)."""
     if function not in _RETURN_TYPES_OUT:
-        kind = collections.namedtuple(f"{function}_out", fields)
-        kind.__repr__ = lambda self: (f"torch.return_types.{type(self).__name__}(\n" + ",\n".join(
-            f"{field}={value!r}" for field, value in zip(self._fields, self)) + ")")
-        _RETURN_TYPES_OUT[function] = kind
+        _RETURN_TYPES_OUT[function] = return_type(f"{function}_out", fields)
     return _RETURN_TYPES_OUT[function]
 
 
