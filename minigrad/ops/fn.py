@@ -342,7 +342,8 @@ def unsqueeze(x, dim):
     if is_tensor(x):
         return shape_ops.unsqueeze(x, dim)
     # (an empty x: torch's strides, which NumPy's expand_dims recomputes)
-    return np.expand_dims(x, dim) if x.size else layout.unsqueezed(x, dim)
+    return np.expand_dims(x, dim) if x.size else \
+        layout.unsqueezed(x, dim if dim >= 0 else dim + x.ndim + 1)
 
 
 def squeeze(x, dim):

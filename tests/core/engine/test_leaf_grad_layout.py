@@ -210,3 +210,15 @@ def test_where_formulas_lay_out_gradients_as_torchs_iterator(name, x_layout, gra
         grads = lib.autograd.grad(out, [x, y], grad, allow_unused=True)
         seen.append([None if g is None else (g.stride(), g.tolist()) for g in grads])
     assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2, -1, -2, -3])
+def test_an_empty_sums_gradient_over_a_negative_dim_as_torch(dim):
+    """SumBackward1 unsqueezes the gradient at the dim as given (negative too): for an
+    empty input with torch's strides (random float programs, seed 100211: -1 failed)."""
+    seen = []
+    for lib in (torch, mg):
+        x = lib.zeros(3, 0, 2, requires_grad=True)
+        grad, = lib.autograd.grad(x.sum(dim).sum(), [x])
+        seen.append((grad.shape, grad.stride()))
+    assert seen[1] == seen[0]
