@@ -153,18 +153,21 @@ def as_arrays(inputs, cast_to) -> list:
 
 def converted(data, target):
     """``data`` as the NumPy dtype ``target`` (itself when it is already): a number past a
-    narrower float's range becomes inf, as PyTorch converts it, without NumPy's warning."""
+    narrower float's range becomes inf, and a NaN or an infinity made an integer becomes
+    what C's conversion gives, as PyTorch converts them, without NumPy's warning."""
     if _narrowing(data.dtype, target):
-        with np.errstate(over="ignore"):
+        with np.errstate(over="ignore", invalid="ignore"):
             return data.astype(target)
     return data.astype(target, copy=False)
 
 
 def _narrowing(source, target) -> bool:
-    """A conversion that may overflow to inf: into float16 from anything else, into
-    float32 from float64 or a 64-bit integer."""
+    """A conversion that may overflow to inf or meet a value it cannot hold: into float16
+    from anything else, into float32 from float64 or a 64-bit integer, into an integer
+    from a float (dtype= of sum, prod, cumsum)."""
     return (target == np.float16 and source != np.float16) or (
-        target == np.float32 and source.itemsize == 8)
+        target == np.float32 and source.itemsize == 8) or (
+        source.kind == "f" and np.dtype(target).kind in "iu")
 
 
 def _cast(data, target):

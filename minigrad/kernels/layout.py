@@ -206,6 +206,8 @@ def cast_preserved(array: np.ndarray, dtype) -> np.ndarray:
     if type(array) is MetaArray:
         return array.astype(dtype)
     if array.size == 0:
+        if is_empty_expansion(array):  # (its strides of 0 are torch's: it stays one)
+            return np.ndarray(array.shape, dtype, np.zeros(1, dtype), 0, array.strides)
         return empty_strided(array.shape, preserved_strides(array), dtype)
     converted = array.astype(dtype)
     if [step // array.itemsize for step in array.strides] == \
@@ -232,10 +234,20 @@ def empty_strided(shape, strides, dtype) -> np.ndarray:
 def new_layout(array: np.ndarray) -> np.ndarray:
     """A new result as torch lays out a new tensor: an empty one row-major (NumPy gives a
     new empty array strides of 0; torch keeps those only for a tensor made of a NumPy
-    array, which is why ``geometry`` reports an array's own strides)."""
-    if array.size or type(array) is MetaArray or not array.ndim or any(array.strides):
+    array, which is why ``geometry`` reports an array's own strides). An empty expansion
+    (``is_empty_expansion``: a sum's gradient) keeps its strides of 0, as torch's."""
+    if array.size or type(array) is MetaArray or not array.ndim or any(array.strides) \
+            or is_empty_expansion(array):
         return array
     return with_strides(array, contiguous_strides(array.shape))
+
+
+def is_empty_expansion(array: np.ndarray) -> bool:
+    """Whether ``array``, empty with every stride 0, is an expansion (torch's
+    ``expand`` of an element to a shape with a size-0 dim, whose strides stay 0) rather
+    than a new empty array, which NumPy gives strides of 0 too: an expansion views
+    memory that holds an element, a new empty array owns none."""
+    return not array.size and not any(array.strides) and _storage(array)[0].nbytes > 0
 
 
 def with_strides(array: np.ndarray, strides) -> np.ndarray:
@@ -497,6 +509,19 @@ def in_iterator_layout(result: np.ndarray, arrays) -> np.ndarray:
     out = buffer.transpose(np.argsort(slow_to_fast))
     out[...] = result
     return out
+
+
+def iterator_laid(result, operands):
+    """``in_iterator_layout`` for a backward formula's elementwise step on arrays
+    (``operands`` in the order torch's kernel hands them to its iterator; numbers have no
+    say): quick when nothing could change it (a result of fewer than 2 dims or empty, or
+    operands all row-major, as NumPy's result then is)."""
+    if type(result) is not np.ndarray or result.ndim < 2 or not result.size:
+        return result
+    arrays = [array for array in operands if type(array) is np.ndarray and array.ndim]
+    if all(array.flags.c_contiguous for array in arrays):
+        return result
+    return in_iterator_layout(result, arrays)
 
 
 def windows(x: np.ndarray, dim: int, size: int, step: int) -> np.ndarray:

@@ -329,12 +329,26 @@ def _lane_squares(rows):
 
 def renorm(x, p, dim: int, maxnorm: float):
     """x with each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled by
-    maxnorm / (norm + 1e-7) (in x's dtype, as PyTorch's renorm_scale_factor)."""
+    maxnorm / (norm + 1e-7) (as PyTorch's renorm_scale_factor, in the norm's dtype: a
+    half's norm and factor in float32, the factor rounded once to half)."""
     axes = tuple(d for d in range(x.ndim) if d != dim)
-    norm = vector_norm(x, p, axes, True)
-    dtype = x.dtype.type
+    norm = renorm_norm(x, p, axes)
+    dtype = norm.dtype.type
     factor = np.where(norm > dtype(maxnorm), dtype(maxnorm) / (norm + dtype(1e-7)), dtype(1))
     return x * factor.astype(x.dtype)
+
+
+def renorm_norm(x, p, axes, on_cpu: bool = False):
+    """The norms renorm and its gradient scale by, in PyTorch's accumulate type (not
+    rounded back): renorm asks for CUDA's (a half's in float32), its gradient for the
+    CPU's (a half's in float32, a float32's in float64)."""
+    wide = (_CPU_ACCUMULATE if on_cpu else _CUDA_ACCUMULATE).get(x.dtype, x.dtype)
+    return vector_norm(x.astype(wide, copy=False), p, axes, True)
+
+
+_CUDA_ACCUMULATE = {np.dtype(np.float16): np.dtype(np.float32)}
+_CPU_ACCUMULATE = {np.dtype(np.float16): np.dtype(np.float32),
+                   np.dtype(np.float32): np.dtype(np.float64)}
 
 
 def lu(a):

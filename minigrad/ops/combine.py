@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor, make
-from ..rules.arguments import check_cov_weights, normalize_dim
+from ..rules.arguments import check_cov_weights, cpp_tensor_text, normalize_dim
 from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, pointwise
 from . import reduction, shape
 
@@ -116,6 +116,10 @@ def meshgrid(*tensors, indexing=None):
     if indexing not in ("xy", "ij"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", '
                            f"but received: {indexing}")
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: "
+                               + cpp_tensor_text(t._data, shape.tensor_type_name(t)))
     sizes = [t.numel() for t in tensors]
     swap = indexing == "xy" and len(tensors) >= 2
     if swap:

@@ -9,7 +9,6 @@ x's own, but PyTorch has no derivative for it: its node stops backward with an e
 from __future__ import annotations
 
 import builtins
-import collections
 import math
 
 import numpy as np
@@ -25,6 +24,7 @@ from ..rules.counting import check_histogramdd, check_nonzero_static
 from ..rules.layout import with_reduction_layout
 from ..kernels.summation import sum_all
 from .rounding import NotImplemented  # noqa: A004 (PyTorch's name for the node)
+from ..rules.return_types import return_type
 
 __all__ = ["count_nonzero", "nonzero", "nonzero_static", "argwhere", "unique",
            "unique_consecutive", "bincount", "histc", "histogram", "histogramdd", "searchsorted",
@@ -185,10 +185,7 @@ def histc(x, bins=100, min=0, max=0):
 
 
 def _histogram_result(name: str):
-    kind = collections.namedtuple(name, ["hist", "bin_edges"])
-    kind.__repr__ = lambda self: (f"torch.return_types.{name}(\nhist={self.hist!r},"
-                                  f"\nbin_edges={self.bin_edges!r})")
-    return kind
+    return return_type(name, ["hist", "bin_edges"])
 
 
 HistogramResult, HistogramOutResult = map(_histogram_result, ("histogram", "histogram_out"))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-import collections
 
 from .. import dtypes
 from ..autograd.tensor_base import make
@@ -32,6 +31,7 @@ from ._saved import as_shown
 from ..rules.layout import with_contiguous_layout, with_reduction_layout
 from . import indexing, inplace, reduction
 from . import shape as shape_ops
+from ..rules.return_types import return_type
 
 __all__ = ["cumsum", "cumprod", "cumprod_backward", "cummax", "cummin", "logcumsumexp"]
 
@@ -233,10 +233,7 @@ def cumprod(x, dim, *, dtype=None):
 
 
 def _named_pair(name):
-    kind = collections.namedtuple(name, ["values", "indices"])
-    kind.__repr__ = lambda self: (f"torch.return_types.{name}(\nvalues={self.values!r},"
-                                  f"\nindices={self.indices!r})")
-    return kind
+    return return_type(name, ["values", "indices"])
 
 
 CummaxResult, CumminResult = _named_pair("cummax"), _named_pair("cummin")

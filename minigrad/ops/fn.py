@@ -94,7 +94,8 @@ def where(condition, a, b):
     """``a`` where ``condition`` holds, else ``b`` (either may be a number)."""
     if is_tensor(a) or is_tensor(b) or is_tensor(condition):
         return pointwise.where(condition, a, b)
-    return np.where(condition, a, b)
+    # (laid out as torch's iterator orders where's operands: the condition first)
+    return layout.iterator_laid(np.where(condition, a, b), (condition, a, b))
 
 
 def masked_fill(x, mask, value):
@@ -340,7 +341,9 @@ def reshape(x, shape):
 def unsqueeze(x, dim):
     if is_tensor(x):
         return shape_ops.unsqueeze(x, dim)
-    return np.expand_dims(x, dim)
+    # (an empty x: torch's strides, which NumPy's expand_dims recomputes)
+    return np.expand_dims(x, dim) if x.size else \
+        layout.unsqueezed(x, dim if dim >= 0 else dim + x.ndim + 1)
 
 
 def squeeze(x, dim):
@@ -683,19 +686,19 @@ def diagonal_backward(grad, shape, offset, dim1, dim2):
 
 
 def renorm_backward(grad, x, p, dim: int, maxnorm: float):
-    """torch's renorm_backward: with f = maxnorm / (norm + 1e-7) per slice, f G minus
-    f / (norm + 1e-7) times the norm's gradient for the upstream sum(x G), where the slice
-    was scaled; G elsewhere."""
+    """torch's renorm_backward: with i = 1 / (norm + 1e-7) per slice, maxnorm i (G - i n),
+    n the norm's gradient for the upstream sum(x G), where the slice was scaled; G
+    elsewhere."""
     others = tuple(d for d in range(x.ndim) if d != dim)
     if is_tensor(x) or is_tensor(grad):
         norm = linalg_module.vector_norm(x, p, others, True)
-    else:
-        norm = kernels_linalg.vector_norm(x, p, others, True)
-    total = sum(x * grad, others, keepdim=True)
+        total = sum(x * grad, others, keepdim=True)
+    else:  # (the norm and sum in the CPU's accumulate type: the gradient too, rounded once)
+        norm = kernels_linalg.renorm_norm(x, p, others, on_cpu=True)
+        total = sum((x * grad).astype(norm.dtype, copy=False), others, keepdim=True)
     norm_grad = reduction.vector_norm_backward_of(total, x, norm, p, others, True)
     inverse = 1 / (norm + 1e-7)
-    factor = inverse * maxnorm
-    return where(norm > maxnorm, factor * grad - (factor * inverse) * norm_grad, grad)
+    return where(norm > maxnorm, inverse * maxnorm * (grad - inverse * norm_grad), grad)
 
 
 def einsum(equation: str, *operands):
@@ -925,7 +928,8 @@ def threshold_backward(grad, x, threshold):
     """grad where x > threshold, else 0: relu's derivative (ThresholdBackwardBackward0)."""
     if is_tensor(grad):
         return pointwise.ThresholdBackwardBackward0.apply(grad, x, threshold=threshold)
-    return kernels_pointwise.threshold_backward(grad, x, threshold)
+    # (laid out as torch's iterator orders its operands: x, then grad)
+    return layout.iterator_laid(kernels_pointwise.threshold_backward(grad, x, threshold), (x, grad))
 
 
 def select_backward(grad, shape, dim, index):

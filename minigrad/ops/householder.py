@@ -6,7 +6,6 @@ uses."""
 
 from __future__ import annotations
 
-import collections
 
 import numpy as np
 
@@ -16,12 +15,11 @@ from ..autograd.node import Node, Input
 from ..kernels import linalg as kernels
 from . import fn
 from .linalg_module import _Factorization
+from ..rules.return_types import return_type
 
 __all__ = ["geqrf", "householder_product", "GeqrfResult"]
 
-GeqrfResult = collections.namedtuple("geqrf", ["a", "tau"])
-GeqrfResult.__repr__ = lambda self: ("torch.return_types.geqrf(\n" + ",\n".join(
-    f"{field}={value!r}" for field, value in zip(GeqrfResult._fields, self)) + ")")
+GeqrfResult = return_type("geqrf", ["a", "tau"])
 
 
 class GeqrfBackward0(_Factorization):

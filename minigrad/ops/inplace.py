@@ -33,6 +33,7 @@ from ..autograd.saved import SavedTensor, forward_name
 from ..rules.conversion import as_tensor, checked_fill_value, checked_scalar
 from ..rules import out as out_rules
 from ..rules.arguments import refused_operand
+from ..rules.promotion import NUMBER_TYPES
 from . import fn, limits, pointwise
 from . import shape as shape_ops
 from ..kernels.layout import check_no_partial_overlap, element_by_element, geometry
@@ -108,6 +109,8 @@ def fill(x, value):
                 f"{value.ndim} dimensions."
             )
         return FillBackward3.apply(x, value, cast_to=x.dtype)
+    if not isinstance(value, (*NUMBER_TYPES, complex)):  # (a dtype, a str, None, a list)
+        return NotImplemented  # (inplace raises its parser's error)
     return FillBackward2.apply(x, value=checked_fill_value(value, x.dtype, x._data.size))
 
 

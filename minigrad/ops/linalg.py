@@ -589,7 +589,7 @@ def _check_expandable(bias, shape) -> None:
     """``bias`` must expand to the matrix ``shape`` (PyTorch's expand text)."""
     sizes = ", ".join(map(str, bias.shape))
     if bias.ndim > 2:
-        raise RuntimeError(f"expand({shape_ops._type_name(bias)}{{[{sizes}]}}, size=[{shape[0]}, "
+        raise RuntimeError(f"expand({shape_ops.tensor_type_name(bias)}{{[{sizes}]}}, size=[{shape[0]}, "
                            f"{shape[1]}]): the number of sizes provided ({len(shape)}) must be "
                            f"greater or equal to the number of dimensions in the tensor "
                            f"({bias.ndim})")

@@ -16,7 +16,6 @@ as PyTorch writes it (a sum or a max of singular values, or of column norms).
 
 from __future__ import annotations
 
-import collections
 
 import numpy as np
 
@@ -33,6 +32,7 @@ from ..rules import linalg as rules
 from . import arithmetic, fn, inplace, reduction, sorting
 from . import linalg as products
 from . import shape as shape_ops
+from ..rules.return_types import return_type
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
            "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
@@ -472,10 +472,7 @@ def pinv_backward(grad, pinvA, A):
 
 
 def _named(name, fields):
-    kind = collections.namedtuple(name, fields)
-    kind.__repr__ = lambda self: (f"torch.return_types.{name}(\n" + ",\n".join(
-        f"{field}={value!r}" for field, value in zip(fields, self)) + ")")
-    return kind
+    return return_type(name, fields)
 
 
 InvExResult = _named("linalg_inv_ex", ["inverse", "info"])

@@ -12,7 +12,6 @@ broadcasts back over them.
 
 from __future__ import annotations
 
-import collections
 import warnings
 
 import numpy as np
@@ -39,6 +38,7 @@ from ..autograd.packing import keep
 from ..autograd.saved import show_saved
 from ..kernels import layout, linalg as kernels_linalg, softmax as kernels_softmax
 from ..kernels import vec as kernels_vec
+from ..rules.return_types import return_type
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "aten_norm", "dist",
            "safe_softmax",
@@ -658,17 +658,8 @@ def mean(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
                                                      keepdim=keepdim))
 
 
-_MaxResult = collections.namedtuple("max", ["values", "indices"])
-_MinResult = collections.namedtuple("min", ["values", "indices"])
-
-
-def _return_type_repr(self):
-    name = type(self).__name__
-    return f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
-
-
-_MaxResult.__repr__ = _return_type_repr
-_MinResult.__repr__ = _return_type_repr
+_MaxResult = return_type("max", ["values", "indices"])
+_MinResult = return_type("min", ["values", "indices"])
 
 
 def _check_nonempty(x, name):

@@ -9,7 +9,6 @@ raises when backward reaches it, and so does the node of ``number % tensor``."""
 from __future__ import annotations
 
 import builtins
-import collections
 import numpy as np
 
 from .. import dtypes, errors
@@ -24,6 +23,7 @@ from ..rules import promotion
 from ..rules.layout import with_unary_layout
 from ..rules.promotion import python_number
 from . import arithmetic, fn
+from ..rules.return_types import return_type
 
 __all__ = ["ldexp", "frexp", "log10", "log2", "log1p", "expm1", "rsqrt", "square", "floor", "ceil", "trunc",
            "round", "frac", "remainder", "fmod", "floor_divide", "div_rounding"]
@@ -291,7 +291,8 @@ def ldexp(x, other):
     """x * 2 ** other (a float result; integer inputs give float32)."""
     dtype = promotion.float_dtype_for(dtypes.result_type(x, other))
     shape = broadcast_shapes(x.shape, other.shape)
-    if shape != x.shape and x.numel():  # (torch writes the product into a tensor like x)
+    # (a float x and integer exponents: torch writes C's ldexp into a tensor like x)
+    if shape != x.shape and x.numel() and x.dtype.is_floating_point and not other.is_floating_point():
         errors.warn_at_caller(errors.OUT_RESIZED.format(old=list(x.shape), new=list(shape)))
     if x.dtype.is_floating_point and other.dtype is dtypes.bool:
         raise NotImplementedError('"ldexp_cpu_exp" not implemented for \'Bool\'')
@@ -308,9 +309,7 @@ def frexp(x):
     return FrexpResult(mantissa, make(exponent))
 
 
-FrexpResult = collections.namedtuple("frexp", ["mantissa", "exponent"])
-FrexpResult.__repr__ = lambda self: (f"torch.return_types.frexp(\nmantissa={self.mantissa!r},"
-                                     f"\nexponent={self.exponent!r})")
+FrexpResult = return_type("frexp", ["mantissa", "exponent"])
 
 
 def log10(x):

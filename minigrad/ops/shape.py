@@ -513,7 +513,7 @@ def expand(x, *sizes):
     sizes = _shape_arg(sizes)
     if len(sizes) < x.ndim:
         raise RuntimeError(
-            f"expand({_type_name(x)}{{[{', '.join(map(str, x.shape))}]}}, "
+            f"expand({tensor_type_name(x)}{{[{', '.join(map(str, x.shape))}]}}, "
             f"size=[{', '.join(map(str, sizes))}]): "
             "the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the "
@@ -544,7 +544,7 @@ def expand(x, *sizes):
     return ExpandBackward0.apply(x, shape=tuple(reversed(target)))
 
 
-def _type_name(x) -> str:
+def tensor_type_name(x) -> str:
     """How torch's C++ messages name a tensor type: torch.FloatTensor, CPUBoolType."""
     if x.dtype is dtypes.bool:
         return "CPUBoolType"

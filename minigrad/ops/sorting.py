@@ -16,7 +16,6 @@ Which index wins a tie is PyTorch's (``kernels/sorting.py``)."""
 
 from __future__ import annotations
 
-import collections
 
 import numpy as np
 
@@ -34,6 +33,7 @@ from ._saved import as_shown
 from . import fn, reduction
 from .reduction import NOT_GIVEN
 from .split import several_outputs
+from ..rules.return_types import return_type
 
 __all__ = ["amax", "amin", "aminmax", "sort", "argsort", "topk", "kthvalue", "median",
            "nanmedian", "mode"]
@@ -204,19 +204,14 @@ class NanmedianBackward0(Node):
 
 
 def _named_pair(name):
-    kind = collections.namedtuple(name, ["values", "indices"])
-    kind.__repr__ = lambda self: (f"torch.return_types.{name}(\nvalues={self.values!r},"
-                                  f"\nindices={self.indices!r})")
-    return kind
+    return return_type(name, ["values", "indices"])
 
 
 SortResult, TopkResult, KthvalueResult = _named_pair("sort"), _named_pair("topk"), \
     _named_pair("kthvalue")
 MedianResult, ModeResult = _named_pair("median"), _named_pair("mode")
 NanmedianResult = _named_pair("nanmedian")
-AminmaxResult = collections.namedtuple("aminmax", ["min", "max"])
-AminmaxResult.__repr__ = lambda self: (f"torch.return_types.aminmax(\nmin={self.min!r},"
-                                       f"\nmax={self.max!r})")
+AminmaxResult = return_type("aminmax", ["min", "max"])
 
 
 def _reduced_dims(x, dim, name):

@@ -271,8 +271,9 @@ class LerpBackward0(Node):
 
     def backward(self, saved, grad):
         weight = saved.weight
-        grad_end = grad * weight if self.needs_input_grad[1] else None
-        grad_start = grad * (1 - float(weight)) if self.needs_input_grad[0] else None
+        # (times: a half gradient times the number in float32, rounded once, as torch)
+        grad_end = times(grad, weight) if self.needs_input_grad[1] else None
+        grad_start = times(grad, 1 - float(weight)) if self.needs_input_grad[0] else None
         return grad_start, grad_end
 
 

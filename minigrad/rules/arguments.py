@@ -1581,3 +1581,80 @@ def refuse_empty_slices(x, dim) -> int:
         raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
                            "cannot be applied")
     return axis
+
+
+# ---- a tensor in a C++ message -----------------------------------------------------
+
+def cpp_tensor_text(array: np.ndarray, type_name: str, linesize: int = 80) -> str:
+    """A tensor as PyTorch's C++ ``operator<<`` prints it into an error message (ATen's
+    Formatting.cpp): the values in double, one width for all (whole numbers as %g, else
+    4 decimals, scaled by a power of ten or in scientific notation), a matrix's columns
+    split into blocks of the line size, then ``[ torch.FloatTensor{2,2} ]``."""
+    values = np.asarray(array, dtype=np.float64)
+    sizes = ",".join(str(n) for n in values.shape)
+    body = ""
+    if values.ndim == 0:
+        return f"{float(values):g}\n[ {type_name}{{}} ]"
+    if values.size and values.ndim == 1:
+        scale, width, shown = _cpp_print_format(values)
+        body = (f"{scale:g} *\n" if scale != 1 else "") + \
+            "".join(shown(v / scale).rjust(width) + "\n" for v in values)
+    elif values.size and values.ndim == 2:
+        body = _cpp_matrix(values, linesize, 0)
+    elif values.size:
+        blocks = []
+        for index in np.ndindex(*reversed(values.shape[:-2])):  # (the first dim fastest)
+            index = tuple(reversed(index))
+            blocks.append("(" + "".join(f"{i + 1}," for i in index) + ".,.) = \n" +
+                          _cpp_matrix(values[index], linesize, 1))
+        body = "\n".join(blocks)
+    return f"{body}[ {type_name}{{{sizes}}} ]"
+
+
+def _cpp_print_format(values: np.ndarray):
+    """(scale, width, how a value shows), as Formatting.cpp's __printFormat decides them."""
+    flat = values.reshape(-1)
+    finite = flat[np.isfinite(flat)]
+    whole = bool(np.all(finite == np.ceil(finite)))
+    low = high = 1.0
+    if finite.size:
+        first = abs(float(finite[0]))
+        low = min(first, float(np.min(np.abs(finite))))
+        high = first
+        for z in finite[1:]:  # (its test compares the signed value, then keeps |z|)
+            if z > high:
+                high = abs(float(z))
+        low = math.floor(math.log10(low)) + 1 if low != 0 else 1
+        high = math.floor(math.log10(high)) + 1 if high != 0 else 1
+    if whole:
+        if high > 9:
+            return 1.0, 11, "{:.4e}".format
+        return 1.0, int(high) + 1, "{:g}".format
+    if high - low > 4:
+        return 1.0, 12 if abs(high) > 99 or abs(low) > 99 else 11, "{:.4e}".format
+    if high > 5 or high < 0:
+        return 10.0 ** (high - 1), 7, "{:.4f}".format
+    return 1.0, 7 if high == 0 else int(high) + 6, "{:.4f}".format
+
+
+def _cpp_matrix(values: np.ndarray, linesize: int, indent: int) -> str:
+    """Formatting.cpp's __printMatrix: blocks of columns that fit the line, each row's
+    values right-aligned to one width (indented after the first row, as PyTorch prints)."""
+    scale, width, shown = _cpp_print_format(values)
+    pad = " " * indent
+    per_line = (linesize - indent) // (width + 1)
+    rows, columns = values.shape
+    out, first = [], 0
+    while first < columns:
+        last = min(first + per_line, columns) - 1
+        if per_line < columns:
+            out.append(("\n" if first else "") + f"Columns {first + 1} to {last + 1}" + pad)
+        if scale != 1:
+            out.append(f"{scale:g} *\n" + pad)
+        for row in range(rows):
+            out.append(" ".join(shown(v / scale).rjust(width) for v in values[row, first:last + 1])
+                       + "\n")
+            if row != rows - 1:
+                out.append(pad + " " if scale != 1 else pad)
+        first = last + 1
+    return "".join(out)

@@ -56,6 +56,11 @@ def checked_fill_value(value, dtype, numel: int | None = None):
     ``numel``: the elements a fill writes; PyTorch fills a single float16 element by
     another path (scalar_fill), which converts without the check (inf)."""
     check_python_int(value)
+    if isinstance(value, complex) and dtype is not dtypes.bool:  # (into a real type: the
+        if value.imag:  # imaginary part must be 0, then the real part is converted)
+            raise RuntimeError(f"value cannot be converted to type {_C_REAL_NAMES[dtype]} "
+                               "without overflow")
+        value = value.real
     value = checked_scalar(value, dtype)
     name, largest = _C_FLOAT_LIMITS.get(dtype, (None, None))
     if name is None or (numel == 1 and dtype is dtypes.float16) or \
@@ -68,6 +73,8 @@ def checked_fill_value(value, dtype, numel: int | None = None):
     return value
 
 
+_C_REAL_NAMES = {**C_INTEGER_NAMES, dtypes.float16: "c10::Half", dtypes.float32: "float",
+                 dtypes.float64: "double"}
 # (the C++ name in PyTorch's overflow error, and the type's largest finite value)
 _C_FLOAT_LIMITS = {dtypes.float32: ("float", float(np.finfo(np.float32).max)),
                    dtypes.float16: ("c10::Half", float(np.finfo(np.float16).max))}

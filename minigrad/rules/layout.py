@@ -173,7 +173,7 @@ def empty_gradient_cast(grad, meta):
     copy casts it, keeping its layout, where NumPy's ``astype`` would give strides of 0;
     any other gradient as it is (``Node._validate`` casts those)."""
     if type(grad) is np.ndarray and not grad.size and meta is not None and grad.dtype != meta[1]:
-        return empty_strided(grad.shape, preserved_strides(grad), meta[1])
+        return cast_preserved(grad, meta[1])  # (an empty expansion stays one)
     return grad
 
 

@@ -10,15 +10,16 @@ differentiable, in PyTorch as here.
 from __future__ import annotations
 
 import builtins
-import collections
 
 import numpy as np
 
 from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.tensor_base import TensorBase
-from ..kernels.layout import check_no_partial_overlap, contiguous_strides, empty_strided
+from ..kernels.layout import (check_no_partial_overlap, contiguous_strides, empty_strided,
+                             preserved_strides)
 from ..dtypes import C_TYPE_NAMES
+from .return_types import return_type
 
 __all__ = ["write", "check_bool_out", "check_kept_dtype_out", "check_signbit_out",
            "check_histc_out", "check_matmul_out"]
@@ -33,6 +34,20 @@ def _can_cast(source: dtypes.dtype, target: dtypes.dtype) -> bool:
 
 def _size_text(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
+
+
+# The functions PyTorch computes with its TensorIterator: an out= it resizes takes the
+# strides the iterator gives the result (a transposed input's order of dims).
+ELEMENTWISE = frozenset("""abs acos acosh add addcdiv addcmul angle asin asinh atan atan2 atanh
+    bitwise_and bitwise_left_shift bitwise_not bitwise_or bitwise_right_shift bitwise_xor ceil
+    clamp clamp_max clamp_min copysign cos cosh deg2rad digamma div eq erf erfc erfinv exp exp2
+    expm1 float_power floor floor_divide fmax fmin fmod frac gcd ge gt hardshrink heaviside hypot
+    i0 igamma igammac isneginf isposinf lcm ldexp le lerp lgamma log log10 log1p log2 logaddexp
+    logaddexp2 logical_and logical_not logical_or logical_xor logit lt maximum minimum mul
+    nan_to_num ne neg nextafter polygamma pow rad2deg reciprocal remainder round rsqrt sgn
+    sigmoid sign signbit sin sinc sinh special_entr special_erfcx special_i0e special_i1
+    special_i1e special_log_ndtr special_modified_bessel_i0 special_ndtri
+    special_xlog1py special_zeta sqrt square sub tan tanh trunc where xlogy""".split())
 
 
 def _write_into(function: str, result: TensorBase, out, inputs, exact_dtype: bool,
@@ -61,9 +76,11 @@ def _write_into(function: str, result: TensorBase, out, inputs, exact_dtype: boo
                 resize_warning.format(
                     old=_size_text(out.shape), new=_size_text(result.shape),
                     numel=out.numel(), count=result.numel(), shape=tuple(result.shape)))
-        out._replace_data(np.empty(result.shape, dtype=out.dtype.numpy) if result.numel() else
-                          empty_strided(result.shape, contiguous_strides(result.shape),
-                                        out.dtype.numpy))  # (torch's resize_: row-major)
+        # (torch's resize_: row-major; an elementwise op's iterator then gives the out it
+        # resized its own strides, those of the result)
+        strides = preserved_strides(result._data) if result.numel() and \
+            function in ELEMENTWISE else contiguous_strides(result.shape)
+        out._replace_data(empty_strided(result.shape, strides, out.dtype.numpy))
     np.copyto(out._data, result._data, casting="unsafe")
     out._bump_version()
 
@@ -162,10 +179,7 @@ def _return_types_out(function: str, fields=("values", "indices")):
     """torch.return_types.max_out: the (values, indices) pair of a call with out= (or the
     result's own fields: slogdet_out's sign and logabsdet)."""
     if function not in _RETURN_TYPES_OUT:
-        kind = collections.namedtuple(f"{function}_out", fields)
-        kind.__repr__ = lambda self: (f"torch.return_types.{type(self).__name__}(\n" + ",\n".join(
-            f"{field}={value!r}" for field, value in zip(self._fields, self)) + ")")
-        _RETURN_TYPES_OUT[function] = kind
+        _RETURN_TYPES_OUT[function] = return_type(f"{function}_out", fields)
     return _RETURN_TYPES_OUT[function]
 
 

@@ -53,8 +53,9 @@ def type_name(value) -> str:
 
 def described(value) -> str:
     """A value as the parser's "got (...)" describes it: ``tuple of (int, float)``."""
-    if isinstance(value, tuple):
-        return "tuple of (" + ", ".join(described(v) for v in value) + ")"
+    if isinstance(value, tuple):  # (one element: "(int,)", as Python writes the tuple)
+        return "tuple of (" + ", ".join(described(v) for v in value) + \
+            ("," if len(value) == 1 else "") + ")"
     if isinstance(value, list):
         return "list of [" + ", ".join(described(v) for v in value) + "]"
     return type_name(value) if is_tensor(value) or isinstance(value, dtypes.dtype) \

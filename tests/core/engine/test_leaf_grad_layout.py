@@ -132,3 +132,93 @@ def test_a_gradient_cast_to_its_inputs_dtype_is_laid_out_as_torch(name, transpos
         grad, = lib.autograd.grad(out.float().sum(), [x_])
         seen.append((log, grad.stride(), grad.tolist()))
     assert seen[1] == seen[0]
+
+
+EMPTY_EXPANSIONS = {
+    "sum": lambda x: x.sum(),
+    "sum then float": lambda x: x.sum().float(),
+    "double then sum": lambda x: x.double().sum(),
+    "half then sum": lambda x: x.half().sum().float(),
+    "cumprod": lambda x: x.cumprod(-1).sum(),
+    "cumsum": lambda x: x.cumsum(0).sum(),
+    "sum over a dim": lambda x: x.sum(0).sum(),
+    "sum over the last dim": lambda x: x.sum(-1).sum(),
+    "mean": lambda x: x.mean(),
+    "exp then sum": lambda x: x.exp().sum(),
+}
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0, 2)])
+@pytest.mark.parametrize("name", sorted(EMPTY_EXPANSIONS))
+def test_an_empty_inputs_expanded_gradient_keeps_strides_of_0_as_torch(name, shape):
+    """A sum's gradient is ``grad.expand(shape)``: for an empty input, strides of 0, which
+    torch's autograd.grad and hooks hand out as they are (through the formulas that pass a
+    gradient on: a cast, cumprod/cumsum of an empty input, an unsqueeze); a new empty
+    gradient (exp's) is row-major. NumPy gives every empty array strides of 0, so minigrad
+    made both row-major (meet seeds 32888, 36000)."""
+    seen = []
+    for lib in (torch, mg):
+        log = []
+        x = lib.zeros(shape, requires_grad=True)
+        y = x * 1
+        y.register_hook(lambda g: log.append(g.stride()))
+        grads = lib.autograd.grad(EMPTY_EXPANSIONS[name](y), [x, y])
+        seen.append((log, [g.stride() for g in grads]))
+    assert seen[1] == seen[0]
+
+
+WHERE_FORMULAS = {
+    "relu": lambda lib, x, y: x.relu(),
+    "threshold": lambda lib, x, y: lib.nn.functional.threshold(x, 0.1, 20.0),
+    "clamp": lambda lib, x, y: x.clamp(-1, 1),
+    "clamp_min": lambda lib, x, y: x.clamp_min(0.0),
+    "clamp_max": lambda lib, x, y: x.clamp(max=0.6),
+    "where": lambda lib, x, y: lib.where(x > 0, x, y),
+    "minimum": lambda lib, x, y: lib.minimum(x, y),
+}
+
+
+def _laid(lib, layout, rows):
+    if layout == "row-major":
+        return lib.tensor(rows, requires_grad=True)
+    if layout == "transposed":
+        return lib.tensor([list(column) for column in zip(*rows)]).t().detach().requires_grad_()
+    return lib.tensor(rows[:1]).expand(2, 3).detach().requires_grad_()
+
+
+_NUMPYS_COMPARISON = pytest.mark.xfail(strict=True, reason=(
+    "minimum's formula compares x == y with NumPy, which lays out a transposed x beside a "
+    "row-major y row-major, where torch's iterator follows x"))
+LAYOUTS = ["row-major", "transposed", "expanded"]
+
+
+@pytest.mark.parametrize("name, x_layout, grad_layout", [
+    pytest.param(name, x_layout, grad_layout, marks=[_NUMPYS_COMPARISON] if (
+        name == "minimum" and x_layout == "transposed") else [])
+    for name in sorted(WHERE_FORMULAS) for x_layout in LAYOUTS for grad_layout in LAYOUTS])
+def test_where_formulas_lay_out_gradients_as_torchs_iterator(name, x_layout, grad_layout):
+    """Formulas written with where (clamp's, where's) or threshold_backward (relu's) give
+    a gradient laid out as torch's iterator orders their operands (the condition, then the
+    values; x, then grad), where NumPy lays out a result of operands of different layouts
+    row-major (meet seed 37875: a float16 clamp's gradient)."""
+    seen = []
+    for lib in (torch, mg):
+        x = _laid(lib, x_layout, [[0.5, -1.25, 2.0], [3.0, 0.5, -0.75]])
+        y = _laid(lib, "row-major", [[1.5, -1.25, 0.25], [3.0, 2.0, -0.5]])
+        grad = _laid(lib, grad_layout, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).detach()
+        out = WHERE_FORMULAS[name](lib, x, y)
+        grads = lib.autograd.grad(out, [x, y], grad, allow_unused=True)
+        seen.append([None if g is None else (g.stride(), g.tolist()) for g in grads])
+    assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2, -1, -2, -3])
+def test_an_empty_sums_gradient_over_a_negative_dim_as_torch(dim):
+    """SumBackward1 unsqueezes the gradient at the dim as given (negative too): for an
+    empty input with torch's strides (random float programs, seed 100211: -1 failed)."""
+    seen = []
+    for lib in (torch, mg):
+        x = lib.zeros(3, 0, 2, requires_grad=True)
+        grad, = lib.autograd.grad(x.sum(dim).sum(), [x])
+        seen.append((grad.shape, grad.stride()))
+    assert seen[1] == seen[0]

@@ -269,3 +269,35 @@ def test_an_out_resized_to_an_empty_shape_has_torchs_strides(name):
             result = EMPTY_RESIZES[name](lib)
         return tuple(result.shape), result.stride(), result.is_contiguous()
     assert strides(minigrad) == strides(torch)
+
+
+OUT_RESIZED = {
+    "add": lambda L, x: L.add(x, 1, out=L.empty(0)),
+    "mul": lambda L, x: L.mul(x, x, out=L.empty(0)),
+    "exp": lambda L, x: L.exp(x, out=L.empty(0)),
+    "clamp": lambda L, x: L.clamp(x, 0, 1, out=L.empty(0)),
+    "where": lambda L, x: L.where(x > 0.2, x, x, out=L.empty(0)),
+    "eq": lambda L, x: L.eq(x, x, out=L.empty(0, dtype=L.bool)),
+    "lerp": lambda L, x: L.lerp(x, x, 0.5, out=L.empty(0)),
+    "sub into another shape": lambda L, x: L.sub(x, 1, out=L.empty(2, 2)),
+    "add of longs": lambda L, x: L.add(x.long(), 1, out=L.empty(0, dtype=L.int64)),
+    "sum (row-major)": lambda L, x: L.sum(x, 0, keepdim=True, out=L.empty(0)),
+    "cumsum (row-major)": lambda L, x: L.cumsum(x, 0, out=L.empty(0)),
+    "matmul (row-major)": lambda L, x: L.matmul(x, x.t(), out=L.empty(0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_RESIZED))
+def test_an_elementwise_out_resized_takes_the_results_strides(name):
+    """An out= that an elementwise op (PyTorch's TensorIterator) resizes takes the
+    strides the iterator gives the result: a transposed input's (1, 3); the other ops'
+    resized outs stay row-major (meet seeds 40924, 41036: torch.add(x, 1, out=empty(0))
+    of a transposed x)."""
+    seen = []
+    for lib in (torch, minigrad):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x = lib.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]]).t()
+            result = OUT_RESIZED[name](lib, x)
+        seen.append((result.stride(), result.tolist()))
+    assert seen[1] == seen[0]

@@ -420,3 +420,39 @@ def test_format_of_a_tensor_with_dimensions():
     with pytest.raises(TypeError) as our_error:
         format(ours, ".2f")
     assert str(our_error.value) == str(their_error.value)
+
+
+RETURN_TYPES = {
+    "max": lambda L: L.tensor([[1., 2.], [3., 0.]]).max(0),
+    "sort": lambda L: L.tensor([3., 1.]).sort(),
+    "aminmax": lambda L: L.tensor([3., 1.]).aminmax(),
+    "cummax": lambda L: L.tensor([3., 1.]).cummax(0),
+    "histogram": lambda L: L.histogram(L.tensor([1., 2., 1.]), bins=2),
+    "frexp": lambda L: L.frexp(L.tensor([8., 0.75])),
+    "geqrf": lambda L: L.geqrf(L.tensor([[1., 2.], [3., 4.]])),
+    "slogdet": lambda L: L.linalg.slogdet(L.tensor([[1., 2.], [3., 4.]])),
+    "max out": lambda L: L.max(L.tensor([[1., 2.], [3., 0.]]), 0,
+                               out=(L.empty(0), L.empty(0, dtype=L.int64))),
+}
+RETURN_TYPE_USES = ["r.foo", "r._fields_", "r.n_fields", "r.n_sequence_fields", "r.n_unnamed_fields",
+                    "setattr(r, type(r).__match_args__[0], 1)",
+                    "setattr(r, 'other', 1)", "type(r).__name__", "len(r)", "repr(r)"]
+
+
+@pytest.mark.parametrize("name", sorted(RETURN_TYPES))
+def test_return_types_attributes_as_torchs_structseq(name):
+    """torch.return_types are structseq types: a missing attribute is named with the
+    type's full name ('torch.return_types.max' object has no attribute 'foo'), a field
+    is a 'readonly attribute', and they count their fields (n_fields); minigrad's
+    namedtuples said 'max' object, 'can't set attribute', and had no n_fields."""
+    seen = []
+    for lib in (torch, minigrad):
+        r = RETURN_TYPES[name](lib)
+        shown = []
+        for use in RETURN_TYPE_USES:
+            try:
+                shown.append(repr(eval(use, {"r": r, "setattr": setattr})))
+            except Exception as error:  # noqa: BLE001 (compared with torch's)
+                shown.append((type(error).__name__, str(error)))
+        seen.append(shown)
+    assert seen[1] == seen[0]

@@ -219,3 +219,27 @@ def test_cov_of_one_observation_with_weights_as_torch():
                 lib.cov(lib.tensor([[3], [1]]), fweights=lib.tensor([2])),
                 lib.cov(lib.tensor([[3.0]]), fweights=lib.tensor([2]), aweights=lib.tensor([0.5]))]
     assert outcome(program, mg) == outcome(program, torch)
+
+
+MESHGRID_REFUSED = ["L.tensor([[0.3, 1.5], [2., -1.]])", "L.tensor([[1e-5, 3.], [2., 1e6]])",
+                    "L.tensor([[123456., 2.5]])", "L.tensor([[float('nan'), float('inf')], [1, 2]])",
+                    "L.ones(2, 2, 2)", "L.zeros(0, 3)", "L.zeros(2, 0, 3)", "L.tensor([[0.001, 0.002]])",
+                    "L.tensor([[1e10, 2]])", "L.arange(30.).reshape(1, 30) / 7", "L.tensor([[-0.0, 0.0]])",
+                    "L.arange(24.).reshape(2, 3, 4) / 3", "L.arange(24.).reshape(2, 3, 2, 2) * 1000.5",
+                    "L.arange(40.).reshape(2, 1, 20) / 7", "L.tensor([[1234567., 2]])",
+                    "L.tensor([[1e-300, 1e300]], dtype=L.float64)", "L.tensor([[1, 2]])",
+                    "L.tensor([[True, False]])", "L.tensor([[0.5]], dtype=L.float16)",
+                    "L.tensor([[float('-inf'), 0.5]])", "L.tensor([[0.00001234, 0.00005]])"]
+
+
+@pytest.mark.parametrize("made", MESHGRID_REFUSED)
+@pytest.mark.parametrize("indexing", ["ij", "xy", "bad"])
+def test_meshgrid_refuses_a_tensor_of_2_or_more_dims_with_torchs_text(made, indexing):
+    """torch.meshgrid refuses a tensor of 2 or more dims (after the dtypes and the
+    indexing), and its message prints the tensor as C++'s operator<< does (ATen's
+    Formatting.cpp: one width, whole numbers, 4 decimals, a scale or e-notation, column
+    blocks of 80 characters, ``[ torch.FloatTensor{2,2} ]``); minigrad made grids of it."""
+    def call(lib):
+        t = eval(made, {"L": lib})
+        return lib.meshgrid(t, lib.ones(2, dtype=t.dtype), indexing=indexing)
+    assert outcome(call, mg) == outcome(call, torch)

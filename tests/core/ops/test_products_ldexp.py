@@ -168,7 +168,14 @@ def test_ldexp_of_large_exponents_and_its_gradient_as_torch(name):
     lambda L: L.ldexp(L.tensor([0.0, 1.0]), L.tensor([True, False])),
     lambda L: L.tensor([0.0, 1.0]).ldexp_(L.tensor([True, False])),
     lambda L: L.ldexp(L.tensor([[0.0, 3.0]]), L.tensor([[100], [2]])),
-    lambda L: L.ldexp(L.tensor([0, 1]), L.tensor([True, False]))])
+    lambda L: L.ldexp(L.tensor([0, 1]), L.tensor([True, False])),
+    # (only a float x with integer exponents is written into a tensor like x: float
+    # exponents or an integer x broadcast without the resize warning, meet seed 38209)
+    lambda L: L.ldexp(L.tensor([[0.25, 3.0]]), L.tensor([[1.0], [2.0]], dtype=L.float64)),
+    lambda L: L.ldexp(L.tensor([[0.25, 3.0]], dtype=L.float16), L.tensor([[1.0], [2.0]])),
+    lambda L: L.ldexp(L.tensor([[1, 3]]), L.tensor([[1], [2]])),
+    lambda L: L.ldexp(L.tensor([[True, False]]), L.tensor([[1.5], [2.0]])),
+    lambda L: L.ldexp(L.tensor([[0.25, 3.0]]), L.tensor([[1], [2]], dtype=L.uint8))])
 def test_ldexp_refuses_a_bool_exponent_and_warns_of_a_broadcast_x_as_torch(call):
     def run(lib):
         with warnings.catch_warnings(record=True) as seen:
