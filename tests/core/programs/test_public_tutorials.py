@@ -137,8 +137,14 @@ FINAL_TOLERANCE = {"d2l_neural_style": {"rtol": 1e-4, "atol": 1e-5},
 # sum in MKL's blocked order, which minigrad does not reproduce (its first step's gradient
 # differs in the last bits at 3 of 3 weights; its forward, 2000x3 @ 3x1, is PyTorch's bits
 # since session 15): RMSprop's division by the root of its averages carries that into the
-# losses, the last printed one 2.6e-5 (relative) from PyTorch's.
+# losses, the last printed one 2.6e-5 (relative) from PyTorch's. pytorch/examples' VAE
+# (examples_vae): its loss is a difference of sums of 6,272 float32 logs (NumPy's log: 13-32 %
+# of values an ulp from PyTorch's, see the program), which Adam amplifies; since session 19
+# its sigmoid has PyTorch's bits (the compiled kernel) and one printed loss lands 2.5e-5
+# (relative) from PyTorch's when both run on one thread (8.4e-7 on two; NumPy's sigmoid
+# steps gave 1.3e-6 and 8.4e-7: the ulps left are the logs', where they land is chance).
 PRINTED_TOLERANCE = {"learning_with_examples": {"rtol": 1e-4, "atol": 1e-6},
+                     "examples_vae": {"rtol": 5e-5, "atol": 1e-6},
                      "transfer_learning_tutorial": {"rtol": 5e-4, "atol": 1e-6}}
 
 
