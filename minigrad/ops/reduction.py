@@ -910,6 +910,11 @@ class NansumBackward0(Node):
 def nansum(x, dim=None, keepdim=False, *, dtype=None):
     """The sum with NaN counted as zero (all elements, or along ``dim``)."""
     _checked_dims(x, dim)
+    if dtype is not None and x.dtype.is_floating_point and not dtype.is_floating_point:
+        # (into an integer dtype PyTorch zeroes the NaNs first, then converts each element
+        # and adds; with grad recorded, the integer sum refuses as PyTorch's does)
+        zeroed = fn.where(x != x, 0, x)
+        return sum(zeroed, NOT_GIVEN if dim is None else dim, keepdim, dtype=dtype)
     return with_reduction_layout(NansumBackward0.apply(
         x, cast_to=_accumulate_dtype(x, dtype), dim=_given_dims(dim), keepdim=keepdim))
 

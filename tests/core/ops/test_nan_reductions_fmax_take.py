@@ -181,3 +181,23 @@ def test_second_derivatives_as_torch(name):
         return g.detach().numpy(), h.numpy()
     for ours, theirs in zip(run(mg), run(torch)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int16", "int64", "uint8"])
+@pytest.mark.parametrize("dim", [None, 0, 1, (0, 1)])
+def test_nansum_into_an_integer_dtype_zeroes_the_nans_first_as_torch(dtype, dim):
+    """fuzz14's wrong number: the NaNs were converted (to INT_MIN) before being zeroed;
+    PyTorch zeroes them, then converts each element and adds."""
+    values = [[float("nan"), 2.5, 1.5], [1.0, float("inf"), 2.7]]
+    found = []
+    for lib in (mg, torch):
+        x = lib.tensor(values, requires_grad=True)
+        kwargs = {"dtype": getattr(lib, dtype)}
+        if dim is not None:
+            kwargs["dim"] = dim
+        with pytest.raises(RuntimeError) as refused:  # (an integer sum records no grad)
+            x.nansum(**kwargs)
+        with lib.no_grad():
+            result = x.nansum(**kwargs)
+        found.append((str(refused.value), str(result), result.dtype.__repr__()))
+    assert found[0] == found[1]
