@@ -160,6 +160,14 @@ def _whole_vectors(row, full, lanes, combine):
         a8, a9, a10, a11, a12, a13, a14, a15)
 
 
+def _exps_and_total(row, exps, lanes):
+    """A row's largest value, and the sum of exp(row - largest), written into ``exps``."""
+    peak = _row_max(row, lanes)
+    for i in range(row.shape[0]):
+        exps[i] = sleef_expf(row[i] - peak)
+    return peak, _row_total(exps, lanes)
+
+
 def _holds_nan(row):
     for value in row:
         if value != value:
@@ -182,10 +190,7 @@ def log_softmax_rows(out, x):
     lanes, exps = np.empty(_LANES, np.float32), np.empty(x.shape[1], np.float32)
     for r in range(x.shape[0]):
         row = x[r]
-        peak = _row_max(row, lanes)
-        for i in range(row.shape[0]):
-            exps[i] = sleef_expf(row[i] - peak)
-        total = _row_total(exps, lanes)
+        peak, total = _exps_and_total(row, exps, lanes)
         if total != total and _holds_nan(row):
             peak = _NAN  # (vec::maximum's NaN, every bit set)
         log_total = _F32(math.log(np.float64(total)))
@@ -198,10 +203,7 @@ def softmax_rows(out, x):
     lanes = np.empty(_LANES, np.float32)
     for r in range(x.shape[0]):
         row, exps = x[r], out[r]
-        peak = _row_max(row, lanes)
-        for i in range(row.shape[0]):
-            exps[i] = sleef_expf(row[i] - peak)
-        total = _row_total(exps, lanes)
+        total = _exps_and_total(row, exps, lanes)[1]
         if total != total:  # (every value the NaN of the sum, as PyTorch's product gives)
             exps[:] = _NAN if _holds_nan(row) else total  # (vec::maximum's NaN: all bits)
             continue
@@ -270,7 +272,7 @@ def sigmoid_vectorised(out, x):
 # ---- compiling, on first use -------------------------------------------------------
 
 _HELPERS = ("sleef_expf", "_pow2f", "_row_total", "_row_max", "_whole_vectors", "_add",
-            "_larger", "_holds_nan")
+            "_larger", "_exps_and_total", "_holds_nan")
 _KERNELS = ("log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
             "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
             "sigmoid_vectorised")

@@ -89,7 +89,7 @@ def tanh_backward(grad, y):
     in PyTorch as here). float16 is computed in float32 and rounded at the end, as in
     PyTorch. A big array in parts on threads (``threads.parts``), with the same bits."""
     if y.dtype is _FLOAT32 and grad.dtype is _FLOAT32 and y.size < threads.BIG:
-        if _compiled(grad, y):  # (the usual case, first: a small float32)
+        if _compiled(y, grad):  # (the usual case, first: a small float32)
             out = np.empty(y.shape, _FLOAT32)
             compiled.tanh_backward_rounded(out, grad, y)
             return out
@@ -215,14 +215,15 @@ def tanh(x):
     return np.asarray(_rounded_from_float64(np.tanh, x))
 
 
-def _compiled(*arrays) -> bool:
-    """Whether the compiled loops take these float32 arrays: there, and all of them plain
+def _compiled(x, other=None) -> bool:
+    """Whether the compiled loops take these float32 arrays: there, and both plain
     C-contiguous arrays of one shape (other layouts keep NumPy's, whose result follows
-    the operand's layout, as PyTorch's)."""
-    first = arrays[0]
-    return compiled.AVAILABLE and all(
-        type(a) is np.ndarray and a.flags.c_contiguous and a.shape == first.shape
-        for a in arrays)
+    the operand's layout, as PyTorch's). Written without a generator: it runs before
+    every small tanh and its gradient."""
+    if not compiled.AVAILABLE or type(x) is not np.ndarray or not x.flags.c_contiguous:
+        return False
+    return other is None or (type(other) is np.ndarray and other.flags.c_contiguous
+                             and other.shape == x.shape)
 
 
 def _rounded_from_float64(ufunc, x):
