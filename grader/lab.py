@@ -128,6 +128,7 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
     root = Path.cwd().resolve()
     if not first.is_relative_to(root):  # lessons outside the current folder: serve theirs
         root = folder.resolve()
+    _compile_kernels(log)
     token = secrets.token_hex(24)
     command = command or [sys.executable, "-m", "jupyter", "lab"]
     given = port
@@ -142,6 +143,20 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
                 break
             port = _free_port(port + 1)
     raise _not_started(log)
+
+
+def _compile_kernels(log: Path) -> None:
+    """Compile minigrad's numba loops in the background (``compiled.warm``) while
+    JupyterLab starts and the learner reads the first lesson, so that the first softmax
+    of a lesson does not wait seconds for it (once per machine: numba keeps them on disk;
+    later it only loads them). Its output, if any, goes to JupyterLab's log."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "a", encoding="utf-8") as stream:
+        subprocess.Popen([sys.executable, "-c", WARM], stdin=subprocess.DEVNULL,
+                         stdout=stream, stderr=stream)
+
+
+WARM = "from minigrad.kernels import compiled; compiled.warm()"
 
 
 def _not_started(log: Path) -> LabError:

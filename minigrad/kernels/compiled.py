@@ -19,9 +19,10 @@ from the log of each row's sum, computed in float64 and rounded here).
 ``MINIGRAD_NUMBA=0`` is not set in the environment. Callers keep their NumPy
 steps for when it is not (``kernels/softmax.py``).
 
-Each kernel is compiled the first time one of them is called, for the dtypes it
-is called with (about a second, once; numba keeps the machine code on disk where
-it may write, and later processes load it); a program that never calls one never
+Each kernel is compiled the first time one of them is called, for the array types
+it is called with (one to three seconds, once; numba keeps the machine code on disk
+where it may write, and later processes load it), or all at once by ``warm``, which
+``minigrad-kit lab`` runs in the background; a program that never calls one never
 imports numba. A kernel lets go of the GIL while it runs, so ``threads.rows``
 can run blocks of rows of a big array on several cores, with the bits of one call.
 """
@@ -37,7 +38,7 @@ import numpy as np
 
 __all__ = ["AVAILABLE", "log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
            "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
-           "sigmoid_vectorised"]
+           "sigmoid_vectorised", "warm"]
 
 AVAILABLE = (os.environ.get("MINIGRAD_NUMBA", "1") != "0"
              and importlib.util.find_spec("numba") is not None)
@@ -333,3 +334,32 @@ _PYTHON = {name: globals()[name] for name in _KERNELS}
 for _name in _KERNELS:
     globals()[_name] = _first_call(_name)
 del _name
+
+
+def warm() -> None:
+    """Compile every kernel for the arrays minigrad hands it (float32: rows as 2-dim
+    arrays, elementwise ones of 0 to 4 dims; the input or the gradient writable or
+    read-only: numba compiles each apart), so that numba keeps them on disk and no
+    lesson waits for a compilation (about 20 s in all, once per machine; later
+    processes load them in a second). ``minigrad-kit lab`` runs it in the background
+    while JupyterLab starts."""
+    if not AVAILABLE:
+        return
+    for shape in ((), (16,), (2, 8), (2, 2, 4), (2, 2, 2, 2)):
+        for given in _writable_and_not(np.linspace(-2, 2, 16, dtype=_F32)[:math.prod(shape)]
+                                       .reshape(shape)):
+            plain = given.copy()
+            sigmoid_vectorised(np.empty_like(given), given)
+            tanh_rounded(np.empty_like(given), given)
+            tanh_backward_rounded(np.empty_like(given), given, plain)
+            if given.ndim == 2:
+                softmax_rows(np.empty_like(given), given)
+                log_softmax_rows(np.empty_like(given), given)
+                softmax_backward_rows(np.empty_like(given), given, plain)
+                log_softmax_backward_rows(np.empty_like(given), given, plain)
+
+
+def _writable_and_not(array):
+    read_only = array.copy()
+    read_only.flags.writeable = False
+    return array.copy(), read_only

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from grader import lab
 from grader.lab import LabError, lessons_ready
 from kit_i18n import speaking
 
@@ -207,3 +208,22 @@ def test_a_port_taken_after_it_was_found_free_moves_to_the_next(tmp_path, monkey
     assert status == 0 and asked[1] == busy + 1
     assert f"localhost:{busy}/" not in address and "localhost:" in address
     assert f"port {busy} is not available" in (tmp_path / "lab.log").read_text()
+
+
+def test_lab_compiles_minigrads_loops_in_the_background(tmp_path, monkeypatch):
+    # (so that a lesson's first softmax does not wait seconds for numba: started before
+    # JupyterLab, its output into JupyterLab's log, the learner's terminal left alone)
+    started = []
+    monkeypatch.setattr(lab.subprocess, "Popen",
+                        lambda argv, **options: started.append((argv, options)))
+    lab._compile_kernels(tmp_path / "logs" / "lab.log")
+    monkeypatch.undo()  # (lab.subprocess is the subprocess module the run below needs)
+    (argv, options), = started
+    assert options["stdin"] is subprocess.DEVNULL
+    assert options["stdout"].name == options["stderr"].name == str(tmp_path / "logs" / "lab.log")
+    run = subprocess.run(argv, capture_output=True, text=True, timeout=600)  # for real
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    checked = subprocess.run([sys.executable, "-c", "from minigrad.kernels import compiled; "
+                              "compiled.warm(); print(compiled.softmax_rows.signatures != [])"],
+                             capture_output=True, text=True, timeout=600)
+    assert checked.stdout.strip() == "True", checked.stderr

@@ -205,3 +205,37 @@ def test_sigmoid_has_pytorchs_bits_at_every_size(size, count):
         ours = mg.tensor(x).sigmoid().numpy()
     theirs = torch.from_numpy(x).sigmoid().numpy()
     assert _same_but_nan_payloads(ours, theirs)
+
+
+WARMED_THEN_USED = """
+import numpy as np, minigrad as mg
+from minigrad.kernels import compiled
+compiled.warm()
+def signatures():
+    return {name: set(getattr(compiled, name).signatures) for name in compiled._KERNELS}
+warmed = signatures()
+F = mg.nn.functional
+for shape in [(), (5,), (3, 4), (2, 3, 4), (2, 2, 3, 4), (600, 600)]:
+    x = mg.tensor(np.linspace(-3, 3, int(np.prod(shape))).reshape(shape).astype(np.float32),
+                  requires_grad=True)
+    (x.tanh() * 2).sum().backward()
+    (mg.sigmoid(x) * 2).sum().backward()
+    if shape:
+        (F.softmax(x, -1) * x).sum().backward()
+        F.log_softmax(x, -1).sum().backward()
+        x.tanh().tanh().mean().backward()
+logits = mg.randn(8, 5, requires_grad=True)
+F.cross_entropy(logits, mg.tensor([0, 1, 2, 3, 4, 0, 1, 2])).backward()
+used = signatures()
+print({name: sorted(map(str, used[name] - warmed[name])) for name in used if used[name] - warmed[name]})
+"""
+
+
+def test_warm_compiles_every_kernel_for_the_arrays_the_ops_hand_it():
+    # (what `minigrad-kit lab` runs in the background, so that no lesson waits for numba:
+    # after it, float32 tanh, sigmoid, softmax and log_softmax forward and backward on
+    # tensors of 0 to 4 dims, small and split across threads, compile nothing more)
+    result = subprocess.run([sys.executable, "-c", WARMED_THEN_USED], capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "{}", result.stdout
