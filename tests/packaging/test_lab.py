@@ -108,7 +108,7 @@ def test_the_log_defaults_into_the_lessons_and_a_stopped_kit_stops_jupyterlab(tm
     said = _lines_until_running(server)
     try:
         log = tmp_path / "my-lessons" / ".jupyter-lab.log"
-        assert said[2] == f"Its log: my-lessons/.jupyter-lab.log. Ctrl-C stops it."
+        assert said[2] == "Its log: my-lessons/.jupyter-lab.log. Ctrl-C stops it."
         address = said[1].split(" ")[-1]
         port = int(address.split("localhost:")[1].split("/")[0])
         server.send_signal(signal.SIGTERM)  # the kit's process only, not its group
