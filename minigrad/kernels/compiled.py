@@ -38,7 +38,7 @@ import numpy as np
 
 __all__ = ["AVAILABLE", "log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
            "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
-           "sigmoid_vectorised", "warm"]
+           "sigmoid_vectorised", "cascade_sum", "warm"]
 
 AVAILABLE = (os.environ.get("MINIGRAD_NUMBA", "1") != "0"
              and importlib.util.find_spec("numba") is not None)
@@ -227,6 +227,68 @@ def softmax_backward_rows(out, grad, y):
             out[r, i] = (grad[r, i] - total) * y[r, i]
 
 
+# ---- a float32 sum as PyTorch's SumKernel.cpp adds up a contiguous run ----------------
+# (vectorized_inner_sum: vectors of 8 floats, its sum kernel being built for AVX2; four
+# vectors side by side, so 32 lanes, each added up in a cascade of four levels: blocks of
+# ``step`` rows, every ``step`` blocks into the level above, ...; then the leftovers.)
+
+_ROW = 32  # floats: four vectors of 8, side by side
+
+
+def add_rows(x, first, count, into):
+    """into[k] = 0 + x[32 first + k] + x[32 (first + 1) + k] + ..., ``count`` rows of 32
+    in order (compiled: one vector of 32 floats added per row)."""
+    for k in range(_ROW):
+        into[k] = _F32(0)
+    for row in range(first, first + count):
+        for k in range(_ROW):
+            into[k] = into[k] + x[row * _ROW + k]
+
+
+def cascade_sum(x):
+    """The sum of the 1-dim contiguous float32 ``x`` (at least 8 elements) in the order of
+    PyTorch's multi_row_sum, row_sum and vectorized_inner_sum: its last bits."""
+    vectors = x.size // 8
+    rows = vectors // 4
+    bits = 1  # (c10's CeilLog2 of rows: 1 up to 2)
+    if rows > 2:
+        bits, left = 0, rows - 1
+        while left:
+            left >>= 1
+            bits += 1
+    power = max(4, bits // 4)
+    step, mask = 1 << power, (1 << power) - 1
+    levels, block = np.zeros((4, _ROW), np.float32), np.empty(_ROW, np.float32)
+    i = 0
+    while i + step <= rows:
+        add_rows(x, i, step, block)  # (level 0, from 0 each block)
+        i += step
+        for k in range(_ROW):
+            levels[1, k] = levels[1, k] + block[k]
+        for level in range(2, 4):  # (up one level every ``step`` blocks of the one below)
+            if i & (mask << ((level - 1) * power)):
+                break
+            for k in range(_ROW):
+                levels[level, k] = levels[level, k] + levels[level - 1, k]
+                levels[level - 1, k] = _F32(0)
+    add_rows(x, i, rows - i, block)  # (the rows left, into level 0)
+    for level in range(1, 4):
+        for k in range(_ROW):
+            block[k] = block[k] + levels[level, k]
+    for vector in range(rows * 4, vectors):  # (row_sum: the vectors left into the first,
+        for k in range(8):  # then the other three added to it)
+            block[k] = block[k] + x[vector * 8 + k]
+    for part in range(1, 4):
+        for k in range(8):
+            block[k] = block[k] + block[part * 8 + k]
+    total = _F32(0)
+    for j in range(vectors * 8, x.size):  # (the elements left, then the lanes)
+        total = total + x[j]
+    for k in range(8):
+        total = total + block[k]
+    return total
+
+
 # ---- tanh and its derivative in float32: ``x`` C-contiguous, ``out`` new, same shape ---
 
 def tanh_rounded(out, x):
@@ -268,7 +330,7 @@ _HELPERS = ("sleef_expf", "_pow2f", "_row_total", "_row_max", "_larger", "_exps_
             "_holds_nan")
 _KERNELS = ("log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
             "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
-            "sigmoid_vectorised")
+            "sigmoid_vectorised", "cascade_sum")
 _lock = threading.Lock()
 
 
@@ -330,9 +392,30 @@ def _compile() -> None:
             return numba.types.void(row, full, lanes), _vector_loop(
                 lambda builder, a, b: builder.select(builder.fcmp_ordered(">", b, a), b, a))
 
+    def _rows_loop(context, builder, signature, values):  # one 32-float vector per row
+        vector = ir.VectorType(ir.FloatType(), _ROW)
+        x, first, count, into = values
+        data = context.make_array(signature.args[0])(context, builder, x).data
+        held = cgutils.alloca_once_value(builder, ir.Constant(vector, None))  # (zeros)
+        width = ir.Constant(first.type, _ROW)
+        with cgutils.for_range(builder, count) as loop:
+            start = builder.mul(builder.add(first, loop.index), width)
+            next_ = builder.load(builder.bitcast(builder.gep(data, [start]), vector.as_pointer()),
+                                 align=4)
+            builder.store(builder.fadd(builder.load(held), next_), held)
+        target = context.make_array(signature.args[3])(context, builder, into).data
+        builder.store(builder.load(held), builder.bitcast(target, vector.as_pointer()), align=4)
+        return context.get_dummy_value()
+
+    @intrinsic
+    def vector_add_rows(typingctx, x, first, count, into):
+        if _contiguous_float32(x, into) and first == count:  # (two ints of one type)
+            return numba.types.void(x, first, count, into), _rows_loop
+
     names = globals()
     names["fma"], names["rint"] = llvm_fma, llvm_rint
     names["add_lanes"], names["max_lanes"] = vector_add_lanes, vector_max_lanes
+    names["add_rows"] = vector_add_rows
     for name in _HELPERS:
         names[name] = numba.njit(names[name], inline="always", error_model="numpy")
     for name in _KERNELS:
@@ -380,6 +463,8 @@ def warm() -> None:
             sigmoid_vectorised(np.empty_like(given), given)
             tanh_rounded(np.empty_like(given), given)
             tanh_backward_rounded(np.empty_like(given), given, plain)
+            if given.ndim == 1:
+                cascade_sum(given)
             if given.ndim == 2:
                 softmax_rows(np.empty_like(given), given)
                 log_softmax_rows(np.empty_like(given), given)

@@ -527,8 +527,37 @@ def test_a_program_has_the_same_bits_on_any_number_of_threads(program, dtype):
             results[count] = [t.detach().numpy() for t in (out, x.grad, w.grad)
                               if t is not None]
     for count in COUNTS[1:]:
-        for ours, expected in zip(results[count], results[1]):
+        loss, *grads = results[count]
+        for ours, expected in zip(grads, results[1][1:]):
             _same_bits(ours, expected, f"{program} on {count} threads")
+        if dtype == mg.float32:  # (a float32 sum of 32,768 elements or more adds each
+            # thread's share apart, as PyTorch's: its bits are PyTorch's on as many
+            # threads, test_a_big_float32_sum_is_torchs_on_as_many_threads)
+            # (430,000 terms: a float32 rounding of each share, 1e-4 at most here)
+            np.testing.assert_allclose(loss, results[1][0], rtol=1e-5, atol=1e-3,
+                                       err_msg=program)
+        else:
+            _same_bits(loss, results[1][0], f"{program} on {count} threads")
+
+
+@pytest.mark.parametrize("count", COUNTS)
+@pytest.mark.parametrize("size", [8, 100, 32767, 32768, 32769, 65537, 98304, 100003, 10 ** 6,
+                                  3 * 10 ** 6 + 5])
+def test_a_big_float32_sum_is_torchs_on_as_many_threads(size, count):
+    import torch
+
+    values = RNG.standard_normal(size).astype(np.float32)
+    values[::7] = -0.0
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        with Threads(count):
+            for reduce in ("sum", "mean"):
+                ours = getattr(mg.tensor(values), reduce)().numpy()
+                theirs = getattr(torch.from_numpy(values), reduce)().numpy()
+                _same_bits(ours, theirs, f"{reduce} of {size} on {count} threads")
+    finally:
+        torch.set_num_threads(before)
 
 
 # ---- the mechanism: threads.rows, and what small tensors pay ------------------------
