@@ -38,7 +38,7 @@ import numpy as np
 
 __all__ = ["AVAILABLE", "log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
            "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
-           "sigmoid_vectorised", "cascade_sum", "warm"]
+           "sigmoid_vectorised", "cascade_sum", "cascade_sum_rows", "warm"]
 
 AVAILABLE = (os.environ.get("MINIGRAD_NUMBA", "1") != "0"
              and importlib.util.find_spec("numba") is not None)
@@ -289,6 +289,14 @@ def cascade_sum(x):
     return total
 
 
+def cascade_sum_rows(out, x):
+    """out[r] = cascade_sum(x[r]) for each row of the 2-dim float32 ``x`` (rows of 8 or
+    more): a sum along the last dim, each row added up as one run (as PyTorch's threads
+    take whole rows)."""
+    for r in range(x.shape[0]):
+        out[r] = cascade_sum(x[r])
+
+
 # ---- tanh and its derivative in float32: ``x`` C-contiguous, ``out`` new, same shape ---
 
 def tanh_rounded(out, x):
@@ -330,7 +338,7 @@ _HELPERS = ("sleef_expf", "_pow2f", "_row_total", "_row_max", "_larger", "_exps_
             "_holds_nan")
 _KERNELS = ("log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
             "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
-            "sigmoid_vectorised", "cascade_sum")
+            "sigmoid_vectorised", "cascade_sum", "cascade_sum_rows")
 _lock = threading.Lock()
 
 
@@ -466,6 +474,7 @@ def warm() -> None:
             if given.ndim == 1:
                 cascade_sum(given)
             if given.ndim == 2:
+                cascade_sum_rows(np.empty(given.shape[0], _F32), given)
                 softmax_rows(np.empty_like(given), given)
                 log_softmax_rows(np.empty_like(given), given)
                 softmax_backward_rows(np.empty_like(given), given, plain)

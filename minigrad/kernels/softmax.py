@@ -245,8 +245,9 @@ def _log_softmax_columns(out, x):
 def logsumexp(x, dims: tuple, keepdim: bool):
     """log(sum(exp(x))) over ``dims`` (a tuple), the largest value (where it is
     finite) taken out first and added back. The sum is summation.sum_axes
-    (PyTorch's order, where it follows it: below 32,768 elements); a big array's
-    blocks add up each row as NumPy does, as sum_axes does for a big array."""
+    (PyTorch's order, where it follows it: below 32,768 elements, and along the last
+    dim of float32 at any size); a big array's blocks of rows add up each row as
+    sum_axes does (float32 rows of 8 or more) or as NumPy does."""
     if len(dims) == 1 and _along_rows(x, dims[0]):
         result = threads.rows(_logsumexp_rows, np.empty((*x.shape[:-1], 1), x.dtype), x)
         if result is not None:
@@ -262,7 +263,12 @@ def logsumexp(x, dims: tuple, keepdim: bool):
 def _logsumexp_rows(out, x):
     peak = np.maximum.reduce(x, axis=1, keepdims=True, initial=-np.inf)
     peak = np.where(np.isfinite(peak), peak, 0)
-    total = np.add.reduce(np.exp(x - peak), axis=1, keepdims=True)
+    exps = np.exp(x - peak)
+    if _compiled_rows(exps, 1) and exps.shape[1] >= 8:  # (each row in PyTorch's order,
+        total = np.empty((len(exps), 1), exps.dtype)  # as summation.sum_axes adds it)
+        compiled.cascade_sum_rows(total[:, 0], np.ascontiguousarray(exps))
+    else:
+        total = np.add.reduce(exps, axis=1, keepdims=True)
     np.add(np.log(total), peak, out=out)
 
 

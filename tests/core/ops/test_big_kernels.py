@@ -664,3 +664,25 @@ def test_set_num_threads_decides_how_many_threads_a_big_op_uses(name, monkeypatc
     with Threads(3):
         SMALL[name](x)
     assert called and len(called) % 2 == 0  # (two helpers called per split kernel)
+
+
+@pytest.mark.parametrize("count", [1, 2])
+@pytest.mark.parametrize("shape", [(3, 8), (5, 9), (1000, 1000), (2, 3, 40), (1, 70_000),
+                                   (4, 70_000), (70_000, 8), (10, 7)])
+def test_a_float32_sum_along_the_last_dim_is_torchs(shape, count):
+    # (each row added up as PyTorch's vectorized_inner_sum adds it: one thread a row, so
+    # the same bits on any number of threads; a single row as the whole sum, above)
+    import torch
+
+    values = RNG.standard_normal(shape).astype(np.float32)
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        with Threads(count):
+            for reduce in ("sum", "mean"):
+                for keepdim in (False, True):
+                    ours = getattr(mg.tensor(values), reduce)(-1, keepdim=keepdim).numpy()
+                    theirs = getattr(torch.from_numpy(values), reduce)(-1, keepdim=keepdim)
+                    _same_bits(ours, theirs.numpy(), f"{reduce} of {shape}")
+    finally:
+        torch.set_num_threads(before)

@@ -215,7 +215,7 @@ def signatures():
     return {name: set(getattr(compiled, name).signatures) for name in compiled._KERNELS}
 warmed = signatures()
 F = mg.nn.functional
-for shape in [(), (5,), (3, 4), (2, 3, 4), (2, 2, 3, 4), (600, 600)]:
+for shape in [(), (5,), (3, 4), (3, 16), (2, 3, 4), (2, 2, 3, 4), (600, 600)]:
     x = mg.tensor(np.linspace(-3, 3, int(np.prod(shape))).reshape(shape).astype(np.float32),
                   requires_grad=True)
     (x.tanh() * 2).sum().backward()
@@ -224,6 +224,8 @@ for shape in [(), (5,), (3, 4), (2, 3, 4), (2, 2, 3, 4), (600, 600)]:
         (F.softmax(x, -1) * x).sum().backward()
         F.log_softmax(x, -1).sum().backward()
         x.tanh().tanh().mean().backward()
+        (x.sum(-1) * 2).sum().backward()
+        mg.logsumexp(x, -1).mean().backward()
 logits = mg.randn(8, 5, requires_grad=True)
 F.cross_entropy(logits, mg.tensor([0, 1, 2, 3, 4, 0, 1, 2])).backward()
 used = signatures()
@@ -233,8 +235,9 @@ print({name: sorted(map(str, used[name] - warmed[name])) for name in used if use
 
 def test_warm_compiles_every_kernel_for_the_arrays_the_ops_hand_it():
     # (what `minigrad-kit lab` runs in the background, so that no lesson waits for numba:
-    # after it, float32 tanh, sigmoid, softmax and log_softmax forward and backward on
-    # tensors of 0 to 4 dims, small and split across threads, compile nothing more)
+    # after it, float32 tanh, sigmoid, softmax, log_softmax, sums and means forward and
+    # backward on tensors of 0 to 4 dims, small and split across threads, compile nothing
+    # more)
     result = subprocess.run([sys.executable, "-c", WARMED_THEN_USED], capture_output=True,
                             text=True, timeout=600)
     assert result.returncode == 0, result.stderr
