@@ -248,6 +248,20 @@ def add_rows(x, first, count, into):
 def cascade_sum(x):
     """The sum of the 1-dim contiguous float32 ``x`` (at least 8 elements) in the order of
     PyTorch's multi_row_sum, row_sum and vectorized_inner_sum: its last bits."""
+    return _cascade(x, np.empty((4, _ROW), np.float32), np.empty(_ROW, np.float32))
+
+
+def cascade_sum_rows(out, x):
+    """out[r] = cascade_sum(x[r]) for each row of the 2-dim float32 ``x`` (rows of 8 or
+    more): a sum along the last dim, each row added up as one run (as PyTorch's threads
+    take whole rows)."""
+    levels, block = np.empty((4, _ROW), np.float32), np.empty(_ROW, np.float32)
+    for r in range(x.shape[0]):
+        out[r] = _cascade(x[r], levels, block)
+
+
+def _cascade(x, levels, block):
+    """``cascade_sum``, with room for its levels and a block given."""
     vectors = x.size // 8
     rows = vectors // 4
     bits = 1  # (c10's CeilLog2 of rows: 1 up to 2)
@@ -258,7 +272,7 @@ def cascade_sum(x):
             bits += 1
     power = max(4, bits // 4)
     step, mask = 1 << power, (1 << power) - 1
-    levels, block = np.zeros((4, _ROW), np.float32), np.empty(_ROW, np.float32)
+    levels[:] = _F32(0)
     i = 0
     while i + step <= rows:
         add_rows(x, i, step, block)  # (level 0, from 0 each block)
@@ -287,14 +301,6 @@ def cascade_sum(x):
     for k in range(8):
         total = total + block[k]
     return total
-
-
-def cascade_sum_rows(out, x):
-    """out[r] = cascade_sum(x[r]) for each row of the 2-dim float32 ``x`` (rows of 8 or
-    more): a sum along the last dim, each row added up as one run (as PyTorch's threads
-    take whole rows)."""
-    for r in range(x.shape[0]):
-        out[r] = cascade_sum(x[r])
 
 
 # ---- tanh and its derivative in float32: ``x`` C-contiguous, ``out`` new, same shape ---
@@ -335,7 +341,7 @@ def sigmoid_vectorised(out, x):
 # ---- compiling, on first use -------------------------------------------------------
 
 _HELPERS = ("sleef_expf", "_pow2f", "_row_total", "_row_max", "_larger", "_exps_and_total",
-            "_holds_nan")
+            "_holds_nan", "_cascade")
 _KERNELS = ("log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
             "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
             "sigmoid_vectorised", "cascade_sum", "cascade_sum_rows")
