@@ -112,6 +112,16 @@ def add_lanes(row, full, lanes):
             lanes[i] = lanes[i] + row[start + i]
 
 
+def add_product_lanes(row, other, full, lanes):
+    """``add_lanes`` of the products row[i] * other[i] (each rounded), without writing
+    them out."""
+    for i in range(_LANES):
+        lanes[i] = row[i] * other[i]
+    for start in range(_LANES, full, _LANES):
+        for i in range(_LANES):
+            lanes[i] = lanes[i] + row[start + i] * other[start + i]
+
+
 def max_lanes(row, full, lanes):
     """Lane i: the largest of row[i], row[i + 16], ... below ``full``, as the machine's
     max takes it (``_larger``: a NaN after the first is passed over)."""
@@ -134,12 +144,32 @@ def _row_total(row, lanes):
     add_lanes(row, full, lanes)
     for i in range(width - full):
         lanes[i] = lanes[i] + row[full + i]
+    return _halves(lanes)
+
+
+def _halves(lanes):
+    """The 16 lanes added as AVX-512's shuffles add them: i + 8, then i + 4, i + 2, i + 1."""
     width = _LANES
     while width > 1:
         width //= 2
         for i in range(width):
             lanes[i] = lanes[i] + lanes[i + width]
     return lanes[0]
+
+
+def _row_dot(row, other, lanes):
+    """``_row_total`` of the products row[i] * other[i] (PyTorch's vec::map2_reduce_all)."""
+    width = row.shape[0]
+    if width < _LANES:
+        total = row[0] * other[0]
+        for i in range(1, width):
+            total = total + row[i] * other[i]
+        return total
+    full = width - width % _LANES
+    add_product_lanes(row, other, full, lanes)
+    for i in range(width - full):
+        lanes[i] = lanes[i] + row[full + i] * other[full + i]
+    return _halves(lanes)
 
 
 def _row_max(row, lanes):
@@ -220,9 +250,7 @@ def softmax_backward_rows(out, grad, y):
     added up in lanes)."""
     lanes = np.empty(_LANES, np.float32)
     for r in range(y.shape[0]):
-        for i in range(y.shape[1]):
-            out[r, i] = grad[r, i] * y[r, i]
-        total = _row_total(out[r], lanes)
+        total = _row_dot(grad[r], y[r], lanes)
         for i in range(y.shape[1]):
             out[r, i] = (grad[r, i] - total) * y[r, i]
 
@@ -340,8 +368,8 @@ def sigmoid_vectorised(out, x):
 
 # ---- compiling, on first use -------------------------------------------------------
 
-_HELPERS = ("sleef_expf", "_pow2f", "_row_total", "_row_max", "_larger", "_exps_and_total",
-            "_holds_nan", "_cascade")
+_HELPERS = ("sleef_expf", "_pow2f", "_row_total", "_row_dot", "_halves", "_row_max", "_larger",
+            "_exps_and_total", "_holds_nan", "_cascade")
 _KERNELS = ("log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
             "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
             "sigmoid_vectorised", "cascade_sum", "cascade_sum_rows")
@@ -375,16 +403,21 @@ def _compile() -> None:
     def _vector_loop(combine):
         def codegen(context, builder, signature, values):  # the plain loop, 16 lanes a step
             vector = ir.VectorType(ir.FloatType(), _LANES)
-            row, full, lanes = values
-            data = context.make_array(signature.args[0])(context, builder, row).data
+            *rows, full, lanes = values  # (one row, or two whose products are combined)
+            data = [context.make_array(kind)(context, builder, row).data
+                    for kind, row in zip(signature.args, rows)]
+
+            def at(start):  # (the 16 floats from ``start``: of the row, or products)
+                loaded = [builder.load(builder.bitcast(builder.gep(pointer, [start]),
+                                                       vector.as_pointer()), align=4)
+                          for pointer in data]
+                return loaded[0] if len(loaded) == 1 else builder.fmul(*loaded)
             step = ir.Constant(full.type, _LANES)
             held = cgutils.alloca_once(builder, vector)  # (a register, once optimised)
-            builder.store(builder.load(builder.bitcast(data, vector.as_pointer()), align=4), held)
+            builder.store(at(ir.Constant(full.type, 0)), held)
             with cgutils.for_range_slice(builder, step, full, step) as (start, _):
-                next_ = builder.load(builder.bitcast(builder.gep(data, [start]),
-                                                     vector.as_pointer()), align=4)
-                builder.store(combine(builder, builder.load(held), next_), held)
-            into = context.make_array(signature.args[2])(context, builder, lanes).data
+                builder.store(combine(builder, builder.load(held), at(start)), held)
+            into = context.make_array(signature.args[-1])(context, builder, lanes).data
             builder.store(builder.load(held), builder.bitcast(into, vector.as_pointer()), align=4)
             return context.get_dummy_value()
         return codegen
@@ -398,6 +431,12 @@ def _compile() -> None:
     def vector_add_lanes(typingctx, row, full, lanes):
         if _contiguous_float32(row, lanes):
             return numba.types.void(row, full, lanes), _vector_loop(
+                lambda builder, a, b: builder.fadd(a, b))
+
+    @intrinsic
+    def vector_add_product_lanes(typingctx, row, other, full, lanes):
+        if _contiguous_float32(row, other, lanes):
+            return numba.types.void(row, other, full, lanes), _vector_loop(
                 lambda builder, a, b: builder.fadd(a, b))
 
     @intrinsic
@@ -429,6 +468,7 @@ def _compile() -> None:
     names = globals()
     names["fma"], names["rint"] = llvm_fma, llvm_rint
     names["add_lanes"], names["max_lanes"] = vector_add_lanes, vector_max_lanes
+    names["add_product_lanes"] = vector_add_product_lanes
     names["add_rows"] = vector_add_rows
     for name in _HELPERS:
         names[name] = numba.njit(names[name], inline="always", error_model="numpy")
