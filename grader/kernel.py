@@ -33,7 +33,8 @@ from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-from .sandbox import Sandbox, hand_over, kernel_spec, sandbox_environment, sandbox_user
+from .sandbox import (NUMBA, Sandbox, hand_over, kernel_spec, sandbox_environment,
+                      sandbox_user)
 
 __all__ = ["CellRun", "run_cells", "kernel_environment", "PROBE_SECONDS"]
 
@@ -95,7 +96,7 @@ def kernel_environment() -> dict:
                    if name != "MINIGRAD_KIT_SALT"}  # (the student's code can read it)
     return {**environment, "PYTHONPATH": path, "OMP_NUM_THREADS": "1",
             "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-            "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+            "PYDEVD_DISABLE_FILE_VALIDATION": "1", "MINIGRAD_NUMBA": NUMBA}
 
 
 def run_cells(sources: list[str], *, cwd, timeout: float = 30, output_limit: int = 100_000,

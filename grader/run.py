@@ -40,7 +40,7 @@ from pathlib import Path
 
 from .confine import landlock_abi
 from .runner import HEADER, MAC, sealed, sealing, signature
-from .sandbox import (Sandbox, encloses, hand_over, runner_argv, runner_files,
+from .sandbox import (NUMBA, Sandbox, encloses, hand_over, runner_argv, runner_files,
                       runner_packages, sandbox_environment, sandbox_user, sweep,
                       unsandboxed_user)
 
@@ -103,7 +103,7 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
             paths = sorted({str(p.parent) for p in packages.values()})
             command, environment = [], {"PATH": os.environ.get("PATH", ""), "HOME": folder,
                                         "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
-                                        "OPENBLAS_NUM_THREADS": "1"}
+                                        "OPENBLAS_NUM_THREADS": "1", "MINIGRAD_NUMBA": NUMBA}
             hand_over(user, scratch)  # (its working folder; the tmpfs of a sandbox is 01777)
         command += [str(Path(sys.executable).resolve()), "-I", "-S", "-B", "-c", BOOTSTRAP,
                     str(write_end), "-" if user is None else str(user), *paths]

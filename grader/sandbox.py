@@ -57,7 +57,7 @@ __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv"
            "runner_packages", "KIT", "sandbox_user", "unsandboxed_user", "runs_as_own_user",
            "encloses",
            "withhold", "hand_over", "sweep",
-           "kernel_command", "KERNEL_TASKS", "runner_files"]
+           "kernel_command", "KERNEL_TASKS", "runner_files", "NUMBA"]
 
 MODES = ("auto", "required", "off")
 KERNEL_NAME = "minigrad-kit-sandbox"
@@ -372,7 +372,15 @@ def sandbox_environment(scratch: Path) -> dict:
         "PYTHONPATH": os.pathsep.join(_import_roots()), "PYTHONDONTWRITEBYTECODE": "1",
         "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        "MINIGRAD_NUMBA": NUMBA,
     }
+
+
+# Students' code runs minigrad's NumPy steps, not its numba-compiled loops: a sandbox has no
+# folder numba may keep machine code in, so each submission would compile them again
+# (seconds, counted against its cells' time), and numba reads files a run is not shown.
+# The values agree to the last bit or two; answers are compared with tolerances.
+NUMBA = "0"
 
 
 ISOLATED = ["bwrap", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent",

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import socket
+import subprocess
 import sys
 
 import pytest
@@ -170,3 +171,18 @@ def test_without_bubblewrap_auto_grades_unsandboxed_and_says_why(monkeypatch):
     assert "--sandbox off was chosen" in choose("off").reason
     with pytest.raises(ValueError, match="--sandbox must be one of auto, required, off"):
         choose("maybe")
+
+
+def test_students_code_runs_minigrads_numpy_steps_not_its_compiled_loops(tmp_path):
+    # (numba would compile them again for each submission, with no folder to keep them
+    # in, against the cells' time, and read files the run is not shown: session 20's
+    # compiled sums made honest work score 0 without the sandbox, red team 16's test)
+    from grader.kernel import kernel_environment
+
+    for environment in (sandbox.sandbox_environment(tmp_path), kernel_environment()):
+        assert environment["MINIGRAD_NUMBA"] == "0"
+        seen = subprocess.run([sys.executable, "-c", "from minigrad.kernels import compiled; "
+                               "print(compiled.AVAILABLE)"], capture_output=True, text=True,
+                              env={**environment, "PYTHONPATH": os.pathsep.join(sys.path)},
+                              cwd=tmp_path, timeout=120)
+        assert seen.stdout.strip() == "False", seen.stderr
