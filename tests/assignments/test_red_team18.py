@@ -21,6 +21,25 @@ construction that closed it:
   (``sandboxed_kernel._Keeper``: forked first, in a session of its own, it holds pidfds of
   the sandbox's processes and, should the launcher end without saying it is done, kills
   them and puts everything right itself.)
+* **a tensor's record handed back by a string of the student's own class** (``grade
+  --lenient``, where no allowlist holds what the scan does not know): ``type("S", (str,),
+  {"__getitem__": ...})`` passed the extract step's ``isinstance(value, str)``, whose
+  ``value[:2000]`` called the student's method, which returned a forged tensor's record:
+  q1's checks of x and total passed on two strings, unflagged (measured; autograd's own
+  slope, which the run computes, still failed). (``data.encode`` reads a value only as
+  exactly its own type; a subclass, and a tensor of a class not minigrad's, is described,
+  never read through its own methods.)
+
+Tried and found closed (kept in the report, not here): duplicate cell ids, a student's
+test cell worth 100 points, points raised in the metadata, the numbers cell edited, a
+hidden test's grade id reused first, grade ids of other types, answers as nested
+containers, bytes and dicts, formulas with huge values at one point, fullwidth letters and
+bidirectional overrides, carriage returns and form feeds in a cell's lines, a 30 MB
+notebook, stored outputs claiming a pass, HTML in a formula on the teacher's pages and in
+the Markdown feedback, a 6000 x 6000 tensor, complex and float16 tensors, NaN and infinite
+tensors, tensors in containers, a print flood, 8 GB of NumPy beside a classmate, an endless
+loop, names that casefold alike (the Kelvin sign, the long s), another user's flood of
+connections to the nbgrader relay (a factor 2 on a busy machine, as any load).
 """
 
 import json
@@ -183,3 +202,50 @@ def test_a_launcher_killed_at_once_still_puts_everything_right(course):
     assert (work.stat().st_uid, (work / "open").stat().st_uid) == (owner.st_uid,) * 2
     assert oct((work / "open").stat().st_mode & 0o7777) == "0o755"
     assert not home.exists()
+
+
+# --- minigrad-kit grade: a run's data handed back by a class of the student's --------------
+
+FORGED = """\
+def record(shape, values, leaf, grad_fn):
+    return {{"tensor": {{"shape": shape, "dtype": "float32", "values": values,
+                        "requires_grad": True, "is_leaf": leaf, "grad_fn": grad_fn,
+                        "grad": None, "retains_grad": False}}}}
+S = type("S", (str,), {{"__getitem__": lambda self, index: record(*self.parts)}})
+x = S("x")
+x.parts = ([{rows}, {columns}], [1.0] * {size}, True, None)
+total = S("total")
+total.parts = ([], [{size}.0], False, "SumBackward0")
+"""
+
+
+@pytest.mark.slow
+@BWRAP
+def test_a_string_of_the_students_own_class_hands_back_no_tensor(tmp_path, monkeypatch):
+    """``grade --lenient`` (no allowlist): q1's x and total are strings of a class made with
+    ``type()``, whose ``[:2000]`` returns a tensor's record. Before, the extract step
+    handed the records back as they were, unflagged: six of q1's seven checks passed on
+    two strings ("x requires grad", "is a leaf", "total is right", "records how
+    (SumBackward0)"), all but autograd's own slope, which the run computes itself. Now a
+    value is read only as exactly its own type, and the strings are no tensors."""
+    import re
+
+    import nbformat
+    from keys import WRONG, build, right
+
+    from grader.cli import main
+
+    rows, columns = map(int, re.search(r"torch.ones\((\d+), (\d+)", right(
+        "tensors_and_gradients", "mallory")["q1_answer"]).groups())
+    folder = tmp_path / "class"
+    folder.mkdir()
+    answers = {**WRONG["tensors_and_gradients"], "q1_answer": FORGED.format(
+        rows=rows, columns=columns, size=rows * columns)}
+    nbformat.write(build("tensors_and_gradients", "mallory", answers), folder / "mallory.ipynb")
+    monkeypatch.setenv("MINIGRAD_KIT_SALT", "red-team-18")
+    assert main(["grade", str(folder), "--out", str(tmp_path / "out"), "--sandbox",
+                 "required", "--jobs", "1", "--lenient"]) == 0
+    feedback = (tmp_path / "out" / "feedback" / "tensors_and_gradients" /
+                "mallory.md").read_text()
+    q1 = feedback[feedback.index("## q1"):feedback.index("## q2")]
+    assert "0 / 1" in q1.splitlines()[0] and "x requires grad" not in q1, q1
