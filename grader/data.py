@@ -137,7 +137,7 @@ def encode(value, depth: int = 0):
                            "where": _plain(value.where)}}
     if kind is Other:
         return {"other": {"kind": _plain(value.kind), "text": _plain(value.text)}}
-    if kind in (list, tuple, minigrad.Size):
+    if kind in (list, tuple, getattr(minigrad, "Size", tuple), forward_only.Size):
         return [encode(item, depth + 1) for item in list(value)[:MAX_VALUES]]
     if kind is dict:
         return {"dict": {_plain(key) if type(key) is str else _short_repr(key):
@@ -147,12 +147,14 @@ def encode(value, depth: int = 0):
 
 
 def _exact_tensor(value) -> bool:
-    """Whether ``value`` is a tensor of minigrad's own classes (or ``forward_only``'s)."""
+    """Whether ``value`` is a tensor of minigrad's own classes (or ``forward_only``'s, which
+    is ``minigrad`` itself in a run without autograd)."""
     import minigrad
 
     from . import forward_only
 
-    return type(value) in (minigrad.Tensor, minigrad.nn.Parameter, forward_only.Tensor)
+    parameter = getattr(getattr(minigrad, "nn", None), "Parameter", forward_only.Tensor)
+    return type(value) in (minigrad.Tensor, parameter, forward_only.Tensor)
 
 
 def _plain(text) -> str:
