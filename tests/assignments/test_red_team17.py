@@ -285,11 +285,9 @@ def test_a_connection_is_mine_when_its_other_end_is():
     row is that end (a peer on another machine), and never a closed connection's row
     (TIME_WAIT, listed as root's). (Red team 17 read every socket connected to the port;
     red team 18 decides each connection by its own two ends.)"""
-    import tempfile as files
-
     head = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid"
     me, other = os.getuid(), os.getuid() + 1
-    folder = Path(files.mkdtemp())
+    folder = Path(tempfile.mkdtemp())
 
     def table(*rows) -> str:
         path = folder / f"tcp{len(list(folder.iterdir()))}"

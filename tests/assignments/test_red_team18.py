@@ -38,12 +38,14 @@ bidirectional overrides, carriage returns and form feeds in a cell's lines, a 30
 notebook, stored outputs claiming a pass, HTML in a formula on the teacher's pages and in
 the Markdown feedback, a 6000 x 6000 tensor, complex and float16 tensors, NaN and infinite
 tensors, tensors in containers, a print flood, 8 GB of NumPy beside a classmate, an endless
-loop, names that casefold alike (the Kelvin sign, the long s), another user's flood of
+loop, names that casefold alike (the Kelvin sign, the long s), file names that start as
+a formula (=, +, -, @, a tab, a full-width =) in every CSV, another user's flood of
 connections to the nbgrader relay (a factor 2 on a busy machine, as any load).
 """
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,9 +53,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import nbformat
 import pytest
+from keys import WRONG, build, right
 
 from grader import sandboxed_kernel
+from grader.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="another user to be: root only")
@@ -228,13 +233,6 @@ def test_a_string_of_the_students_own_class_hands_back_no_tensor(tmp_path, monke
     two strings ("x requires grad", "is a leaf", "total is right", "records how
     (SumBackward0)"), all but autograd's own slope, which the run computes itself. Now a
     value is read only as exactly its own type, and the strings are no tensors."""
-    import re
-
-    import nbformat
-    from keys import WRONG, build, right
-
-    from grader.cli import main
-
     rows, columns = map(int, re.search(r"torch.ones\((\d+), (\d+)", right(
         "tensors_and_gradients", "mallory")["q1_answer"]).groups())
     folder = tmp_path / "class"
