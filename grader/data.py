@@ -84,7 +84,7 @@ def attempt(function, *args):
             warnings.simplefilter("ignore")
             return function(*args)
     except BaseException as error:  # noqa: BLE001 (KeyboardInterrupt: the student's too)
-        return Raised(type(error).__name__, str(error)[:500], _where(error))
+        return Raised(_plain(type(error).__name__), _plain(str(error))[:500], _where(error))
 
 
 def _where(error: BaseException) -> str:
@@ -100,34 +100,66 @@ def _where(error: BaseException) -> str:
     return f"line {frames[-1].lineno}" + (f": {line}" if line else "")
 
 
+# NumPy's own number types (a scalar of any of its dtypes); never a class made from one
+NUMPY_NUMBERS = frozenset(np.dtype(code).type for code in "bhilqpBHILQPefdg")
+
+
 def encode(value, depth: int = 0):
     """JSON for ``value``: tensors (minigrad's, or ``forward_only``'s), arrays, numbers,
-    strings, lists, dicts."""
+    strings, lists, dicts, each of exactly its own type; anything else, a subclass of
+    one of them too, is described (``other``) and never read through its own methods.
+
+    (A class made in a run, ``type("S", (str,), {"__getitem__": ...})``, passed
+    ``isinstance(value, str)``, and its ``value[:2000]``, the student's own method, handed
+    back a forged tensor's record at the extract step: "x has shape (3, 6), requires grad,
+    is a leaf" of a string, with ``--lenient``, unflagged; red team 18.)"""
     import minigrad
 
     from . import forward_only
 
+    kind = type(value)
     if depth > 6:
-        return {"other": {"kind": type(value).__name__, "text": "(nested too deep)"}}
-    if value is None or isinstance(value, (bool, str)):
-        return value[:2000] if isinstance(value, str) else value
-    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        return {"other": {"kind": _plain(kind.__name__), "text": "(nested too deep)"}}
+    if value is None or kind is bool:
+        return value
+    if kind is str:
+        return value[:2000]
+    if kind in (int, float) or kind in NUMPY_NUMBERS:
         return _number(value)
-    if isinstance(value, (minigrad.Tensor, forward_only.Tensor)):
+    if _exact_tensor(value):
         return {"tensor": _tensor(value, depth)}
-    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
+    if kind is np.ndarray and value.dtype.kind in "biuf":
         return {"array": {"shape": list(value.shape), "values": _values(value)}}
-    if isinstance(value, Missing):
-        return {"missing": value.name}
-    if isinstance(value, Raised):
-        return {"raised": {"kind": value.kind, "message": value.message, "where": value.where}}
-    if isinstance(value, Other):
-        return {"other": {"kind": value.kind, "text": value.text}}
-    if isinstance(value, (list, tuple)):  # (torch.Size is a tuple)
+    if kind is Missing:
+        return {"missing": _plain(value.name)}
+    if kind is Raised:
+        return {"raised": {"kind": _plain(value.kind), "message": _plain(value.message),
+                           "where": _plain(value.where)}}
+    if kind is Other:
+        return {"other": {"kind": _plain(value.kind), "text": _plain(value.text)}}
+    if kind in (list, tuple, getattr(minigrad, "Size", tuple), forward_only.Size):
         return [encode(item, depth + 1) for item in list(value)[:MAX_VALUES]]
-    if isinstance(value, dict):
-        return {"dict": {str(k): encode(v, depth + 1) for k, v in list(value.items())[:100]}}
-    return {"other": {"kind": type(value).__name__, "text": _short_repr(value)}}
+    if kind is dict:
+        return {"dict": {_plain(key) if type(key) is str else _short_repr(key):
+                         encode(item, depth + 1)
+                         for key, item in list(dict.items(value))[:100]}}
+    return {"other": {"kind": _plain(kind.__name__), "text": _short_repr(value)}}
+
+
+def _exact_tensor(value) -> bool:
+    """Whether ``value`` is a tensor of minigrad's own classes (or ``forward_only``'s, which
+    is ``minigrad`` itself in a run without autograd)."""
+    import minigrad
+
+    from . import forward_only
+
+    parameter = getattr(getattr(minigrad, "nn", None), "Parameter", forward_only.Tensor)
+    return type(value) in (minigrad.Tensor, parameter, forward_only.Tensor)
+
+
+def _plain(text) -> str:
+    """``text`` as a ``str`` of exactly that type (a subclass's own methods not called)."""
+    return str.__str__(text) if isinstance(text, str) else "(not a text)"
 
 
 def _tensor(t, depth: int) -> dict:
@@ -140,7 +172,7 @@ def _tensor(t, depth: int) -> dict:
         "values": _values(data), "requires_grad": bool(t.requires_grad),
         "is_leaf": bool(t.is_leaf),
         "grad_fn": type(t.grad_fn).__name__ if t.grad_fn is not None else None,
-        "grad": _tensor(grad, depth + 1) if grad is not None and depth < 2 else None,
+        "grad": _tensor(grad, depth + 1) if _exact_tensor(grad) and depth < 2 else None,
         "retains_grad": bool(getattr(t, "retains_grad", False)),
     }
 
@@ -163,7 +195,7 @@ def _number(x):
 
 def _short_repr(value) -> str:
     try:
-        return repr(value)[:200]
+        return _plain(repr(value))[:200]
     except BaseException:  # noqa: BLE001 (a student's __repr__ may raise anything)
         return "(repr failed)"
 

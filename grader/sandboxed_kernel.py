@@ -26,13 +26,15 @@ classmate's own kernel on the same JupyterHub subscribed to iopub and read every
 ran, the instructor's hidden tests with them (``execute_input``), and could flood the shell
 channel of a classmate's grading (red team 17). Messages are signed, but not enciphered, and
 a signature is checked by the kernel, after the relay has queued what it was sent. So each
-handshake on a TCP port is decided first (``_peers_are_mine``, ZeroMQ's ZAP): it goes ahead
-only when every socket of this machine connected to that port is its user's, the user of
-the client that wrote the connection file (``/proc/net/tcp``); a connection of another user
-is refused before any message crosses it. (ZeroMQ does not say which connection a
-handshake is, so while another user's socket is connected to a port, the client's own
-handshake there is refused too, and tried again: another user can delay a grading, as
-they can by loading the machine, but reads nothing.)
+TCP connection is decided alone, before a byte of it reaches ZeroMQ (``_Door``): the
+launcher accepts it itself and passes its bytes on, both ways, to the relay's own Unix
+socket in a folder of its user's alone, only when the socket at its other end, the one
+with its two addresses in ``/proc/net/tcp``, is its user's, the user of the client that
+wrote the connection file (``_owner``); another user's connection is closed at once.
+(Red team 17 decided each ZeroMQ handshake by every socket connected to the port, as ZAP
+does not say which connection it asks about: while another user's socket was connected,
+the client's own handshake was refused too, and a classmate could hold a grading back
+for as long as they liked, red team 18.)
 
 What the kernel writes is on the machine's disk (its notebook's folder, and the scratch
 folder, its home): a cell wrote 300 MB into each, and nothing stopped it filling the disk that
@@ -66,6 +68,19 @@ nbgrader's own among them (red team 17). It is read here and written on, each li
 line of text (``CONTROL`` characters as U+FFFD), after ``STDERR_PREFIX``, ``STDERR_BYTES``
 at most.
 
+What the launcher puts right once the kernel has ended (its links and special files in
+the notebook's folder removed, modes restored, the folder given back to its owner, the
+scratch folder removed) must not wait on the launcher itself: a client that stops a kernel
+kills the launcher's process group with SIGKILL when it does not end in time (jupyter_client,
+or nbclient's ``shutdown_kernel = "immediate"``), and a SIGKILLed launcher left the
+notebook's folder owned by the sandbox's user and writable by every user, and a link made
+by the student to the instructor's notebook, for ``nbgrader generate_feedback`` to copy
+(red team 18, measured). A keeper (``_Keeper``), forked first, in a session of its own, holds
+the sandbox's processes (pidfds of bubblewrap and of the sandbox's first process, which
+ends only once every process of its PID namespace has) and waits for the launcher: ended
+without saying it is done, the launcher is followed by the keeper killing what is left of
+the sandbox and doing the same clean-up.
+
 Interrupts travel as messages on the control channel (``interrupt_mode: message``): a
 signal would reach this launcher, not the kernel.
 """
@@ -81,8 +96,10 @@ import json
 import os
 import re
 import resource
+import select
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -120,9 +137,10 @@ STDERR_PREFIX = "[minigrad-kit sandboxed kernel] "
 # them the same; intake itself loads nbformat, seconds of a busy machine's launcher)
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\r\n]")
 WATCH_SECONDS = 0.2
-ZAP = "inproc://zeromq.zap.01"  # where ZeroMQ asks whether a handshake may go ahead
 TCP_TABLES = ("/proc/net/tcp", "/proc/net/tcp6")
-ESTABLISHED = "01"
+TIME_WAIT = "06"  # (a closed connection's row: owned by root, whoever had it)
+COPY_BYTES = 1 << 16
+DONE = b"done"  # the launcher to its keeper: cleaned up, nothing left to do
 
 
 def kernel_json(memory_mb: int = 4096) -> dict:
@@ -150,17 +168,24 @@ def _address(connection: dict, channel: str) -> str:
     return f"tcp://{connection['ip']}:{port}"
 
 
+def _front(client: dict, channel: str, private: Path) -> str:
+    """Where the relay of ``channel`` takes the client's messages: the client's own address
+    where it is a Unix socket (the client's folder decides who reaches it), else a Unix
+    socket in ``private``, the launcher's user's alone, reached through ``_Door``."""
+    if client.get("transport", "tcp") == "ipc":
+        return _address(client, channel)
+    return f"ipc://{private / channel}"
+
+
 def _relay(context, channel: str, client: dict, kernel: dict, ready: threading.Barrier,
-           budget: "_Budget"):
+           budget: "_Budget", private: Path):
     outer, inner = CHANNELS[channel]
     front, back = context.socket(outer), context.socket(inner)
-    if client.get("transport", "tcp") == "tcp":  # (ipc: the client's own folder decides)
-        front.setsockopt(zmq.ZAP_DOMAIN, str(client[f"{channel}_port"]).encode())
     if outer == zmq.XPUB:
         front.setsockopt(zmq.XPUB_VERBOSE, 1)  # each client's subscription reaches the kernel
     else:
         back.setsockopt(zmq.IDENTITY, RELAY_IDENTITY)
-    front.bind(_address(client, channel))
+    front.bind(_front(client, channel, private))
     back.connect(_address(kernel, channel))
     ready.wait()
     poller = zmq.Poller()
@@ -274,30 +299,64 @@ class _Budget:
         return False
 
 
-def _gatekeeper(socket, loopback: bool) -> None:
-    """ZeroMQ's ZAP handler for the relays' TCP ports (``socket``, bound at ``ZAP`` before
-    any relay binds): each handshake is allowed when ``_peers_are_mine`` of the port (the
-    request's domain) holds."""
-    try:
+class _Door(threading.Thread):
+    """The client's TCP port of one channel: each connection to it is let through to the
+    relay's Unix socket ``inside`` (its bytes copied both ways) when ``_owner`` says the
+    socket at its other end is this launcher's user's; any other is closed at once. (On a
+    port not on the ``loopback``, a connection from another machine, of which /proc shows
+    no socket, goes through too.)"""
+
+    def __init__(self, client: dict, channel: str, inside: Path, loopback: bool):
+        super().__init__(daemon=True, name=f"door-{channel}")
+        host = client.get("ip", "127.0.0.1")
+        host = "0.0.0.0" if host in ("*", "") else host
+        family, kind, protocol, _name, address = socket.getaddrinfo(
+            host, client[f"{channel}_port"], type=socket.SOCK_STREAM)[0]
+        self.listener = socket.socket(family, kind, protocol)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(address)
+        self.listener.listen(16)
+        self.inside, self.loopback = str(inside), loopback
+
+    def run(self) -> None:
         while True:
-            request = socket.recv_multipart()
-            routing, rest = request[:request.index(b"")], request[request.index(b"") + 1:]
-            version, number, domain = rest[0], rest[1], rest[2]
-            allowed = domain.isdigit() and _peers_are_mine(int(domain), loopback)
-            socket.send_multipart([*routing, b"", version, number,
-                                   b"200" if allowed else b"400",
-                                   b"OK" if allowed else b"another user's connection", b"", b""])
-    except zmq.ContextTerminated:
+            try:
+                connection, _peer = self.listener.accept()
+            except OSError:
+                return
+            try:
+                owner = _owner(connection.getpeername()[:2], connection.getsockname()[:2])
+                if owner != os.getuid() and not (owner is None and not self.loopback):
+                    connection.close()
+                    continue
+                relay = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                relay.connect(self.inside)
+            except OSError:
+                connection.close()
+                continue
+            for one, other in ((connection, relay), (relay, connection)):
+                threading.Thread(target=_copy, args=(one, other), daemon=True,
+                                 name="door-copy").start()
+
+
+def _copy(source, target) -> None:
+    """Bytes from ``source`` to ``target`` until either ends; then both are shut."""
+    try:
+        while data := source.recv(COPY_BYTES):
+            target.sendall(data)
+    except OSError:
         pass
-    finally:
-        socket.close(linger=0)
+    for end in (source, target):
+        with contextlib.suppress(OSError):
+            end.shutdown(socket.SHUT_RDWR)
+    source.close()
 
 
-def _peers_are_mine(port: int, loopback: bool, tables=TCP_TABLES) -> bool:
-    """Whether every established socket of this machine connected to ``port`` belongs to
-    this process's user (the user of the client that wrote the connection file), and, on a
-    ``loopback`` port, that there is one."""
-    owners = set()
+def _owner(peer: tuple, local: tuple, tables=TCP_TABLES) -> int | None:
+    """The user of the socket of this machine whose own address is ``peer`` and whose
+    remote one is ``local`` (one TCP connection's two ends, as /proc/net/tcp lists them),
+    or None where no socket of this machine is that end (the peer is on another machine)."""
+    wanted = (_host(peer[0]), int(peer[1]), _host(local[0]), int(local[1]))
     for table in tables:
         try:
             with open(table, encoding="ascii") as file:
@@ -306,12 +365,26 @@ def _peers_are_mine(port: int, loopback: bool, tables=TCP_TABLES) -> bool:
             continue
         for line in lines:
             fields = line.split()
-            if len(fields) > 7 and fields[3] == ESTABLISHED and \
-                    int(fields[2].rsplit(":", 1)[1], 16) == port:
-                owners.add(int(fields[7]))
-    if not owners:
-        return not loopback  # (a peer on another machine: /proc shows none of its sockets)
-    return owners == {os.getuid()}
+            if len(fields) > 7 and fields[3] != TIME_WAIT and \
+                    (*_proc_address(fields[1]), *_proc_address(fields[2])) == wanted:
+                return int(fields[7])
+    return None
+
+
+def _host(text: str):
+    """An address as one value whichever way it is written (IPv4 mapped into IPv6 as IPv4)."""
+    address = ipaddress.ip_address(text.split("%")[0])
+    return getattr(address, "ipv4_mapped", None) or address
+
+
+def _proc_address(field: str) -> tuple:
+    """/proc/net/tcp's ``0100007F:1F90`` (the address's 32-bit words each in the machine's
+    byte order; the port in hexadecimal) as (address, port)."""
+    hexadecimal, port = field.split(":")
+    raw = bytes.fromhex(hexadecimal)
+    if sys.byteorder == "little":
+        raw = b"".join(raw[at:at + 4][::-1] for at in range(0, len(raw), 4))
+    return _host(str(ipaddress.ip_address(raw))), int(port, 16)
 
 
 def _lend(folder: Path, user: int | None):
@@ -381,21 +454,25 @@ class _Watch(threading.Thread):
     """Kills ``process`` once ``folders`` hold more than ``WRITE_BYTES`` beyond what they held
     at the start, or ``NEW_ENTRIES`` more files and folders; ``over`` says why."""
 
-    def __init__(self, process, folders):
+    def __init__(self, folders, process=None):
         super().__init__(daemon=True, name="write-watch")
         self.process, self.folders, self.over = process, folders, ""
         self.before = _entries(folders, 1 << 62)
         self.most = len(self.before) + NEW_ENTRIES
         self.start_bytes = sum(self.before.values())
 
+    def check(self) -> str:
+        """Why the folders are past their bounds now ("" if they are not)."""
+        now = _entries(self.folders, self.most + 1)
+        if len(now) > self.most:
+            self.over = f"made more than {NEW_ENTRIES:,} files and folders"
+        elif sum(now.values()) - self.start_bytes > WRITE_BYTES:
+            self.over = f"wrote more than {WRITE_BYTES >> 20} MB"
+        return self.over
+
     def run(self) -> None:
         while self.process.poll() is None:
-            now = _entries(self.folders, self.most + 1)
-            if len(now) > self.most:
-                self.over = f"made more than {NEW_ENTRIES:,} files and folders"
-            elif sum(now.values()) - self.start_bytes > WRITE_BYTES:
-                self.over = f"wrote more than {WRITE_BYTES >> 20} MB"
-            if self.over:
+            if self.check():
                 print(f"minigrad-kit sandbox: the kernel {self.over} in its folders: stopped, "
                       "and what it made there removed", file=sys.stderr)
                 self.process.kill()
@@ -419,43 +496,51 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
     client = json.loads(Path(connection_file).read_text(encoding="utf-8"))
     workdir = Path.cwd().resolve()
     scratch = Path(tempfile.mkdtemp(prefix="minigrad-kit-kernel-"))
-    before, modes = _special_files(workdir), _modes(workdir)
+    private = Path(tempfile.mkdtemp(prefix="minigrad-kit-relay-"))  # (0700: the relays')
+    kernel = _kernel_connection(client, scratch)
+    (scratch / "connection.json").write_text(json.dumps(kernel), encoding="utf-8")
+    user = sandbox_user()
+    hand_over(user, scratch, scratch / "connection.json")
+    watch = _Watch((workdir, scratch))
+    state = _Left(workdir, (scratch, private), _special_files(workdir), _modes(workdir),
+                  _lend(workdir, user), watch)
+    keeper = _Keeper(state)  # (forked before any thread: it does state.clean() if this dies)
     try:
-        kernel = _kernel_connection(client, scratch)
-        (scratch / "connection.json").write_text(json.dumps(kernel), encoding="utf-8")
-        user = sandbox_user()
-        hand_over(user, scratch, scratch / "connection.json")
-        give_back = _lend(workdir, user)
         argv = bubblewrap_argv(scratch, kernel_command(str(scratch / "connection.json"), user),
                                workdir)
         environment = sandbox_environment(scratch)
+        command = argv.index("--")
         if "JPY_SESSION_NAME" in os.environ:  # which notebook (its language), as Lab says
-            command = argv.index("--")
             argv[command:command] = ["--setenv", "JPY_SESSION_NAME",
                                      os.environ["JPY_SESSION_NAME"]]
+            command = argv.index("--")
+        told, info = os.pipe()  # (bwrap writes the sandbox's first process's pid there)
+        argv[command:command] = ["--info-fd", str(info)]
         # started before any thread (a memory limit set between fork and exec), the relays
         # next: ZeroMQ queues what the client sends until both ends are there
         process = subprocess.Popen(argv, env=environment, stdin=subprocess.DEVNULL,
                                    stdout=subprocess.DEVNULL,  # (its banner)
-                                   stderr=subprocess.PIPE, preexec_fn=_limits(memory_mb))
+                                   stderr=subprocess.PIPE, preexec_fn=_limits(memory_mb),
+                                   pass_fds=(info,))
+        os.close(info)
+        keeper.hold(process.pid, _first_process(told))
         said = threading.Thread(target=_pass_on, args=(process.stderr,), daemon=True,
                                 name="kernel-stderr")
         said.start()
-        watch = _Watch(process, (workdir, scratch))
+        watch.process = process
         watch.start()
         context = zmq.Context()
-        gate = context.socket(zmq.ROUTER)
-        gate.bind(ZAP)  # (before the relays: no handshake goes ahead undecided)
         ready = threading.Barrier(len(CHANNELS) + 1)
         budget = _Budget(process)
         relays = [threading.Thread(target=_relay, args=(context, name, client, kernel, ready,
-                                                        budget),
+                                                        budget, private),
                                    daemon=True, name=f"relay-{name}") for name in CHANNELS]
-        relays.append(threading.Thread(target=_gatekeeper, args=(gate, _loopback(client)),
-                                       daemon=True, name="relay-gatekeeper"))
         for relay in relays:
             relay.start()
         ready.wait()
+        if client.get("transport", "tcp") == "tcp":
+            for name in CHANNELS:
+                _Door(client, name, private / name, _loopback(client)).start()
 
         def stop(signum, frame):  # the client stops the kernel: stop it, then this
             process.terminate()
@@ -464,19 +549,121 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         status = process.wait()
         said.join(timeout=5)  # (what it said last, passed on before this ends)
         watch.join()
-        watch.undo()
         context.term()
         return status
     finally:
+        state.clean()
+        keeper.release()
+
+
+class _Left:
+    """What the kernel may leave that is put right once it has ended (``clean``): in the
+    notebook's folder ``workdir``, the special files it made (``_special_files``: ``before``
+    were there) and the modes it changed (``modes``, ``_restore_modes``), the folder given
+    back (``give_back``, ``_lend``), what it wrote past the ``watch``'s bounds, and the
+    launcher's own ``folders`` (the scratch folder, the relays')."""
+
+    def __init__(self, workdir: Path, folders, before: set, modes: dict, give_back, watch):
+        self.workdir, self.folders, self.before, self.modes = workdir, folders, before, modes
+        self.give_back, self.watch = give_back, watch
+
+    def clean(self) -> None:
+        self.watch.undo()
         with contextlib.suppress(OSError):  # (no other user in while it is put right)
-            os.chmod(workdir, 0o700)
-        for path, _inode in _special_files(workdir) - before:
+            os.chmod(self.workdir, 0o700)
+        for path, _inode in _special_files(self.workdir) - self.before:
             with contextlib.suppress(OSError):
                 os.unlink(path)
-        if "give_back" in locals():
-            give_back()
-        _restore_modes(workdir, modes)
-        shutil.rmtree(scratch, ignore_errors=True)
+        self.give_back()
+        _restore_modes(self.workdir, self.modes)
+        for folder in self.folders:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+class _Keeper:
+    """A process forked from the launcher, in a session of its own (a client's SIGKILL of
+    the launcher's process group does not reach it), that outlives the launcher: told the
+    sandbox's processes (``hold``: pidfds of bubblewrap and of the sandbox's first process),
+    it waits for the launcher to say it is done (``release``). Should the launcher end
+    without saying so (SIGKILL), the keeper kills those processes, waits until the first
+    one has ended (once every process of its PID namespace has), and does ``left.clean()``
+    itself (red team 18)."""
+
+    def __init__(self, left: _Left):
+        self.line, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.pid = os.fork()
+        if self.pid == 0:
+            self.line.close()
+            status = 1
+            try:
+                os.setsid()
+                _keep(theirs, left)
+                status = 0
+            finally:
+                os._exit(status)
+        theirs.close()
+
+    def hold(self, *pids: int) -> None:
+        """Tell the keeper the sandbox's processes (while they are this process's children
+        and grandchildren, so that no other process has their numbers yet)."""
+        handles = []
+        for pid in pids:
+            with contextlib.suppress(OSError, AttributeError):
+                handles.append(os.pidfd_open(pid))
+        socket.send_fds(self.line, [b"p"], handles)
+        for handle in handles:
+            os.close(handle)
+
+    def release(self) -> None:
+        """Tell the keeper that everything is put right, and let it end."""
+        with contextlib.suppress(OSError):
+            self.line.sendall(DONE)
+            self.line.shutdown(socket.SHUT_WR)
+            self.line.recv(1)  # (its end: it has read the word)
+        self.line.close()
+        with contextlib.suppress(OSError):
+            os.waitpid(self.pid, 0)
+
+
+def _keep(line, left: _Left) -> None:
+    """The keeper's life (see ``_Keeper``)."""
+    for stream in (0, 1):  # (the launcher's standard output may be the client's pipe)
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_RDWR), stream)
+    handles, heard = [], b""
+    while True:
+        try:
+            data, fds, _flags, _address = socket.recv_fds(line, 16, 8)
+        except OSError:
+            data, fds = b"", []
+        handles += fds
+        heard += data
+        if not data:
+            break
+    if heard.endswith(DONE):
+        return
+    for handle in handles:
+        with contextlib.suppress(OSError):
+            signal.pidfd_send_signal(handle, signal.SIGKILL)
+    for handle in handles:
+        select.select([handle], [], [], 30)  # (readable once that process has ended)
+    if not handles:
+        time.sleep(2)  # (no pidfds on this system: --die-with-parent's kill, given time)
+    left.watch.check()
+    left.clean()
+
+
+def _first_process(told: int) -> int:
+    """The pid of the sandbox's first process, as bubblewrap's ``--info-fd`` says it (0 if it
+    said nothing: it failed to start)."""
+    said = b""
+    with os.fdopen(told, "rb") as stream:
+        while chunk := stream.read(4096):
+            said += chunk
+    try:
+        return int(json.loads(said)["child-pid"])
+    except (ValueError, KeyError, TypeError):
+        return 0
 
 
 def _loopback(client: dict) -> bool:

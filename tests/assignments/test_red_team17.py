@@ -15,9 +15,9 @@ before, and the construction that closed it:
   reaches. A classmate's process (user ``nobody`` here) subscribed to iopub and received
   every cell nbgrader ran, the instructor's hidden test cells with their code
   (``execute_input``), and could flood the shell port of a classmate's grading (measured).
-  (``sandboxed_kernel._gatekeeper``: ZeroMQ asks before each handshake on those ports, and
-  only a connection whose every socket is the launcher's user goes ahead, read from
-  ``/proc/net/tcp``.)
+  (``sandboxed_kernel._Door``, since red team 18: each connection to those ports goes on
+  to the relay only when its other end, read from ``/proc/net/tcp``, is the launcher's
+  user's; red team 17 decided ZeroMQ's handshakes by every socket on the port.)
 * **the class's disk filled by a kernel of the nbgrader route**: its notebook's folder and
   its home are on the machine's disk, unbounded: a cell wrote 300 MB into each (measured),
   and nothing stopped it at the disk's end, where nbgrader's gradebook and the classmates'
@@ -279,28 +279,32 @@ def test_another_user_of_the_machine_reads_nothing_the_kernel_publishes(kernel):
     assert stdout.split() == ["0", "False"], stdout + stderr
 
 
-def test_a_port_is_mine_when_every_socket_on_it_is(tmp_path):
-    """``_peers_are_mine`` reads /proc/net/tcp's established sockets whose remote port is
-    the relay's: all of this user's, yes; one of another user's, no; none, only where the
-    port is not on the loopback (a peer on another machine shows no socket here)."""
+def test_a_connection_is_mine_when_its_other_end_is():
+    """``_owner`` finds, in /proc/net/tcp's rows, the socket whose own address is the
+    connection's peer and whose remote address is the relay's: its user; none where no
+    row is that end (a peer on another machine), and never a closed connection's row
+    (TIME_WAIT, listed as root's). (Red team 17 read every socket connected to the port;
+    red team 18 decides each connection by its own two ends.)"""
     head = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid"
     me, other = os.getuid(), os.getuid() + 1
+    folder = Path(tempfile.mkdtemp())
 
     def table(*rows) -> str:
-        path = tmp_path / f"tcp{len(list(tmp_path.iterdir()))}"
+        path = folder / f"tcp{len(list(folder.iterdir()))}"
         path.write_text("\n".join([head] + [
             f"   0: 0100007F:{local:04X} 0100007F:{remote:04X} {state} 00000000:00000000 "
             f"00:00000000 00000000 {uid:5d}        0 1 1 0000000000000000 20 4 30 10 -1"
             for local, remote, state, uid in rows]) + "\n")
         return str(path)
 
-    mine = table((50000, 9000, "01", me), (9000, 50000, "01", me))
-    theirs = table((50000, 9000, "01", me), (50001, 9000, "01", other))
-    listening = table((9000, 0, "0A", me), (50001, 9000, "06", other))  # (TIME_WAIT)
-    assert sandboxed_kernel._peers_are_mine(9000, True, (mine,))
-    assert not sandboxed_kernel._peers_are_mine(9000, True, (theirs,))
-    assert not sandboxed_kernel._peers_are_mine(9000, True, (listening,))
-    assert sandboxed_kernel._peers_are_mine(9000, False, (listening,))
+    rows = table((50000, 9000, "01", me), (9000, 50000, "01", other + 5),
+                 (50001, 9000, "01", other), (50002, 9000, "06", 0))
+    assert sandboxed_kernel._owner(("127.0.0.1", 50000), ("127.0.0.1", 9000), (rows,)) == me
+    assert sandboxed_kernel._owner(("127.0.0.1", 50001), ("127.0.0.1", 9000), (rows,)) == other
+    assert sandboxed_kernel._owner(("127.0.0.1", 50002), ("127.0.0.1", 9000), (rows,)) is None
+    assert sandboxed_kernel._owner(("::ffff:127.0.0.1", 50000), ("127.0.0.1", 9000),
+                                   (rows,)) == me
+    shutil.rmtree(folder)
 
 
 FILL = """
