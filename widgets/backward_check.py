@@ -43,7 +43,7 @@ from minigrad.autograd import formula_for
 
 from .adapter import autograd_gradients, is_leaf_node, is_tensor, steps, to_numpy
 from .compare import MARK, Clues, Verdict, judge, not_yet, status_word
-from .draw import box_lines, digraph
+from .draw import FILL, box_lines, digraph
 from .errors import GraphvizNotFound, RenderError
 from .graph import GraphModel, named_tensors
 from .i18n import _, in_words, ngettext
@@ -386,7 +386,11 @@ class _Drawing:
                 labels[box.id] = [_title(box)]
             else:
                 labels[box.id] = box_lines(self.model, box, max_values=1)
-        self.graph = digraph(self.model, labels, {})
+        # green is the verdicts' (exact, close): the loss's box, green in draw_graph as the
+        # output's, is yellow here, as any tensor named and not checked
+        fills = {box_id: FILL["tensor"] for box_id in self.model.output_ids
+                 if box_id not in self.boxes.values()}
+        self.graph = digraph(self.model, labels, {}, fills)
         self.error = None
         try:
             self.root = ET.fromstring(render_svg(self.graph, engine))
