@@ -173,9 +173,11 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict,
                                "fontsize": "11", "color": "#666666", "margin": "0.1,0.04"},
                     edge_attr={"fontname": FONT, "fontsize": "10", "color": "#555555"})
     graph.summary = said
+    fills = fills or {}
     for box in model.boxes.values():
         graph.node(box.id, graphviz.nohtml(_label(labels[box.id])), id=box.id,
-                   fillcolor=(fills or {}).get(box.id, FILL[box.kind]), tooltip=graphviz.escape(_tooltip(box)),
+                   fillcolor=fills.get(box.id, FILL[box.kind]),
+                   tooltip=graphviz.escape(_tooltip(box)),
                    **{"class": _classes(box)},
                    **({"style": "filled,dashed"} if box.kind in ("more", "saved") else {}),
                    **({"penwidth": "2"} if box.count > 1 else {}),
