@@ -22,6 +22,7 @@ the graph tells (``BackwardCheck`` reads it from backward's own steps).
 from __future__ import annotations
 
 import itertools
+import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,6 +33,7 @@ from .text import number
 __all__ = ["Verdict", "Clues", "judge", "not_yet", "MARK", "status_word"]
 
 MARK = {"exact": "✓", "close": "≈", "wrong": "✗", "missing": "?"}
+HINT_WIDTH = 80  # a printed verdict's hint, in characters a line (PyTorch prints 80 too)
 
 
 def status_word(status: str) -> str:
@@ -116,7 +118,11 @@ class Verdict:
         if self.difference():
             parts.append(self.difference())
         line = " | ".join(parts)
-        return line + (f"\n    {self.hint}" if self.hint else "")
+        # (the hint wrapped between words: JupyterLab breaks a long printed line anywhere,
+        # mid-word, at the output's edge)
+        return line + ("\n" + textwrap.fill(self.hint, HINT_WIDTH, initial_indent="    ",
+                                             subsequent_indent="    ", break_long_words=False,
+                                             break_on_hyphens=False) if self.hint else "")
 
     __repr__ = __str__
 
