@@ -354,7 +354,8 @@ def _table(verdicts, atol: float, rtol: float) -> str:
             f'<td style="{cell};color:{colour};font-weight:bold" aria-hidden="true">{v.mark}</td>'
             f'<td style="{mono}">{html.escape(v.name)}</td>'
             f'<td style="{mono};white-space:nowrap">{html.escape(shape)}</td>'
-            f'<td style="{cell};color:{colour};font-weight:bold">{html.escape(v.word)}</td>'
+            f'<td style="{cell};color:{colour};font-weight:bold;white-space:nowrap">'
+            f'{html.escape(v.word)}</td>'
             f'<td style="{mono};max-width:24em">{html.escape(v.difference())}</td>'
             f'<td style="{cell};max-width:30em">{html.escape(v.hint or "")}</td></tr>')
     return "\n".join(rows) + "</table>"

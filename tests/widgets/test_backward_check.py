@@ -479,3 +479,11 @@ def test_a_partly_wrong_gradient_names_the_entry_that_is_off(name):
     verdict = check.add("x", right + 1e-7)
     assert verdict.status == "wrong" and verdict.where != (2,), verdict
     assert verdict.hint.startswith("Right in 2 of 3 entries; 1 differs, at [2] (yours "), verdict
+
+
+def test_a_verdict_is_kept_on_one_line():
+    """In a narrow output "not yet" was drawn over two lines (audit 20)."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    table = BackwardCheck((x * x).sum(), {"x": x})._table.value
+    verdict = re.search(r'<td style="([^"]*)">not yet</td>', table)
+    assert verdict and "white-space:nowrap" in verdict.group(1), table
