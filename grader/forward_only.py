@@ -41,8 +41,8 @@ from .tensor_text import tensor_text
 __all__ = ["Tensor", "Size", "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full",
            "empty", "zeros_like", "ones_like", "full_like", "arange", "eye", "exp", "log",
            "sqrt", "tanh", "sin", "cos", "abs", "sum", "mean", "matmul", "cat", "stack",
-           "where", "float32", "float64", "int64", "bool", "float", "double", "long",
-           "NO_AUTOGRAD"]
+           "where", "float16", "float32", "float64", "uint8", "int8", "int16", "int32", "int64",
+           "bool", "half", "float", "double", "short", "int", "long", "NO_AUTOGRAD"]
 
 NO_AUTOGRAD = ("autograd is not available here: this answer is graded on tensors without "
                "autograd (no backward, no .grad, no requires_grad), so that it shows the "
@@ -61,15 +61,23 @@ class _DType:
         return self.numpy.kind == "f"
 
 
+# (PyTorch's names shadow Python's float, int and bool here: the module says builtins.int)
+float16 = half = _DType("float16", np.float16)
 float32 = float = _DType("float32", np.float32)
 float64 = double = _DType("float64", np.float64)
+uint8 = _DType("uint8", np.uint8)
+int8 = _DType("int8", np.int8)
+int16 = short = _DType("int16", np.int16)
+int32 = int = _DType("int32", np.int32)  # noqa: A001 (PyTorch's name)
 int64 = long = _DType("int64", np.int64)
 bool = _DType("bool", np.bool_)  # noqa: A001 (PyTorch's name)
-_DTYPES = {d.numpy: d for d in (float32, float64, int64, bool)}
+_DTYPES = {d.numpy: d for d in (float16, float32, float64, uint8, int8, int16, int32, int64,
+                                bool)}
 
 
 def _dtype_of(array: np.ndarray) -> _DType:
-    return _DTYPES.get(array.dtype, float64)
+    """The tensor's dtype (one PyTorch has and this module does not name: by NumPy's name)."""
+    return _DTYPES.get(array.dtype) or _DType(array.dtype.name, array.dtype)
 
 
 class Size(tuple):
@@ -103,7 +111,7 @@ def _refuse_grad(requires_grad) -> None:
 def _shape(size) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
-    return tuple(int(n) for n in size)
+    return tuple(builtins.int(n) for n in size)
 
 
 class Tensor:
@@ -129,7 +137,7 @@ class Tensor:
     ndim = property(dim)
 
     def numel(self) -> int:
-        return int(self._data.size)
+        return builtins.int(self._data.size)
 
     @property
     def dtype(self) -> _DType:
@@ -205,6 +213,12 @@ class Tensor:
 
     def long(self) -> "Tensor":
         return self.to(int64)
+
+    def int(self) -> "Tensor":
+        return self.to(int32)
+
+    def half(self) -> "Tensor":
+        return self.to(float16)
 
     def requires_grad_(self, requires_grad=True) -> "Tensor":
         _refuse_grad(requires_grad)
@@ -450,12 +464,31 @@ def tensor(data, dtype: _DType | None = None, requires_grad=False,
            **_options) -> Tensor:
     _refuse_grad(requires_grad)
     given = _array(data) if isinstance(data, Tensor) else data
-    array = np.array(given)
-    if dtype is not None:
-        array = array.astype(dtype.numpy)
-    elif array.dtype.kind == "f" and not isinstance(given, (np.ndarray, np.generic)):
-        array = array.astype(np.float32)  # Python floats: PyTorch's default dtype
-    return Tensor(array)
+    if dtype is None:
+        return Tensor(np.array(given, dtype=_inferred(given)))
+    return Tensor(np.array(given).astype(dtype.numpy))
+
+
+def _inferred(data) -> np.dtype | None:
+    """The dtype ``torch.tensor`` gives ``data``: a Python float the default (float32), an
+    int int64, a bool bool, NumPy's values and arrays their own; a list or tuple its items'
+    promoted (the highest kind wins, then the widest: ``[np.int32(1), 2.5]`` is float32,
+    ``[1.0, np.float64(2)]`` float64). None: NumPy's choice (not a number)."""
+    if isinstance(data, Tensor):
+        return data._data.dtype
+    if isinstance(data, (np.ndarray, np.generic)):
+        return data.dtype
+    if isinstance(data, (builtins.bool, builtins.int, builtins.float)):
+        return _DEFAULT[_CATEGORY[np.asarray(data).dtype.kind]]
+    if not isinstance(data, (list, tuple)):
+        return None
+    if not data:
+        return float32.numpy
+    found = [_inferred(item) for item in data]
+    if any(d is None or d.kind not in _CATEGORY for d in found):
+        return None
+    top = builtins.max(_CATEGORY[d.kind] for d in found)
+    return np.result_type(*[d for d in found if _CATEGORY[d.kind] == top])
 
 
 def as_tensor(data, dtype: _DType | None = None, **_options) -> Tensor:

@@ -15,6 +15,8 @@ the grader's own copy of the idea (the grader imports nothing of ``widgets``), f
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .i18n import _
@@ -35,7 +37,8 @@ def gradient_hint(name: str, shape: tuple, got: np.ndarray, expected: np.ndarray
     """A hint for the answer ``name`` (the gradient of a tensor of ``shape``), ``got``
     where autograd gives ``expected``; ``sizes`` names the numbers (``{"n": 32, ...}``)
     that a factor may be (``n``: the batch, averaged over); ``uses``: where the tensor is
-    used, when more than once. Starts with " — ", or is empty."""
+    used, when more than once. A factor is looked for among the sizes alone, in their order,
+    then two at once (``1/(n·w)``). Starts with " — ", or is empty."""
     got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
     shape = tuple(shape)
     if got.shape != shape:
@@ -95,19 +98,43 @@ def _value_hint(name, got, expected, sizes) -> str:
     ratios = got[large] / expected[large]
     factor = float(np.median(ratios)) if ratios.size else 0.0
     if factor and abs(abs(factor) - 1) > 1e-6 and _close(got, factor * expected):
-        for size, value in sizes.items():
-            value = float(value)
-            if size == "n" and abs(factor - value) < 1e-6 * abs(value):
-                return _(" — yours is n times autograd's: a division by n forgotten (the mean "
-                         "over the batch divides every gradient by n)?")
-            if value not in (0.0, 1.0) and abs(factor - value) < 1e-6 * abs(value):
-                return _(" — yours is {size} times autograd's: a division by {size} "
-                         "missing, or a factor {size} too many?").format(size=size)
-            if value not in (0.0, 1.0) and abs(factor * value - 1) < 1e-6:
-                return _(" — yours is autograd's divided by {size}: a factor {size} "
-                         "missing, or a division by {size} too many?").format(size=size)
-        return _(" — yours is {factor} times autograd's everywhere: a constant factor is "
-                 "off").format(factor=f"{factor:.4g}")
+        named = {size: float(value) for size, value in sizes.items()
+                 if float(value) not in (0.0, 1.0)}
+        found = _one_size(factor, named) or _two_sizes(factor, named)
+        return found or _(" — yours is {factor} times autograd's everywhere: a constant "
+                          "factor is off").format(factor=f"{factor:.4g}")
     if got.ndim == 2 and got.shape[0] == got.shape[1] and _close(got.T, expected):
         return _(" — transposed: swap the factors of the matrix product")
+    return ""
+
+
+def _same(factor: float, value: float) -> bool:
+    return abs(factor - value) < 1e-6 * abs(value)
+
+
+def _one_size(factor: float, sizes: dict) -> str:
+    """Yours is autograd's times one of ``sizes`` (a division forgotten), or divided by it."""
+    for size, value in sizes.items():
+        if size == "n" and _same(factor, value):
+            return _(" — yours is n times autograd's: a division by n forgotten (the mean "
+                     "over the batch divides every gradient by n)?")
+        if _same(factor, value):
+            return _(" — yours is {size} times autograd's: a division by {size} "
+                     "missing, or a factor {size} too many?").format(size=size)
+        if _same(factor, 1 / value):
+            return _(" — yours is autograd's divided by {size}: a factor {size} "
+                     "missing, or a division by {size} too many?").format(size=size)
+    return ""
+
+
+def _two_sizes(factor: float, sizes: dict) -> str:
+    """Yours is autograd's times two of ``sizes`` at once: ``1/(n·w)`` when lesson 10's
+    ``-1/n`` is copied for a summed loss weighted by w."""
+    for (a, x), (b, y) in itertools.combinations(sizes.items(), 2):
+        for text, value in ((f"{a}·{b}", x * y), (f"{a}/{b}", x / y), (f"{b}/{a}", y / x),
+                            (f"1/({a}·{b})", 1 / (x * y))):
+            if _same(factor, value):
+                return _(" — yours is {expression} times autograd's: look at the factors "
+                         "{first} and {second} (each one missing, or one too many?)").format(
+                    expression=text, first=a, second=b)
     return ""

@@ -43,7 +43,7 @@ from minigrad.autograd import formula_for
 
 from .adapter import autograd_gradients, is_leaf_node, is_tensor, steps, to_numpy
 from .compare import MARK, Clues, Verdict, judge, not_yet, status_word
-from .draw import box_lines, digraph
+from .draw import FILL, box_lines, digraph
 from .errors import GraphvizNotFound, RenderError
 from .graph import GraphModel, named_tensors
 from .i18n import _, in_words, ngettext
@@ -354,7 +354,8 @@ def _table(verdicts, atol: float, rtol: float) -> str:
             f'<td style="{cell};color:{colour};font-weight:bold" aria-hidden="true">{v.mark}</td>'
             f'<td style="{mono}">{html.escape(v.name)}</td>'
             f'<td style="{mono};white-space:nowrap">{html.escape(shape)}</td>'
-            f'<td style="{cell};color:{colour};font-weight:bold">{html.escape(v.word)}</td>'
+            f'<td style="{cell};color:{colour};font-weight:bold;white-space:nowrap">'
+            f'{html.escape(v.word)}</td>'
             f'<td style="{mono};max-width:24em">{html.escape(v.difference())}</td>'
             f'<td style="{cell};max-width:30em">{html.escape(v.hint or "")}</td></tr>')
     return "\n".join(rows) + "</table>"
@@ -386,7 +387,11 @@ class _Drawing:
                 labels[box.id] = [_title(box)]
             else:
                 labels[box.id] = box_lines(self.model, box, max_values=1)
-        self.graph = digraph(self.model, labels, {})
+        # green is the verdicts' (exact, close): the loss's box, green in draw_graph as the
+        # output's, is yellow here, as any tensor named and not checked
+        fills = {box_id: FILL["tensor"] for box_id in self.model.output_ids
+                 if box_id not in self.boxes.values()}
+        self.graph = digraph(self.model, labels, {}, fills)
         self.error = None
         try:
             self.root = ET.fromstring(render_svg(self.graph, engine))

@@ -22,6 +22,7 @@ the graph tells (``BackwardCheck`` reads it from backward's own steps).
 from __future__ import annotations
 
 import itertools
+import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,6 +33,7 @@ from .text import number
 __all__ = ["Verdict", "Clues", "judge", "not_yet", "MARK", "status_word"]
 
 MARK = {"exact": "✓", "close": "≈", "wrong": "✗", "missing": "?"}
+HINT_WIDTH = 88  # a printed verdict's hint, in characters a line (107 fit in JupyterLab at 1280 px)
 
 
 def status_word(status: str) -> str:
@@ -116,7 +118,11 @@ class Verdict:
         if self.difference():
             parts.append(self.difference())
         line = " | ".join(parts)
-        return line + (f"\n    {self.hint}" if self.hint else "")
+        # (the hint wrapped between words: JupyterLab breaks a long printed line anywhere,
+        # mid-word, at the output's edge)
+        return line + ("\n" + textwrap.fill(self.hint, HINT_WIDTH, initial_indent="    ",
+                                             subsequent_indent="    ", break_long_words=False,
+                                             break_on_hyphens=False) if self.hint else "")
 
     __repr__ = __str__
 
@@ -331,5 +337,12 @@ def _partly_hint(mine, theirs, close) -> str | None:
         return _("Right everywhere but one entry in each row ({count} of {total}): the "
                  "entries of the labels, or of each row's largest value?").format(
             count=count, total=total)
-    return _("Right in {right} of {total} entries; {count} differ.").format(
-        right=total - count, total=total, count=count)
+    # (where: the largest difference may be an entry within the tolerance, the table's
+    # "max diff" of a small gradient beside one a little off in a tiny entry)
+    first = tuple(int(i) for i in np.argwhere(wrong)[0])
+    return ngettext("Right in {right} of {total} entries; {count} differs, at {where} (yours "
+                    "{yours}, autograd's {autograd}).",
+                    "Right in {right} of {total} entries; {count} differ, the first at {where} "
+                    "(yours {yours}, autograd's {autograd}).", count).format(
+        right=total - count, total=total, count=count, where=index_text(first),
+        yours=number(mine[first]), autograd=number(theirs[first]))

@@ -153,8 +153,10 @@ def _current_grad(tensor):
     return NO_GRAD
 
 
-def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
-    """The DOT for ``model`` with the given box labels (lists of lines) and arrow labels."""
+def digraph(model: GraphModel, labels: dict, arrow_labels: dict,
+            fills: dict | None = None) -> Digraph:
+    """The DOT for ``model`` with the given box labels (lists of lines) and arrow labels;
+    ``fills``: {box id: colour} for boxes not filled with their kind's colour."""
     # Courier: Graphviz sizes boxes by its metrics, and every browser's fallback
     # monospace font has the same advance (0.6 em), so labels fit their boxes on
     # any machine (with Helvetica, a browser without it draws wider text).
@@ -171,9 +173,11 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
                                "fontsize": "11", "color": "#666666", "margin": "0.1,0.04"},
                     edge_attr={"fontname": FONT, "fontsize": "10", "color": "#555555"})
     graph.summary = said
+    fills = fills or {}
     for box in model.boxes.values():
         graph.node(box.id, graphviz.nohtml(_label(labels[box.id])), id=box.id,
-                   fillcolor=FILL[box.kind], tooltip=graphviz.escape(_tooltip(box)),
+                   fillcolor=fills.get(box.id, FILL[box.kind]),
+                   tooltip=graphviz.escape(_tooltip(box)),
                    **{"class": _classes(box)},
                    **({"style": "filled,dashed"} if box.kind in ("more", "saved") else {}),
                    **({"penwidth": "2"} if box.count > 1 else {}),

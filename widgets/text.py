@@ -42,15 +42,22 @@ def value_lines(value, max_values: int = 8) -> list[str]:
     if data.size > max_values:
         if data.dtype.kind not in "biuf" or not np.all(np.isfinite(data)):
             return [_("{count} values").format(count=data.size)]
+        # the two ends written alike, as in one tensor ("-0.2150 to 0.2499", not "-0.215")
+        low, high = _printed(np.array([data.min(), data.max()]))[1:-1].split(", ")
         return [_("{count} values from {low} to {high}").format(
-            count=data.size, low=number(data.min()), high=number(data.max()))]
+            count=data.size, low=low.strip(), high=high.strip())]
     if data.ndim == 0:
         return [number(data)]
-    # every value with the same number of decimals, as PyTorch prints them: NumPy's default
-    # pads a shorter one with spaces instead ("[-0.045 ,  0.0973]", "[0.25, 4.5 ]")
-    text = np.array2string(data, precision=4, separator=", ", suppress_small=True,
-                           max_line_width=48, floatmode="maxprec_equal")
-    return text.splitlines()
+    return _printed(data).splitlines()
+
+
+def _printed(data: np.ndarray) -> str:
+    """Every value with the same number of decimals, as PyTorch prints them (NumPy's default
+    pads a shorter one with spaces instead: "[-0.045 ,  0.0973]", "[0.25, 4.5 ]"), at most 4,
+    and in scientific notation where PyTorch's is (the largest over the smallest past 1000, or
+    the smallest under 1e-4: NumPy's rule without ``suppress_small``, which wrote 1e-05 as 0)."""
+    return np.array2string(data, precision=4, separator=", ", max_line_width=48,
+                           floatmode="maxprec_equal")
 
 
 def short(value) -> str:

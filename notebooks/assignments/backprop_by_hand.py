@@ -156,6 +156,17 @@ def gradients(values: dict) -> dict:
     return {"d" + k: g.detach().numpy().astype(np.float64) for k, g in zip(ORDER, found)}
 
 
+def _factors(tensor: str) -> tuple:
+    """The numbers that may multiply or divide ``tensor``'s gradient, for a hint that finds a
+    factor: n, w, T and s where a step between the tensor and the loss has them (dlogprobs:
+    n and w; dh: T too; dhpre: s too). dlogprobs's factor 2 for w = s = 0.5 was called
+    "divided by s", and 1/w² "divided by block"."""
+    steps = forward_text()[:-1] + (("loss", LOSS["mean"]),)
+    first = next(i for i, (_name, text) in enumerate(steps) if tensor in names_in(text))
+    said = {name for _name, text in steps[first:] for name in names_in(text)}
+    return tuple(k for k in ("n", "w", "T", "s") if k in said)
+
+
 def _uses(tensor: str) -> tuple:
     """The forward's steps that read ``tensor``."""
     return tuple(name for name, text in FORWARD if tensor in names_in(text))
@@ -238,7 +249,7 @@ def _judge_one(answer: Answer, formula, inputs: list, env: dict) -> Finding:
                         where=lambda index, n=drawn["n"]: _(
                             "at index {index} (a batch of n = {n})").format(index=index, n=n))
         if not found[0].ok:
-            sizes = {k: values[k] for k in ("n", "s", "T", "w", "vocab", "dims", "block", "hidden")}
+            sizes = {k: values[k] for k in _factors(tensor)}
             uses = _uses(tensor)
             hint = gradient_hint(answer.name, expected.shape, got, expected, sizes, uses)
             return Finding(False, found[0].text + hint)

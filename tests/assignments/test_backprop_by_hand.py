@@ -65,6 +65,25 @@ def test_the_temperature_forgotten_is_named():
                          "too many?") in failures[0]
 
 
+def test_lesson_10s_answer_for_a_summed_weighted_loss_is_told_both_factors():
+    """Lesson 10's ``-1.0 * one_hot(Y, vocab) / n`` copied by a student whose loss is the sum
+    times w: off by 1/(n·w), which was "a constant factor is off" (audit 19)."""
+    student = _student_with(reduction="sum", w=3.0)
+    failures = _slip(student, "q1", '"-3.0 * one_hot(Y, vocab)"',
+                     '"-1.0 * one_hot(Y, vocab) / n"')
+    assert failures and ("yours is 1/(n·w) times autograd's: look at the factors n and w"
+                         in failures[0]), failures
+
+
+def test_a_factor_is_named_among_the_numbers_its_gradient_can_have():
+    """With w = s = 0.5, dlogprobs without its w is twice autograd's: that is w (the loss's
+    weight), not s, which no step after logprobs has (it was called "divided by s")."""
+    student = _student_with(reduction="mean", w=0.5, s=0.5)
+    failures = _slip(student, "q1", '"-0.5 * one_hot(Y, vocab) / n"', '"-one_hot(Y, vocab) / n"')
+    assert failures and "yours is autograd's divided by w: a factor w missing" in failures[0], \
+        failures
+
+
 def test_a_wrong_shape_says_shape_and_a_wrong_value_says_where():
     shape = _slip(MEAN, "q4", "dlogits @ W2.T", "dlogits @ W2")
     assert "dh" in shape[0] and "shape" in shape[0], shape

@@ -63,3 +63,33 @@ def test_what_unbroadcast_might_print_reads_as_in_pytorch(expression):
     theirs = eval(expression, {name: getattr(torch, name) for name in forward_only.__all__
                                if hasattr(torch, name)})
     assert repr(ours) == repr(theirs)
+
+
+@pytest.mark.parametrize("data", [
+    "[np.float64(1.5)]", "[1.0, np.float64(2)]", "[[np.float64(1)], [2.0]]", "(np.float64(1),)",
+    "[np.float32(1.5), np.float64(2)]", "[np.int32(3)]", "[np.int32(3), 1]",
+    "[np.int32(1), np.float32(2)]", "[True, np.int32(2)]", "[np.uint8(1), np.int8(2)]",
+    "[np.int64(1), np.float16(2)]", "[np.float16(1)]", "np.arange(3, dtype=np.int32)",
+    "np.arange(3, dtype=np.int16)", "np.arange(3, dtype=np.uint8)", "[]", "[[1, 2], [3, 4]]",
+    "2.5", "[1, 2.5]", "[True, False]"])
+def test_a_tensor_made_from_numpy_values_has_pytorchs_dtype(data):
+    """``torch.tensor`` takes a list's dtype from its items, NumPy's scalars included: a list
+    holding ``np.float64`` is float64 (it was float32 here), an int32 array int32 (it was
+    called float64: the module knew four dtypes). Printed as PyTorch prints it, dtype too."""
+    ours, theirs = forward_only.tensor(eval(data)), torch.tensor(eval(data))
+    assert repr(ours.dtype) == repr(theirs.dtype)
+    assert repr(ours) == repr(theirs)
+
+
+@pytest.mark.parametrize("name", ["float16", "float32", "float64", "uint8", "int8", "int16",
+                                  "int32", "int64", "bool", "half", "float", "double",
+                                  "short", "int", "long"])
+def test_every_dtype_name_is_pytorchs(name):
+    ours = forward_only.ones(2, dtype=getattr(forward_only, name))
+    assert repr(ours) == repr(torch.ones(2, dtype=getattr(torch, name)))
+
+
+@pytest.mark.parametrize("method", ["float", "double", "long", "int", "half"])
+def test_a_conversion_method_gives_pytorchs_dtype(method):
+    ours = getattr(forward_only.tensor([1.5, -2.0]), method)()
+    assert repr(ours) == repr(getattr(torch.tensor([1.5, -2.0]), method)())

@@ -464,3 +464,26 @@ def test_the_outputs_box_is_the_loss_lesson_10_says_it_takes(name):
         output = next(texts(g) for g in groups(check.svg, "node").values()
                       if "output" in g.get("class").split())
         assert output[0] == title and "output" not in " ".join(output), output
+
+
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_a_partly_wrong_gradient_names_the_entry_that_is_off(name):
+    """tanh's gradient at 6 is 2.5e-05: 1e-07 off there is wrong (rtol 1e-05), while the
+    largest difference, 1.2e-07 at [0] of 0.79, is within the tolerance. The hint named no
+    entry ("Right in 2 of 3 entries; 1 differ.", audit 20), so the learner looked at [0]."""
+    lib = library(name)
+    x = lib.tensor([0.5, -2.0, 6.0], requires_grad=True)
+    y = x.tanh()
+    check = BackwardCheck(y.sum(), {"x": x})
+    right = 1 - y.detach() ** 2
+    verdict = check.add("x", right + 1e-7)
+    assert verdict.status == "wrong" and verdict.where != (2,), verdict
+    assert verdict.hint.startswith("Right in 2 of 3 entries; 1 differs, at [2] (yours "), verdict
+
+
+def test_a_verdict_is_kept_on_one_line():
+    """In a narrow output "not yet" was drawn over two lines (audit 20)."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    table = BackwardCheck((x * x).sum(), {"x": x})._table.value
+    verdict = re.search(r'<td style="([^"]*)">not yet</td>', table)
+    assert verdict and "white-space:nowrap" in verdict.group(1), table

@@ -201,3 +201,10 @@ def test_backward_checks_colours_are_the_ones_lesson_10_names():
                     for c in (LOOK["close"][0], LOOK["exact"][0]))
     assert "green" in names_of(LOOK["close"][0]) and close > exact  # pale green: lighter
     assert "red" in names_of(LOOK["wrong"][0]) and "red" in names_of(LOOK["wrong"][1])
+    # one meaning, one colour: green says a verdict, so the loss's box (not checked) is not
+    # green, as draw_graph's output is, but yellow, as any tensor named and not checked
+    # (audit 19: it was drawn #d9ead3 beside the close verdict's #e2f0d9)
+    (loss_box,) = [g for g in boxes.values() if "output" in g.get("class").split()]
+    fill = _polygon(loss_box).get("fill")
+    assert fill == FILL["tensor"] and "green" not in names_of(fill), fill
+    assert fill not in {look[0] for look in LOOK.values()}

@@ -3,7 +3,9 @@ tensor with the same number of decimals, and no space before a comma or a bracke
 
 NumPy's default wrote lesson 9's bias as ``[-0.045 ,  0.0973]`` and lesson 4's ``x`` as
 ``[ 1.541 , -0.2934, -2.1788]`` (a shorter value padded with spaces to line up with
-the others), which reads like a typo in a box; PyTorch prints ``-0.0450``.
+the others), which reads like a typo in a box; PyTorch prints ``-0.0450``. A gradient of
+1e-05 beside one of 3 was written ``0.`` (NumPy's ``suppress_small``), where PyTorch writes
+``1.0000e-05``; and a summary's two ends were written apart (``-0.215 to 0.2499``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,13 @@ from widgets.text import value_lines
 torch = pytest.importorskip("torch")
 
 VALUES = [[-0.045, 0.0973], [1.541, -0.2934, -2.1788], [0.25, 4.5], [-4.0, 0.5],
-          [[-0.4594, -0.6426], [-0.251, 0.6953]], [3.0, 2.0], [[1.0, 1.0], [1.0, 1.0]]]
+          [[-0.4594, -0.6426], [-0.251, 0.6953]], [3.0, 2.0], [[1.0, 1.0], [1.0, 1.0]],
+          [1e-05, 3.0], [1e-09, 0.5], [123456.0, 0.5], [2000.0, 1.0]]
+NUMBER = re.compile(r"-?\d+\.\d*(?:e[+-]\d+)?")
+
+
+def _decimals(number: str) -> int:
+    return len(number.split(".")[1].split("e")[0])
 
 
 @pytest.mark.parametrize("values", VALUES, ids=str)
@@ -30,11 +38,23 @@ def test_values_read_as_pytorch_prints_them(values):
     the values need), and no padding inside the brackets."""
     written = " ".join(line.strip() for line in value_lines(minigrad.tensor(values)))
     printed = str(torch.tensor(values))[len("tensor("):-1]
-    numbers = re.compile(r"-?\d+\.\d*")
-    assert [float(n) for n in numbers.findall(written)] == [
-        float(n) for n in numbers.findall(printed)]
-    assert len({len(n.split(".")[1]) for n in numbers.findall(written)}) == 1, written
+    assert [float(n) for n in NUMBER.findall(written)] == [
+        float(n) for n in NUMBER.findall(printed)]
+    assert len({_decimals(n) for n in NUMBER.findall(written)}) == 1, written
+    assert ("e" in written) == ("e" in printed), (written, printed)
     assert not re.search(r"\d +[,\]]", written), written
+
+
+@pytest.mark.parametrize("ends", [[-0.215, 0.2499], [-0.7, 0.69], [1e-05, 3.0], [-2.0, 3.0],
+                                  [0.5, 123456.0], [-0.0123, 0.5]], ids=str)
+def test_a_summarys_two_ends_are_written_alike(ends):
+    """Past ``max_values`` a box says ``16 values from -0.2150 to 0.2499``: the two ends are
+    PyTorch's numbers for them, with as many decimals as each other."""
+    (line,) = value_lines(minigrad.tensor(ends + [ends[0]] * 10))
+    low, high = re.fullmatch(r"12 values from (\S+) to (\S+)", line).groups()
+    printed = NUMBER.findall(str(torch.tensor(ends)))
+    assert [float(low), float(high)] == [float(n) for n in printed], (line, printed)
+    assert _decimals(low) == _decimals(high) and ("e" in low) == ("e" in printed[0]), line
 
 
 def test_no_box_of_lesson_4s_graph_pads_a_value():
