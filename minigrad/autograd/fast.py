@@ -381,33 +381,39 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
     node, inline: once per node of every backward(), a Python call costs as much as
     the formula of a small op. The same steps in the same order: the saved values
     checked and read, the fused kernel tried for a big gradient, the formula run, the
-    count and shapes checked, the saved tensors freed."""
+    count and shapes checked, the saved tensors freed (those the reading loop met:
+    ``tensors``)."""
     cls = type(node)
-    if not cls.formula_on_arrays or cls.release_saved is not _RELEASE_SAVED:
+    if cls.release_saved is not _RELEASE_SAVED or not cls.formula_on_arrays:
         return node.run_formula(grad_outputs, release, grad_is_free)
     stored = node._saved
     saved = _NOTHING_SAVED
+    tensors = None
     if stored:
         saved = _new_object(Saved)
         values = saved.__dict__
+        tensors = []
+        data_set = replaced.data_set  # (``.data =`` ran: see replaced.formula_array)
         for name, value in stored.items():
-            if type(value) is SavedTensor:
+            kind = type(value)
+            if kind is SavedTensor:
                 if value.had_grad_fn and value.tensor._grad_fn is None:  # (detach_()ed)
                     raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
                 if value.version.value != value.saved_version:
                     node._raise_modified()
-                value = value.data if not replaced.data_set else replaced.formula_array(value)
+                values[name] = replaced.formula_array(value) if data_set else value.data
+                tensors.append(name)
             elif value is FREED:
                 raise RuntimeError(errors.BACKWARD_TWICE)
-            elif type(value) is PackedTensor:  # (saved_tensors_hooks)
-                value = value.array(node)
-            values[name] = value
-    grads = None
+            elif kind is PackedTensor:  # (saved_tensors_hooks)
+                values[name] = value.array(node)
+                tensors.append(name)
+            else:
+                values[name] = value
     fused = cls.fused_backward  # (big arrays only: see Node.fused_backward)
-    if fused is not None and type(grad := grad_outputs[0]) is np.ndarray and grad.size >= BIG \
-            and len(grad_outputs) == 1:
-        grads = fused(saved, grad, node.needs_input_grad, grad_is_free)
-    if grads is None:
+    if fused is None or len(grad_outputs) != 1 or type(grad := grad_outputs[0]) is not np.ndarray \
+            or grad.size < BIG \
+            or (grads := fused(saved, grad, node.needs_input_grad, grad_is_free)) is None:
         grads = node.backward(saved, *grad_outputs)
     if type(grads) is not tuple:
         grads = (grads,)
@@ -415,10 +421,9 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
         counted_gradients(node, grads, len(node.next_functions))  # (raises)
     if node._input_meta is not None:
         grads = _as_inputs(node, grads)
-    if release and stored:
-        for name, value in stored.items():
-            if type(value) is SavedTensor or type(value) is PackedTensor:
-                stored[name] = FREED
+    if release and tensors:
+        for name in tensors:
+            stored[name] = FREED
     return grads
 
 

@@ -174,7 +174,7 @@ class Node(NodeHooks, NodeFidelity):
             if replaced.seen else meta  # (seen: a non-leaf's array replaced)
         if self._result_saved:
             self._saved[self._result_saved] = keep(output, output._data, True) \
-                if SAVED_TENSORS_HOOKS else saved_tensor(output, output._data, is_output=True)
+                if SAVED_TENSORS_HOOKS else saved_tensor(output, output._data, True)  # (is_output)
 
     def keep_input_meta(self, like) -> tuple:
         """``_input_meta``, made now for a node that ``_link`` gave none
