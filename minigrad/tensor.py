@@ -131,6 +131,8 @@ class Tensor(TensorBase):
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
         if inference.enabled or (base is not None and inference.inference_tensors):
             inference.mark_inference(self, base)
+        if base is not None and inference.versionless:  # (a view reads its base's counter)
+            inference.check_version(base)
 
     # ---- autograd attributes ---------------------------------------------
 
@@ -140,6 +142,8 @@ class Tensor(TensorBase):
         (an inference tensor keeps no count: PyTorch's error)."""
         if inference.inference_tensors and inference.has_no_version(self):
             raise RuntimeError(errors.INFERENCE_VERSION)
+        if inference.versionless:
+            inference.check_version(self)
         return 0 if self._version_cell is None else self._version_cell.value
 
     @property
@@ -342,6 +346,7 @@ class Tensor(TensorBase):
     @data.setter
     def data(self, value: "Tensor") -> None:
         replaced.note_data_set()  # (a node that saved this tensor reads its new values)
+        inference.data_assigned(self, value)  # (an inference tensor's values, or a normal one's)
         self._replace_data(value._data)
         self.dtype = value.dtype
 
@@ -717,6 +722,8 @@ class Tensor(TensorBase):
         return object.__format__(self, spec)
 
     def __repr__(self) -> str:
+        if inference.versionless:  # (torch's printing makes views: see inference.versionless)
+            inference.check_version(self)
         return tensor_repr(self)
 
     __str__ = __repr__

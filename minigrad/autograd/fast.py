@@ -32,7 +32,7 @@ from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, GraphTask, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, run_tensor_hooks, seeds,
                      wanted, wrapped)
-from ..kernels.layout import leaf_grad_layout
+from ..kernels.layout import laid_as_received, leaf_grad_layout
 from ..kernels.meta import copied
 from ..kernels.threads import BIG
 from .hooks import run_posthooks, run_prehooks
@@ -419,6 +419,8 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
         grads = (grads,)
     if len(grads) != len(node.next_functions):
         counted_gradients(node, grads, len(node.next_functions))  # (raises)
+    if cls.laid_as_grad and len(grad_outputs) == 1:
+        grads = laid_as_received(grads, grad_outputs[0])
     if node._input_meta is not None:
         grads = _as_inputs(node, grads)
     if release and tensors:

@@ -14,10 +14,11 @@ from __future__ import annotations
 import functools
 import weakref
 
+from .. import errors
 from . import grad_mode
 
 __all__ = ["inference_mode", "is_inference_mode_enabled", "is_inference", "mark_inference",
-           "forget_inference"]
+           "forget_inference", "data_assigned", "is_versionless", "check_version"]
 
 enabled = False
 inference_tensors: dict = {}  # id(tensor) -> weak reference to it
@@ -25,6 +26,12 @@ inference_tensors: dict = {}  # id(tensor) -> weak reference to it
 # ``detach()`` and ``.data`` of an inference tensor, made outside the mode, which torch
 # lets be changed in place.
 versioned: dict = {}
+
+
+# Inference tensors given a normal tensor's values (``t.data = t.data * 2``): PyTorch then
+# reports them normal, but they have no version counter, so making a view of one, printing
+# it or asking its ``_version`` raises its INFERENCE_VERSION (id -> weak reference).
+versionless: dict = {}
 
 
 def is_inference_mode_enabled() -> bool:
@@ -109,6 +116,32 @@ class inference_mode:
             with inference_mode(mode):
                 return func(*args, **kwargs)
         return wrapper
+
+
+def data_assigned(tensor, value) -> None:
+    """``tensor.data = value``: as PyTorch's set_data, ``tensor`` takes ``value``'s kind,
+    an inference tensor's, or a normal one's without a version counter (``versionless``)."""
+    if not (inference_tensors or versionless):
+        return
+    if is_inference(value):
+        if not (is_inference(tensor) or is_versionless(tensor)):
+            keep_version(tensor)  # (torch's set_data keeps the tensor's own counter)
+        _remember(inference_tensors, tensor)
+        versionless.pop(id(tensor), None)
+    elif is_inference(tensor):
+        forget_inference(tensor)
+        _remember(versionless, tensor)
+
+
+def is_versionless(tensor) -> bool:
+    ref = versionless.get(id(tensor))
+    return ref is not None and ref() is tensor
+
+
+def check_version(tensor) -> None:
+    """PyTorch's error where a ``versionless`` tensor's version counter is read."""
+    if is_versionless(tensor):
+        raise RuntimeError(errors.INFERENCE_VERSION)
 
 
 def forget_inference(tensor) -> None:

@@ -38,7 +38,7 @@ import numpy as np
 
 from .. import errors
 from ..dtypes import DTYPE_OF
-from ..kernels.layout import cast_preserved
+from ..kernels.layout import GRADIENT_FIRST, cast_preserved, laid_as_received
 from . import anomaly, grad_mode, replaced
 from .broadcast import sum_to
 from .formula import FORMULAS
@@ -78,6 +78,11 @@ class Node(NodeHooks, NodeFidelity):
     # grad_is_free)``; None where it does not apply, a small array: the formula runs).
     fused_backward = None
 
+    # Layout, beside the math: True for an elementwise formula PyTorch begins with the
+    # gradient received (``grad * ...``: kernels.layout.GRADIENT_FIRST), whose gradients
+    # its iterator lays out as that gradient (kernels.layout.laid_as_received).
+    laid_as_grad = False
+
     # A node of several differentiable outputs (split, a custom Function): how many, so
     # that its hooks see one gradient per output (None where none came), as in torch.
     _output_count = 0
@@ -92,6 +97,7 @@ class Node(NodeHooks, NodeFidelity):
         super().__init_subclass__(**kwargs)
         if cls.formula is not None:
             FORMULAS[cls.__name__] = cls.formula
+            cls.laid_as_grad = cls.__name__ in GRADIENT_FIRST
             if "formula" in cls.__dict__:
                 cls.__doc__ = cls.formula.docstring()
         if "saves" in cls.__dict__:
@@ -260,6 +266,8 @@ class Node(NodeHooks, NodeFidelity):
             if grads is None:
                 grads = self.backward(saved, *grad_outputs)
             grads = counted_gradients(self, grads, len(self.next_functions))
+            if self.laid_as_grad and len(grad_outputs) == 1:
+                grads = laid_as_received(grads, grad_outputs[0])
             if self._input_meta is not None:  # (None: already as the inputs, see _link)
                 grads = self.checked_arrays(grads)
         if release:

@@ -84,6 +84,8 @@ def make(data, grad_fn=None, requires_grad: bool = False, output_nr: int = 0,
     tensor._base = base
     if inference.enabled or (base is not None and inference.inference_tensors):
         inference.mark_inference(tensor, base)
+    if base is not None and inference.versionless:  # (a view reads its base's counter)
+        inference.check_version(base)
     return tensor
 
 

@@ -26,7 +26,7 @@ def power(base, exponent):
         if exponent == 0:
             return np.ones_like(base)
         if exponent == 1:
-            return base.copy()
+            return base.copy(order="K")  # (laid out as base, as torch's iterator: not row-major)
         if base.dtype != np.float16:  # (torch computes half powers with pow itself)
             if exponent == 2:
                 return np.multiply(base, base)

@@ -22,8 +22,8 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .layout import (channels_last_strides, geometry, new_layout, strides_like_channels_last,
-                     with_strides)
+from .layout import (channels_last_strides, contiguous_strides, geometry, new_layout,
+                     strides_like_channels_last, with_strides)
 from .meta import empty as meta_empty, is_meta
 from .special import half_in_float32
 
@@ -163,6 +163,11 @@ def in_suggested_format(y, x, weight):
         return y
     if any(strides_like_channels_last(*geometry(a)[:2]) for a in (x, weight)):
         return with_strides(y, channels_last_strides(y.shape))
+    row_major = contiguous_strides(y.shape)
+    if y.flags.c_contiguous and y.size and geometry(y)[1] != row_major:
+        # (NumPy's reshapes leave a size-1 dim, a batch of one, another stride, which only
+        # records; torch's is the row-major one: the same memory, its strides restated)
+        return np.lib.stride_tricks.as_strided(y, strides=[s * y.itemsize for s in row_major])
     return y
 
 

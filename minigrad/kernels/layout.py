@@ -198,6 +198,25 @@ def preserved_copy(array: np.ndarray) -> np.ndarray:
     return out
 
 
+def dim_first_strides(shape, dim: int) -> tuple:
+    """The strides of a row-major array of ``shape`` with ``dim`` moved first, then moved
+    back to its place (torch's unique(dim=...) stacks the slices along a new first dim)."""
+    moved = contiguous_strides((shape[dim],) + tuple(shape[:dim]) + tuple(shape[dim + 1:]))
+    return tuple(moved[1:dim + 1]) + (moved[0],) + tuple(moved[dim + 1:])
+
+
+def flipped(x: np.ndarray, dims) -> np.ndarray:
+    """``x`` reversed along ``dims``, a new array laid out as torch's ``flip`` lays out its
+    result (as ``clone()``: x's strides when dense, else dense ones; NumPy's ``copy(order=
+    "K")`` of a flipped expansion orders its broadcast dim first)."""
+    view = np.flip(x, dims)
+    if type(x) is MetaArray or not x.size or x.flags.c_contiguous:
+        return view.copy(order="K")
+    out = empty_strided(x.shape, preserved_strides(x), x.dtype)
+    out[...] = view
+    return out
+
+
 def cast_preserved(array: np.ndarray, dtype) -> np.ndarray:
     """``array`` converted to the NumPy ``dtype``, laid out as torch's ``.to()`` lays out
     its copy (preserve_format: its own strides when dense, else dense ones in its order);
@@ -522,6 +541,48 @@ def iterator_laid(result, operands):
     if all(array.flags.c_contiguous for array in arrays):
         return result
     return in_iterator_layout(result, arrays)
+
+
+# The elementwise nodes whose formula in PyTorch begins with the gradient received
+# (``grad * result``, ``grad / other``, ``tanh_backward(grad, y)``, ``zeros_like(grad)``),
+# so that torch's iterator lays out their gradients as that gradient: each checked against
+# torch (tests/core/engine/test_formula_layouts.py). Not here: the formulas PyTorch begins
+# with the input (relu's threshold_backward(grad, self) orders self first, erf's
+# 2/sqrt(pi) * exp(-self**2) * grad, mse_loss's), with a condition (where, clamp,
+# maximum), with zeros_like(self) (sgn, angle), or an out-of-place masked_fill (fmax).
+GRADIENT_FIRST = frozenset({
+    "AbsBackward0", "AcosBackward0", "AddBackward0", "AddcdivBackward0", "AddcmulBackward0",
+    "AsinBackward0", "AsinhBackward0", "Atan2Backward0", "AtanBackward0", "AtanhBackward0",
+    "CeluBackward0", "CosBackward0", "CoshBackward0",
+    "Deg2RadBackward0", "DigammaBackward0", "DivBackward0", "EluBackward0", "Exp2Backward0",
+    "ExpBackward0", "Expm1Backward0", "FloorBackward0", "FmodBackward1", "FracBackward0",
+    "GeluBackward0", "HardshrinkBackward0", "HardsigmoidBackward0", "HardswishBackward0",
+    "HardtanhBackward0", "HypotBackward0", "I0Backward0", "LerpBackward0", "LerpBackward1",
+    "LgammaBackward0", "Log10Backward0", "Log1PBackward0", "Log2Backward0", "LogBackward0",
+    "LogSigmoidBackward0", "Logaddexp2Backward0", "LogaddexpBackward0", "LogitBackward0",
+    "MishBackward0", "MulBackward0", "NanToNumBackward0", "NegBackward0",
+    "PolygammaBackward0", "PowBackward0", "PowBackward1", "PowBackward2",
+    "ReciprocalBackward0", "RemainderBackward1", "RoundBackward0", "RsqrtBackward0",
+    "SigmoidBackward0", "SignBackward0", "SiluBackward0", "SinBackward0", "SinhBackward0",
+    "SoftplusBackward0", "SoftshrinkBackward0", "SpecialEntrBackward0",
+    "SpecialI0EBackward0", "SpecialI1Backward0", "SpecialI1EBackward0",
+    "SpecialLogNdtrBackward0", "SpecialNdtriBackward0", "SqrtBackward0", "SubBackward0",
+    "TanBackward0", "TanhBackward0", "TruncBackward0",
+})
+
+
+def laid_as_received(grads: tuple, grad) -> tuple:
+    """An elementwise formula's gradients (``grad * y``, ``grad / x``, ...) laid out as
+    torch's iterator lays them out: it orders the dims by the first operand that tells
+    them apart, the gradient received, where NumPy lays out operands of different layouts
+    row-major. Only a gradient received dense but not row-major (a transposed one) can
+    make them differ; each result of ``grad``'s shape then takes its order of dims (where
+    ``grad`` tells none apart, NumPy's result keeps its own)."""
+    if type(grad) is not np.ndarray or grad.ndim < 2 or grad.flags.c_contiguous \
+            or not grad.size or not all(grad.strides):
+        return grads
+    return tuple([result if type(result) is not np.ndarray or result.shape != grad.shape
+                  else in_iterator_layout(result, (grad, result)) for result in grads])
 
 
 def windows(x: np.ndarray, dim: int, size: int, step: int) -> np.ndarray:

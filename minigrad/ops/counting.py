@@ -97,9 +97,12 @@ def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
             values, inverse, counts = np.unique(x._data, return_inverse=True,
                                                 return_counts=True, axis=axis)
         node, inverse = UniqueDimBackward0, inverse.reshape(-1)
-    # (row-major, also when empty: NumPy gives an empty result strides of 0)
+    # (row-major, also when empty: NumPy gives an empty result strides of 0; slices along a
+    # dim are stacked along a first dim, then moved to theirs, as torch's unique_dim)
     values, inverse, counts = (layout.with_strides(a, layout.contiguous_strides(a.shape))
                                for a in (values, inverse.astype(np.int64), counts.astype(np.int64)))
+    if dim is not None and values.size:
+        values = layout.with_strides(values, layout.dim_first_strides(values.shape, axis))
     result = node.apply(x, values=values)
     extra = ([make(inverse)] if return_inverse else []) + ([make(counts)] if return_counts else [])
     return (result, *extra) if extra else result
@@ -119,7 +122,10 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
     values = data[starts] if dim is None else np.moveaxis(data[starts], 0, axis)
     inverse = np.cumsum(starts) - 1
     counts = np.diff(np.append(np.flatnonzero(starts), len(data)))
-    result = UniqueConsecutiveBackward0.apply(x, values=layout.new_layout(np.ascontiguousarray(values)))
+    values = layout.new_layout(np.ascontiguousarray(values))
+    if dim is not None and values.size:  # (as unique's slices)
+        values = layout.with_strides(values, layout.dim_first_strides(values.shape, axis))
+    result = UniqueConsecutiveBackward0.apply(x, values=values)
     inverse = inverse.reshape(x.shape) if dim is None else inverse
     extra = ([make(layout.new_layout(inverse.astype(np.int64)))] if return_inverse else []) + \
         ([make(layout.new_layout(counts.astype(np.int64)))] if return_counts else [])

@@ -52,7 +52,7 @@ from . import view_scatter
 from . import special_functions
 from . import combine
 
-__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "log1p", "type_as", "ones", "mul_", "sgn", "abs", "cos", "sin",
+__all__ = ["where", "masked_fill", "masked_fill_", "clamp_min", "exp", "log", "log1p", "type_as", "ones", "mul_", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "digamma_", "lgamma", "trigamma",
            "polygamma", "special_zeta", "special_i0e", "special_i1e", "xlog1py", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
@@ -99,10 +99,20 @@ def where(condition, a, b):
 
 
 def masked_fill(x, mask, value):
-    """``x`` with ``value`` written where ``mask`` is True (MaskedFillBackward0)."""
+    """``x`` with ``value`` written where ``mask`` is True (MaskedFillBackward0): a new
+    row-major array, as torch's ``masked_fill`` (a contiguous clone, then filled)."""
     if is_tensor(x):
         return pointwise.masked_fill(x, mask, value)
-    return np.where(mask, np.asarray(value, x.dtype), x)
+    return np.ascontiguousarray(np.where(mask, np.asarray(value, x.dtype), x))
+
+
+def masked_fill_(x, mask, value):
+    """torch's in-place ``x.masked_fill_(mask, value)`` on a formula's new ``x``: the
+    result keeps ``x``'s layout (NumPy's ``where`` lays out an ``x`` and a mask of
+    different layouts row-major)."""
+    if is_tensor(x):
+        return pointwise.masked_fill(x, mask, value)
+    return layout.iterator_laid(np.where(mask, np.asarray(value, x.dtype), x), (x,))
 
 
 def exp(x):
@@ -355,17 +365,21 @@ def squeeze(x, dim):
 def transpose(x, dim0, dim1):
     if is_tensor(x):
         return shape_ops.transpose(x, dim0, dim1)
+    if not x.size:  # (a new empty array: torch's row-major strides first, not NumPy's 0s)
+        x = layout.new_layout(x)
     return np.swapaxes(x, dim0, dim1) if x.ndim else x  # (0-dim: dims 0 and -1 are itself)
 
 
 def t(x):
-    return shape_ops.t(x) if is_tensor(x) else x.T
+    if is_tensor(x):
+        return shape_ops.t(x)
+    return (x if x.size else layout.new_layout(x)).T  # (as transpose's)
 
 
 def permute(x, dims):
     if is_tensor(x):
         return shape_ops.permute(x, *dims)
-    return np.transpose(x, dims)
+    return np.transpose(x if x.size else layout.new_layout(x), dims)  # (as transpose's)
 
 
 def matmul(a, b):
@@ -442,7 +456,7 @@ def stack(parts, dim):
 def flip(x, dims):
     if is_tensor(x):
         return shape_ops.flip(x, dims)
-    return np.flip(x, dims).copy() if x.ndim else x.copy()  # (a 0-dim tensor flips to itself)
+    return layout.flipped(x, dims) if x.ndim else x.copy()  # (a 0-dim tensor flips to itself)
 
 
 def gather(x, dim, indices, given_dim=None):

@@ -176,7 +176,8 @@ def masked_select_backward_of(grad, shape, mask):
 def masked_scatter_of(x, source, mask):
     """``x`` (broadcast with ``mask``) with the first elements of ``source`` written, in
     order, where ``mask`` is True (arrays)."""
-    out = np.array(np.broadcast_to(x, np.broadcast_shapes(x.shape, mask.shape)))
+    # (row-major whatever x's layout, as torch's contiguous clone of x)
+    out = np.array(np.broadcast_to(x, np.broadcast_shapes(x.shape, mask.shape)), order="C")
     where = np.broadcast_to(mask, out.shape)
     out[where] = source.reshape(-1)[:int(where.sum())]
     return out

@@ -167,6 +167,8 @@ def counted(x) -> None:
     was written (so the tensor has changed all the same)."""
     if not inference.enabled and inference.inference_tensors and inference.has_no_version(x):
         raise RuntimeError(errors.INFERENCE_INPLACE)
+    if not inference.enabled and inference.versionless and inference.is_versionless(x):
+        raise RuntimeError(errors.INFERENCE_INPLACE)  # (t.data = ... of an inference tensor)
     x._version_counter.value += 1
 
 

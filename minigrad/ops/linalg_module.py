@@ -32,6 +32,7 @@ from ..rules import linalg as rules
 from . import arithmetic, fn, inplace, reduction, sorting
 from . import linalg as products
 from . import shape as shape_ops
+from ..rules.layout import with_reduction_layout
 from ..rules.return_types import return_type
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
@@ -494,10 +495,10 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, dtype=None):
     """(sum |x_i|**ord)**(1/ord) over ``dim`` (every element for None)."""
     dims = None if dim is None else ((dim,) if isinstance(dim, int) else tuple(dim))
     rules.check_vector_norm(x, ord, dims, dtype)
-    return reduction.LinalgVectorNormBackward0.apply(
+    return with_reduction_layout(reduction.LinalgVectorNormBackward0.apply(  # (empty: NumPy's 0s)
         x, cast_to=dtype, ord=float(ord), dim=reduction.normalize_dims(dims, x.ndim) if dims else
         tuple(range(x.ndim)), keepdim=keepdim, every_dim=dims is None,
-        shown=(ord, None if dims is None else reduction.as_shown(dims)))
+        shown=(ord, None if dims is None else reduction.as_shown(dims))))
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):

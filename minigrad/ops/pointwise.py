@@ -284,9 +284,9 @@ class MaximumBackward0(Node):
         a, b = saved.self, saved.other
         grad_a = grad_b = None
         if self.needs_input_grad[1]:
-            grad_b = fn.masked_fill(fn.where(a == b, grad / 2, grad), a > b, 0)
+            grad_b = fn.masked_fill_(fn.where(a == b, grad / 2, grad), a > b, 0)
         if self.needs_input_grad[0]:
-            grad_a = fn.masked_fill(fn.where(a == b, grad / 2, grad), a < b, 0)
+            grad_a = fn.masked_fill_(fn.where(a == b, grad / 2, grad), a < b, 0)
         return grad_a, grad_b
 
 
@@ -304,9 +304,9 @@ class MinimumBackward0(Node):
         a, b = saved.self, saved.other
         grad_a = grad_b = None
         if self.needs_input_grad[1]:
-            grad_b = fn.masked_fill(fn.where(a == b, grad / 2, grad), a < b, 0)
+            grad_b = fn.masked_fill_(fn.where(a == b, grad / 2, grad), a < b, 0)
         if self.needs_input_grad[0]:
-            grad_a = fn.masked_fill(fn.where(a == b, grad / 2, grad), a > b, 0)
+            grad_a = fn.masked_fill_(fn.where(a == b, grad / 2, grad), a > b, 0)
         return grad_a, grad_b
 
 

@@ -127,7 +127,7 @@ def evenly_distribute(grad, x, value):
     """The gradient of max()/min(): shared equally by the elements equal to the
     result (by the NaNs, when the result is NaN)."""
     hits = (x != x) if bool((value != value).item()) else (x == value)
-    return fn.masked_fill(fn.zeros(x.shape, grad), hits, grad / fn.count(hits, like=grad))
+    return fn.masked_fill_(fn.zeros(x.shape, grad), hits, grad / fn.count(hits, like=grad))
 
 
 class MaxBackward1(Node):
@@ -353,7 +353,7 @@ class StdBackward0(Node):
 
     def backward(self, saved, grad):
         result = saved.result
-        grad_var = fn.masked_fill(grad / (result * 2), result == 0, 0)
+        grad_var = fn.masked_fill_(grad / (result * 2), result == 0, 0)
         return _var_backward(grad_var, saved.self, saved._dim,
                              saved._correction, saved.keepdim, saved._counted)
 
@@ -424,17 +424,17 @@ def vector_norm_backward_of(grad, x, norm, p, dim, keepdim):
     if p == 1:
         return fn.sgn(x) * grad
     if p == 2:
-        return grad * fn.masked_fill(x / norm, norm == 0, 0)
+        return grad * fn.masked_fill_(x / norm, norm == 0, 0)
     if p in (float("inf"), -float("inf")):
         magnitude = fn.abs(x)  # (the largest |x_i|, or the smallest; NaNs count as both)
         hits = (magnitude == norm) | (magnitude != magnitude)
         return fn.sgn(x) * ((grad / fn.count(hits, dim, keepdim=True, like=grad)) * hits)
     if p < 1:
-        scaled = fn.sgn(x) * fn.masked_fill(fn.pow(fn.abs(x), p - 1), x == 0, 0)
+        scaled = fn.sgn(x) * fn.masked_fill_(fn.pow(fn.abs(x), p - 1), x == 0, 0)
         return scaled * grad * fn.pow(norm, 1 - p)
     scaled = fn.sgn(x) * fn.pow(fn.abs(x), p - 1) if p < 2 else \
         x * fn.pow(fn.abs(x), p - 2)
-    return scaled * fn.masked_fill(grad / fn.pow(norm, p - 1), norm == 0, 0)
+    return scaled * fn.masked_fill_(grad / fn.pow(norm, p - 1), norm == 0, 0)
 
 
 class DistBackward0(Node):
@@ -995,7 +995,7 @@ class StdMeanBackward0(VarMeanBackward0):
 
     def _spread_grad(self, saved, grad):
         std = saved.result0
-        return fn.masked_fill(grad / (std * 2), std == 0, 0)
+        return fn.masked_fill_(grad / (std * 2), std == 0, 0)
 
 
 def _spread_and_mean(node, name, x, dim, unbiased, correction, keepdim):

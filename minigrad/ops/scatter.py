@@ -285,6 +285,8 @@ def index_select(x, dim, index):
     if x.ndim == 0 and values.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{values.size} value(s)")
+    if x.ndim > 1 and not x._data.size and values.size and not size:  # (torch's empty path)
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     bad = _first_outside(values, 0, size)
     if bad is not None and dim == 0:
         raise IndexError("index out of range in self")

@@ -414,8 +414,8 @@ class FlipBackward0(Node):
 
     def forward(self, x, dims, given=None):
         self.save(dims=as_shown(dims if given is None else given), _dims=dims)
-        # (a copy laid out as x is, as torch's; a 0-dim tensor: dims are (0,))
-        return np.flip(x, dims).copy(order="K") if x.ndim else x.copy()
+        # (a copy laid out as torch's; a 0-dim tensor: dims are (0,))
+        return layout.flipped(x, dims) if x.ndim else x.copy()
 
     def backward(self, saved, grad):
         return fn.flip(grad, saved._dims)

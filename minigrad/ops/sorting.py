@@ -376,4 +376,5 @@ def mode(x, dim=-1, keepdim=False):
     _check_dim_nonempty(x, axis, "mode")
     indices = kernels.mode_of(x._data, axis)
     kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
-    return _picked(ModeBackward0, ModeResult, x, axis, dim, kept, keepdim)
+    return with_reduction_layout(  # (an empty result too: NumPy's strides of 0)
+        _picked(ModeBackward0, ModeResult, x, axis, dim, kept, keepdim))

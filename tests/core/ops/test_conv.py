@@ -548,3 +548,19 @@ def test_max_pool_picks_as_torch_with_infinities_and_nans(values, padding):
         x, 2, stride=1, padding=padding, return_indices=True), x, rtol=0, atol=0,
         backward=False)
     assert ours[1].tolist() == theirs[1].tolist()
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "float16"])
+@pytest.mark.parametrize("padding", [0, 1, "same"])
+def test_a_batch_of_ones_output_strides_as_torch(dtype, padding):
+    """A convolution's output for a batch of one: torch's row-major strides, the batch
+    dim's too (C * L), where NumPy's reshapes left it another (deep seeds 42735, 42844:
+    contiguous().stride() of a conv1d's output was (5, 5, 1), torch's (10, 5, 1))."""
+    def seen(lib):
+        dt = getattr(lib, dtype)
+        x, w = lib.ones(1, 2, 3, dtype=dt), lib.ones(2, 2, 1, dtype=dt)
+        x2, w2 = lib.ones(1, 2, 3, 3, dtype=dt), lib.ones(2, 2, 1, 1, dtype=dt)
+        y = lib.nn.functional.conv1d(x, w, padding=padding)
+        z = lib.nn.functional.conv2d(x2, w2, padding=padding)
+        return y.stride(), y.contiguous().stride(), z.stride(), y.tolist()
+    assert seen(mg) == seen(torch)

@@ -344,3 +344,17 @@ def test_bincount_of_the_largest_int64_is_refused_as_torch():
     def call(lib):
         return lib.tensor([2, 9223372036854775807, 0]).bincount()
     assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("name", ["unique", "unique_consecutive"])
+@pytest.mark.parametrize("layout", ["row-major", "transposed", "permuted"])
+def test_unique_along_a_dim_lays_out_its_slices_as_torch(name, layout):
+    """torch's unique_dim stacks the distinct slices along a new first dim, then moves it
+    to ``dim``: a result of (2, 2) along dim 1 has strides (1, 2), whatever the input's
+    layout (minigrad's were row-major: meet seed 41968)."""
+    def strides(lib):
+        x = lib.tensor([[1.0, 2.0, 1.0], [3.0, 4.0, 3.0], [1.0, 2.0, 1.0], [0.0, 5.0, 0.0]])
+        x = {"row-major": x, "transposed": x.t().contiguous().t(),
+             "permuted": x.reshape(2, 2, 3).permute(2, 0, 1)}[layout]
+        return [getattr(lib, name)(x, dim=dim).stride() for dim in range(-1, x.ndim)]
+    assert strides(mg) == strides(torch)

@@ -510,3 +510,17 @@ def test_setitem_takes_tensors_and_python_numbers_only(value, dtype):
         return x
     for index in (0, (1, 1), 7):
         assert outcome(lambda lib: assign(lib, index), mg) == outcome(lambda lib: assign(lib, index), torch)
+
+
+@pytest.mark.parametrize("layout", ["transposed", "expanded", "row-major"])
+def test_masked_scatter_is_row_major_as_torch(layout):
+    """torch's masked_scatter fills a contiguous clone of its input: row-major whatever
+    the input's layout (minigrad kept a transposed one's, and put an expanded one's
+    broadcast dim first: meet seeds 42462, 42774)."""
+    def seen(lib):
+        x = {"transposed": lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).t(),
+             "expanded": lib.tensor([[1.0, 2.0]]).expand(3, 2),
+             "row-major": lib.zeros(3, 2)}[layout]
+        out = x.masked_scatter(x > 1.5, lib.arange(6.0).reshape(3, 2))
+        return out.stride(), out.tolist()
+    assert seen(mg) == seen(torch)

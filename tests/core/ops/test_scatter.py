@@ -295,3 +295,17 @@ def test_index_copy_checks_the_shapes_as_pytorch(shape, dim, index, source_shape
             method = x.index_copy_ if form == "in-place" else x.index_copy
             return method(dim, lib.tensor(index), source)
         assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("shape, index, dim", [
+    ((0, 0), [0], 0), ((0, 0), [0], 1), ((0, 3), [0], 0), ((0, 3), [0], 1), ((2, 0), [1], 0),
+    ((2, 0), [1], 1), ((0, 0), [], 0), ((0,), [0], 0), ((3, 0), [], 1), ((0, 2, 0), [0], 2)])
+def test_index_select_along_an_empty_dim_as_torch(shape, index, dim):
+    """An empty tensor of 2 dims or more indexed along a dim of size 0 with indices
+    (float seed 42337): torch's 'self indexing axis dim should be positive'."""
+    def seen(lib):
+        try:
+            return tuple(lib.zeros(shape).index_select(dim, lib.tensor(index, dtype=lib.long)).shape)
+        except Exception as error:  # noqa: BLE001 - the error is what is compared
+            return type(error).__name__, str(error)
+    assert seen(mg) == seen(torch)

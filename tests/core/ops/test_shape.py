@@ -419,3 +419,23 @@ def test_an_inferred_size_beside_a_zero_is_torchs_ambiguity_error():
             def call(lib, shape=shape, new=new, name=name):
                 return getattr(lib.zeros(shape), name)(*new)
             assert outcome(call, mg) == outcome(call, torch), (shape, new, name)
+
+
+FLIPPED = {"expanded": lambda lib: lib.ones(1, 3).expand(2, 3),
+           "expanded half": lambda lib: lib.ones(1, 3, dtype=lib.float16).expand(2, 3),
+           "stepped and transposed": lambda lib: lib.ones(4, 6)[:, ::2].t(),
+           "permuted and stepped": lambda lib: lib.ones(2, 3, 4).permute(2, 0, 1)[:, :, ::2],
+           "transposed": lambda lib: lib.ones(3, 2).t(), "row-major": lambda lib: lib.ones(2, 3)}
+
+
+@pytest.mark.parametrize("name", sorted(FLIPPED))
+def test_flip_lays_out_its_result_as_torchs_clone(name):
+    """flip's result is laid out as torch's clone of its input (its strides when dense,
+    else row-major): NumPy's copy(order='K') of a flipped expansion put the broadcast dim
+    first (meet: flip of an expanded float16); its gradient is laid out so too."""
+    def seen(lib):
+        x = FLIPPED[name](lib)
+        leaf = x.detach().requires_grad_()
+        grad, = lib.autograd.grad(leaf.flip(0), [leaf], x.flip(-1))
+        return [x.flip(dims).stride() for dims in ((0,), (-1,), (0, 1))] + [grad.stride()]
+    assert seen(mg) == seen(torch)
