@@ -128,7 +128,8 @@ MOODLE_LAYOUTS = {
 def test_moodle_worksheet_filled_by_participant_id(tmp_path, capsys, layout):
     """Alice right, Bob wrong (his file named as Moodle names Alice's), Cy handed nothing in:
     the worksheet comes back with Alice's and Bob's grades (scaled to Moodle's maximum of
-    100), Cy's as it was; every other cell as downloaded; exit status 0."""
+    100), Cy's Grade empty (the upload skips it: Moodle keeps his 55); every other cell as
+    downloaded; exit status 0."""
     given = tmp_path / "dl"
     for folder, name, kind in MOODLE_LAYOUTS[layout]:
         _put(given / folder, name, _right() if kind == "right" else _wrong())
@@ -140,7 +141,7 @@ def test_moodle_worksheet_filled_by_participant_id(tmp_path, capsys, layout):
     assert _export(out, "--to", "moodle", "--roster", tmp_path / "worksheet.csv") == 0
     said = capsys.readouterr().out
     written = (out / "moodle.csv").read_text(encoding="utf-8")
-    assert worksheet_upload(written) == {7: 100.0, 8: 0.0, 9: 55.0}
+    assert worksheet_upload(written) == {7: 100.0, 8: 0.0}
     before = list(csv.reader(io.StringIO((tmp_path / "worksheet.csv").read_text())))
     after = list(csv.reader(io.StringIO(written)))
     assert after[0] == before[0]
