@@ -357,8 +357,13 @@ def _export(args) -> int:
     if done.kind == "worksheet":
         system = "Moodle's grading worksheet"
     matched = {"worksheet": "the worksheet's participant ids (Identifier)",
-               "no roster": "the user ids Canvas's download named"}.get(
-        done.kind, f"the roster's {done.matched_by!r}")
+               "no roster": "the user ids Canvas's download named"}.get(done.kind)
+    if matched is None:
+        by_name = f"the roster's {done.matched_by!r}"
+        by_id = (f"the ids {system}'s download gave them (the roster's "
+                 f"{SYSTEMS[args.to].platform_column!r})")
+        matched = (by_id if done.by_id and not done.by_name else
+                   f"{by_name}, and by {by_id} where it named them" if done.by_id else by_name)
     print(f"wrote {done.path} for {system}: {done.filled} cells with points; students "
           f"matched by {matched}")
     for assignment, column in done.columns.items():

@@ -178,6 +178,8 @@ class Export:
     # another's own folder, whose row a notebook of its own student fills
     set_aside: list = field(default_factory=list)
     kind: str = ""  # "worksheet": Moodle's grading worksheet; "no roster": Canvas's ids
+    by_id: int = 0  # results matched to a row by the id a platform's download gave
+    by_name: int = 0  # results matched to a row by their name, in ``matched_by``
     notes: list = field(default_factory=list)  # what else the teacher should know, said once
 
 
@@ -552,6 +554,10 @@ def _cells(grades, places, report: Export, only: str | None = None) -> dict:
             report.not_in_roster.append((result.student, result.assignment or "?",
                                          len(found)))
             continue
+        if result.platform:
+            report.by_id += 1
+        else:
+            report.by_name += 1
         if result.beside and (found[0], result.assignment) in own:
             report.set_aside.append((result.student, result.assignment, result.file,
                                      result.beside))

@@ -236,8 +236,10 @@ def test_canvas_matches_by_user_id_whatever_the_sis_ids(canvas_class, tmp_path, 
                                                        match):
     """The roster's SIS User IDs are numbers too, each the other's user id (a trap for a
     roster column chosen by counting matches): each is still found by ``ID``, also with
-    --match naming another column. The assignment exists in Canvas: its column keeps
-    Canvas's id, "Title (4242)", so that the import fills that assignment."""
+    --match naming another column, and said so (before, the export said they were matched
+    by the roster's 'SIS Login ID', by which none was). The assignment exists in Canvas:
+    its column keeps Canvas's id, "Title (4242)", so that the import fills that
+    assignment."""
     roster = tmp_path / "roster.csv"
     column = f"{TITLE} (4242)"
     _write(roster, [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column],
@@ -247,6 +249,8 @@ def test_canvas_matches_by_user_id_whatever_the_sis_ids(canvas_class, tmp_path, 
     capsys.readouterr()
     assert _export(canvas_class, "--to", "canvas", "--roster", roster, "--out",
                    tmp_path / "canvas.csv", *(["--match", match] if match else [])) == 0
+    assert "students matched by the ids Canvas's download gave them (the roster's 'ID')\n" \
+        in capsys.readouterr().out
     grades, possible = canvas_upload((tmp_path / "canvas.csv").read_text(encoding="utf-8"))
     assert {user: row[column] for user, row in grades.items()} == {7: "9", 8: "0", 9: ""}
     assert possible == {column: "9"}
