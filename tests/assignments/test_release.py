@@ -12,7 +12,7 @@ from keys import right
 from shared_fixture import shared
 
 from grader import notebook as nbg
-from grader import release
+from grader import release, sandbox
 from grader.cli import main
 from grader.grade import Options
 from grader.questions import find_assignment
@@ -248,3 +248,14 @@ def test_the_runs_as_nbgrader_runs_them_are_sandboxed(tmp_path, capsys):
     said = capsys.readouterr().err
     assert f"problem: {path}: cell (unnamed) raised " in said
     assert "when the solution notebook runs; fix that cell" in said
+
+
+@pytest.mark.slow
+def test_checking_without_a_sandbox_is_said(tmp_path, monkeypatch, capsys):
+    """Where bubblewrap does not work, release checks without it, as grading does, and says
+    so (before, it said nothing)."""
+    monkeypatch.setattr(sandbox, "_bubblewrap_works", lambda: (False, "no bwrap here"))
+    path = _named(tmp_path, "hw.ipynb")
+    assert main(["release", str(path), "--out", str(tmp_path / "out"), "--jobs", "1"]) == 0
+    assert capsys.readouterr().err.startswith(
+        "WARNING: checking without a sandbox. bubblewrap could not be used (no bwrap here)")
