@@ -27,10 +27,10 @@ from .i18n import _
 from .intake import MAX_BYTES, printable, read_submission, valid_text
 from .source import Source, load_source
 
-__all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
-           "nbgrader_owner", "collection_of", "student_of", "named_by_its_file", "named_as",
-           "collisions", "platform_owner", "platform_id", "MOODLE", "MOODLE_FILE", "CANVAS",
-           "BLACKBOARD", "MAX_BYTES", "NOT_GRADED"]
+__all__ = ["grade_file", "grade_files", "readable", "workers", "alone", "safe_name",
+           "owner_of", "nbgrader_owner", "collection_of", "student_of", "named_by_its_file",
+           "named_as", "collisions", "platform_owner", "platform_id", "MOODLE", "MOODLE_FILE",
+           "CANVAS", "BLACKBOARD", "MAX_BYTES", "NOT_GRADED"]
 
 SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
 # The folders and names the learning platforms' "download all submissions" make: the
@@ -477,11 +477,20 @@ def _alone(path: str, sources: list[str], options: Options, owner: str | None,
            collected: str | None, top: str | None) -> tuple[Result, float | None]:
     """``_timed`` in a process of its own; when that process dies before it answers, the
     submission's result says so (not graded, and why), seconds None."""
+    answer, why = alone(_answer, path, sources, options, owner, collected, top)
+    if answer is not None:
+        return answer
+    return _not_graded(path, sources, owner, why), None
+
+
+def alone(target, *arguments, named: str = "its grading process") -> tuple[object, str]:
+    """``target(send, *arguments)`` in a fresh worker process of its own (``workers``),
+    ``target`` sending its answer through ``send``: (that answer, ""), or, when the process
+    died before it answered, (None, why it did, calling it ``named``: ``_death``)."""
     context = workers()
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_answer, args=(send, path, sources, options, owner,
-                                                    collected, top), daemon=True)
-    process.start()
+    child = context.Process(target=target, args=(send, *arguments), daemon=True)
+    child.start()
     send.close()
     try:
         answer = receive.recv()
@@ -489,10 +498,8 @@ def _alone(path: str, sources: list[str], options: Options, owner: str | None,
         answer = None
     finally:
         receive.close()
-        process.join()
-    if answer is not None:
-        return answer
-    return _not_graded(path, sources, owner, _death(process.exitcode)), None
+        child.join()
+    return answer, "" if answer is not None else _death(child.exitcode, named)
 
 
 def _answer(send, *arguments) -> None:
@@ -501,8 +508,8 @@ def _answer(send, *arguments) -> None:
     send.close()
 
 
-def _death(code: int | None) -> str:
-    """Why a grading process that ended without an answer did (its exit ``code``)."""
+def _death(code: int | None, named: str = "its grading process") -> str:
+    """Why the process ``named``, which ended without an answer, did (its exit ``code``)."""
     if code is not None and code < 0:
         try:
             name = signal.Signals(-code).name
@@ -511,8 +518,8 @@ def _death(code: int | None) -> str:
         cause = (": most often the system ran out of memory and its out-of-memory killer "
                  "ended the largest process, or someone ended it" if -code == signal.SIGKILL
                  else "")
-        return f"its grading process was killed ({name}) before it finished{cause}"
-    return f"its grading process ended (exit status {code}) before it finished"
+        return f"{named} was killed ({name}) before it finished{cause}"
+    return f"{named} ended (exit status {code}) before it finished"
 
 
 def _not_graded(path: str, sources: list[str], owner: str | None, why: str) -> Result:

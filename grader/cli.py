@@ -415,10 +415,15 @@ def _release(args) -> int:
     sources = _notebooks(args.sources, "SOURCE", "give instructor notebooks or a course "
                          f"folder ({ASSIGNMENTS_HINT})")
     students = _students(args.students)
+    sandbox = choose("auto") if not args.no_verify else None
+    if sandbox is not None and not sandbox.on:
+        print(f"WARNING: checking without a sandbox. {sandbox.reason}.", file=sys.stderr)
+    options = Options(timeout=args.timeout,
+                      sandbox="bubblewrap" if sandbox is not None and sandbox.on else "off")
     with progress("checking") as bar:
         written, problems = release(sources, args.out, verify_first=not args.no_verify,
-                                    options=Options(timeout=args.timeout), jobs=args.jobs,
-                                    lang=args.lang, students=students, progress=bar)
+                                    options=options, jobs=args.jobs, lang=args.lang,
+                                    students=students, progress=bar)
     for path in written:
         print(f"wrote {path}")
     for problem in problems:

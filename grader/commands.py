@@ -75,8 +75,9 @@ what it writes (--out; default GRADES/canvas.csv, moodle.csv or blackboard.csv):
   title, or --name), for every roster student; Canvas's file has the "Points Possible"
   row; Blackboard's uses the Grade Center's own column of that name (its |id). Moodle's
   worksheet comes back as it was, with the Grade of each student graded (scaled to its
-  Maximum Grade). A cell holds the points the gradebook shows (review decisions applied;
-  written answers graded by hand are not among them). It is EMPTY, not zero, for a
+  Maximum Grade) and every other Grade empty (Moodle keeps those as they are). A cell
+  holds the points the gradebook shows (review decisions applied; written answers
+  graded by hand are not among them). It is EMPTY, not zero, for a
   student without a submission, a submission that could not be graded, or points held
   back for review (minigrad-kit review GRADES/). Each of those is listed; so is a graded
   submission that matches no roster row (exit status 1: its points are not in the file).
@@ -356,8 +357,13 @@ def _export(args) -> int:
     if done.kind == "worksheet":
         system = "Moodle's grading worksheet"
     matched = {"worksheet": "the worksheet's participant ids (Identifier)",
-               "no roster": "the user ids Canvas's download named"}.get(
-        done.kind, f"the roster's {done.matched_by!r}")
+               "no roster": "the user ids Canvas's download named"}.get(done.kind)
+    if matched is None:
+        by_name = f"the roster's {done.matched_by!r}"
+        by_id = (f"the ids {system}'s download gave them (the roster's "
+                 f"{SYSTEMS[args.to].platform_column!r})")
+        matched = (by_id if done.by_id and not done.by_name else
+                   f"{by_name}, and by {by_id} where it named them" if done.by_id else by_name)
     print(f"wrote {done.path} for {system}: {done.filled} cells with points; students "
           f"matched by {matched}")
     for assignment, column in done.columns.items():

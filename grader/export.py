@@ -38,8 +38,17 @@ Three more shapes of the files:
   written back as it came, with the ``Grade`` of each student graded (the points scaled
   to the worksheet's ``Maximum Grade`` where that differs; Moodle skips a grade above
   it; written as ``number`` writes it, which Moodle reads back in any language) for the
-  assignment's "Upload grading worksheet". Its ``Last modified (grade)``
-  stays as downloaded: Moodle keeps a grade changed after the download.
+  assignment's "Upload grading worksheet", and every other ``Grade`` empty. Its ``Last
+  modified (grade)`` stays as downloaded: Moodle keeps a grade changed after the
+  download. Moodle writes the worksheet's Grade and Maximum Grade with the grade item's
+  decimals (``format_float``, 0 to 5: ``8``, ``8.00``, ``8,00``; mod/assign's
+  gradingtable.php) and its upload compares a grade with the assignment's own maximum
+  (``process_import_grades``), which is a whole number (``assign.grade`` is an integer
+  column, the settings form takes only whole numbers, and the gradebook cannot change an
+  activity's maximum): the Maximum Grade shown is that maximum exactly, whatever the
+  decimals. A Grade shown is rounded to them, though, and the upload stores any grade
+  it reads that differs from the one Moodle has: a row written back with the 55.56 it
+  was downloaded with would replace Moodle's 55.55556. An empty Grade is skipped.
 * **Canvas without a roster**: when every student was named by Canvas's download, the
   file has one row per user id (``Student`` and the SIS columns empty): Canvas's import
   finds a student by ``ID`` first.
@@ -169,6 +178,8 @@ class Export:
     # another's own folder, whose row a notebook of its own student fills
     set_aside: list = field(default_factory=list)
     kind: str = ""  # "worksheet": Moodle's grading worksheet; "no roster": Canvas's ids
+    by_id: int = 0  # results matched to a row by the id a platform's download gave
+    by_name: int = 0  # results matched to a row by their name, in ``matched_by``
     notes: list = field(default_factory=list)  # what else the teacher should know, said once
 
 
@@ -543,6 +554,10 @@ def _cells(grades, places, report: Export, only: str | None = None) -> dict:
             report.not_in_roster.append((result.student, result.assignment or "?",
                                          len(found)))
             continue
+        if result.platform:
+            report.by_id += 1
+        else:
+            report.by_name += 1
         if result.beside and (found[0], result.assignment) in own:
             report.set_aside.append((result.student, result.assignment, result.file,
                                      result.beside))
@@ -601,7 +616,10 @@ def _worksheet(grades, out, roster, target, match, names: dict, chosen: str | No
     scaled, locked = set(), []
     lines = []
     for index, row in enumerate(table):
-        line = list(row)
+        # (a Grade the kit does not fill is left empty, which the upload skips: as
+        # downloaded it is rounded to the grade item's decimals, 55.56 for the 55.55556
+        # Moodle has, and the upload would store that)
+        line = list(row[:grade]) + [""] + list(row[grade + 1:])
         if (index, assignment) not in cells:
             report.no_submission.append((row[identifier], assignment))
         elif cells[index, assignment] is not None:

@@ -14,6 +14,12 @@ unless ``verify=False``, it checks four runs of each notebook:
   solution with nothing on stderr ...
 * ... and fails once the solutions are stubbed (hidden tests kept).
 
+Each run is made as grading makes its own: in a worker process (with ``jobs`` 1 as
+well), its code in the sandbox (``options.sandbox``; the two runs as nbgrader runs
+them in a kernel under bubblewrap, as ``minigrad-kit kernelspec`` makes nbgrader's). A
+run whose process dies (the system out of memory, or killed) is run again alone; if it
+dies again, that notebook is not released and the problem says which run died, and why.
+
 A notebook with a problem is not written; the problems name file, question
 and fix.
 """
@@ -23,23 +29,31 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import nbformat
 
 from . import notebook as nbg
-from .batch import workers
+from .batch import alone, workers
 from .grade import Options, grade_notebook
 from .kernel import run_cells
 from .languages import translated
 from .progress import Progress
 from .report import write_atomic
+from .sandbox import choose
 from .source import SourceError, load_source
 from .variants import render
 
 __all__ = ["release", "verify"]
 
 CHECKS = ("solution", "stub", "twin-solution", "twin-stub")
+RUNS = {  # what each of CHECKS is, for the teacher
+    "solution": "the grader's run of the solution",
+    "stub": "the grader's run of the student version (no answers)",
+    "twin-solution": "the run of the solution notebook as nbgrader runs it",
+    "twin-stub": "the run of the notebook with its solutions stubbed, as nbgrader runs it",
+}
 
 
 def release(sources: list[str], out, *, verify_first: bool = True,
@@ -86,18 +100,40 @@ def release(sources: list[str], out, *, verify_first: bool = True,
 
 
 def _run_all(tasks: list, jobs: int, progress: Progress) -> list[str]:
-    """The problems of every task, in the order of ``tasks``."""
-    def heard(found: list[str]) -> list[str]:
-        progress.done(failed=bool(found))
-        return found
-
-    if jobs <= 1:
-        return [p for task in tasks for p in heard(verify(*task))]
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=workers()) as pool:
-        futures = [pool.submit(verify, *task) for task in tasks]
+    """The problems of every task, in the order of ``tasks``, each run in a worker process
+    (with ``jobs`` 1 too: a run that died in release's own process ended the release, with
+    nothing said but a traceback). A worker that dies breaks the pool: each run it had not
+    finished is made again, alone (``batch.alone``), and one whose process dies again is a
+    problem saying which run died, and why."""
+    found: list = [None] * len(tasks)
+    broken = []
+    with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(tasks))),
+                             mp_context=workers()) as pool:
+        futures = {pool.submit(verify, *task): index for index, task in enumerate(tasks)}
         for future in as_completed(futures):
-            heard(future.result())
-        return [p for future in futures for p in future.result()]
+            index = futures[future]
+            try:
+                found[index] = future.result()
+            except BrokenProcessPool:
+                broken.append(index)  # (which of them killed it, the pool cannot say)
+                continue
+            progress.done(failed=bool(found[index]))
+    for index in sorted(broken):
+        answer, why = alone(_send, verify, *tasks[index], named="its process")
+        found[index] = answer if answer is not None else [_died(*tasks[index][:2], why)]
+        progress.done(failed=bool(found[index]))
+    return [problem for problems in found for problem in problems]
+
+
+def _send(send, function, *arguments) -> None:
+    """In ``batch.alone``'s process: run, and send back what ``function`` returned."""
+    send.send(function(*arguments))
+    send.close()
+
+
+def _died(path: str, check: str, why: str) -> str:
+    return (f"{path}: {RUNS[check]} did not finish: {why}; the notebook is not released. "
+            "Release it again (with --jobs 1, or on a machine with more memory)")
 
 
 def verify(path: str, check: str, options: Options = Options()) -> list[str]:
@@ -110,7 +146,7 @@ def verify(path: str, check: str, options: Options = Options()) -> list[str]:
             source.notebook)
         return _twin(source, notebook, check, options)
     except Exception as error:  # noqa: BLE001 (e.g. no kernel could start)
-        return [f"{path}: the {check} run could not be done ({type(error).__name__}: "
+        return [f"{path}: {RUNS[check]} could not be done ({type(error).__name__}: "
                 f"{error}); check that a python3 Jupyter kernel can start"]
 
 
@@ -150,7 +186,8 @@ def _twin(source, notebook, check: str, options: Options) -> list[str]:
     cells = [c for c in notebook.cells if c.cell_type == "code"]
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-") as folder:
         with_module(source, folder)
-        runs = run_cells([c.source for c in cells], cwd=folder, timeout=options.timeout)
+        runs = run_cells([c.source for c in cells], cwd=folder, timeout=options.timeout,
+                         sandbox=choose(options.sandbox))
     found = []
     for cell, run in zip(cells, runs):
         stderr = "".join(o.get("text", "") for o in run.outputs

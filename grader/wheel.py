@@ -67,8 +67,9 @@ def _from_record(dist: metadata.Distribution, folder: Path) -> Path:
         data = entry.locate().read_bytes()
         if entry.hash and _digest(data) != f"{entry.hash.mode}={entry.hash.value}":
             raise WheelError(f"{entry.locate()} is not the file pip installed (its hash "
-                             "differs from pip's record); reinstall the kit (pip install "
-                             "--force-reinstall minigrad-kit) before making a wheel of it")
+                             "differs from pip's record); reinstall the kit from its wheel "
+                             f"(pip install --force-reinstall {_wheel_name(dist.version)}) "
+                             "before making a wheel of it")
         files[name] = data
     info = next(n.split("/")[0] for n in files if n.endswith(".dist-info/WHEEL"))
     tags = [line.split(":", 1)[1].strip() for line in files[f"{info}/WHEEL"].decode()
@@ -89,14 +90,21 @@ def _from_record(dist: metadata.Distribution, folder: Path) -> Path:
     return target
 
 
+def _wheel_name(version: str) -> str:
+    """The file name of the kit's wheel: what a teacher installs (the kit is not on PyPI:
+    ``pip install minigrad-kit`` would find nothing there, or someone else's package)."""
+    return f"{DISTRIBUTION.replace('-', '_')}-{version}-py3-none-any.whl"
+
+
 def _source_tree() -> Path:
     root = Path(__file__).resolve().parents[1]
     pyproject = root / "pyproject.toml"
     if not pyproject.is_file() or f'name = "{DISTRIBUTION}"' not in pyproject.read_text(
             encoding="utf-8"):
         raise WheelError("the kit is neither installed from a wheel nor run from its source "
-                         f"tree (no pyproject.toml beside {root / 'grader'}): install it with "
-                         "pip install minigrad-kit (or its wheel), then try again")
+                         f"tree (no pyproject.toml beside {root / 'grader'}): install it from "
+                         f"its wheel (pip install {_wheel_name('*')}) or its repository, then "
+                         "try again")
     return root
 
 

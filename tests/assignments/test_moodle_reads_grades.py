@@ -11,13 +11,15 @@ digits."""
 
 import csv
 import io
+import itertools
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
+from assignment_files import BY_ASSIGNMENT, with_module
 from keys import WRONG, build, right
-from moodle_reading import DECIMAL_SIGNS, unformat_float
+from moodle_reading import DECIMAL_SIGNS, Assignment, unformat_float
 
 from grader.cli import main
 
@@ -132,3 +134,50 @@ def test_the_gradebooks_grades_are_read_back_as_the_same_number(graded, tmp_path
                 points[row[-2].split("@")[0]][0], (sign, row)
     assert ("left out of the file, so that Moodle keeps the grades it has for them (its "
             "import clears the grade of an empty cell): cy@uni.edu") in said
+
+
+@pytest.fixture(scope="module")
+def eight_and_a_half(tmp_path_factory):
+    """The kit's assignment out of 8.5 (a course that made q4 worth 2.5): Alice right (8.5),
+    Bob with q2 and q4 wrong (4), as Moodle's download names them (participants 7, 8)."""
+    base = tmp_path_factory.mktemp("moodle_half")
+    course, given = base / "course", base / "dl"
+    course.mkdir()
+    source = nbformat.read(BY_ASSIGNMENT[D], as_version=4)
+    for cell in source.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "q4":
+            cell.metadata.nbgrader.points = 2.5
+    nbformat.write(source, course / BY_ASSIGNMENT[D].name)
+    with_module(D, course)
+    for folder, answers in (("Alice A_7_assignsubmission_file_", right(D, None)),
+                            ("Bob B_8_assignsubmission_file_", PARTIAL)):
+        (given / folder).mkdir(parents=True)
+        nbformat.write(build(D, None, answers), given / folder / "hw.ipynb")
+    out = base / "grades"
+    assert main(["grade", str(given), "--source", str(course), "--out", str(out),
+                 "--sandbox", "required", "--salt", "kept", "--variants", "none"]) == 0
+    assert _points(out) == {"Alice_A_7": (8.5, 8.5), "Bob_B_8": (4.0, 8.5)}
+    return out
+
+
+@pytest.mark.parametrize("maximum, decimals, sign", [
+    (m, d, s) for m, (d, s) in itertools.product((1, 8, 9, 10, 100), ((0, "."), (2, ","),
+                                                                     (5, ".")))])
+def test_points_of_a_fractional_total_land_in_moodle(eight_and_a_half, tmp_path, maximum,
+                                                     decimals, sign):
+    """8.5 points possible, a Moodle assignment out of a whole number (Moodle's maxima are
+    whole numbers, shown with the grade item's 0 to 5 decimals: "8", "8,00",
+    "8.00000"): through Moodle's upload (ported, ``moodle_reading.Assignment``: a grade
+    above the assignment's maximum is skipped), Alice's full marks are the maximum
+    itself, never skipped, and Bob's 4 of 8.5 is 4/8.5 of it, to Moodle's five
+    decimals."""
+    header, hidden, yes = HEADERS["English" if sign == "." else "German"]
+    moodle = Assignment(maximum=maximum, decimals=decimals, decsep=sign)
+    rows = moodle.worksheet([7, 8], header, hidden, yes, "-", MODIFIED)
+    _write(tmp_path / "worksheet.csv", rows)
+    assert main(["export", str(eight_and_a_half), "--to", "moodle", "--roster",
+                 str(tmp_path / "worksheet.csv"), "--out", str(tmp_path / "moodle.csv")]) == 0
+    written = list(csv.reader(io.StringIO((tmp_path / "moodle.csv").read_text(
+        encoding="utf-8"))))
+    moodle.upload(written, hidden)
+    assert moodle.grades == {7: maximum, 8: round(4 * maximum / 8.5, 5)}

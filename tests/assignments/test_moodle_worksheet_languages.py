@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from keys import WRONG, build, right
-from moodle_reading import unformat_float
+from moodle_reading import Assignment
 
 from grader.cli import main
 
@@ -51,7 +51,7 @@ LANGUAGES = {
                 "Grade can be changed", "마지막 수정됨(제출)", "마지막 수정됨(성적)",
                 "피드백 댓글"], "참가자", "예"),
 }
-ID, GRADE, MAXIMUM, MODIFIED_GRADE = 0, 4, 5, 8
+GRADE = 4
 
 
 def _put(folder: Path, name: str, notebook) -> None:
@@ -83,47 +83,32 @@ def graded(tmp_path_factory):
     return out
 
 
-def upload(text: str, header: list, hidden: str, sign: str) -> dict:
-    """Moodle's "Upload grading worksheet" with Moodle in the worksheet's language, whose
-    decimal sign is ``sign``: the three columns found by that language's strings, the id
-    after ``hidden``'s length, each grade read by ``unformat_float``, an empty one or one
-    above the maximum skipped. participant id -> grade."""
-    rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0] == header
-    ids, grades, maximum = (rows[0].index(header[i]) for i in (ID, GRADE, MAXIMUM))
-    assert rows[0].index(header[MODIFIED_GRADE]) == MODIFIED_GRADE
-    taken = {}
-    for row in rows[1:]:
-        grade = unformat_float(row[grades], sign)
-        if grade is not None and grade <= unformat_float(row[maximum], sign):
-            taken[int(row[ids][len(hidden):])] = grade
-    return taken
-
-
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_a_worksheet_in_moodles_language_is_filled(graded, tmp_path, capsys, language):
-    """Alice's 100 and Bob's 0 (scaled to the worksheet's maximum of 100) in the Grade
-    column of the worksheet as downloaded in that language; Cy's grade as it was; every
-    other cell unchanged; the headers as Moodle wrote them, and the teacher told to upload
-    in that language."""
+    """Moodle in that language (its decimal sign), the assignment out of 100 with two
+    decimals: Alice's 100 and Bob's 0 (scaled to the maximum) in the Grade column of the
+    worksheet as downloaded, every other cell unchanged but Cy's Grade, left empty; after
+    the upload (Moodle's, ported: ``moodle_reading.Assignment``) Moodle has Alice's 100,
+    Bob's 0 and Cy's 55.55556 as it was (written back as downloaded, "55.56" or "55,56",
+    the upload stored 55.56); the headers as Moodle wrote them, and the teacher told to
+    upload in that language."""
     header, hidden, yes = LANGUAGES[language]
     sign = "," if language in ("German", "French", "Spanish") else "."
-    rows = [header] + [[f"{hidden}{number}", name, f"{name[0].lower()}@uni.edu", "submitted",
-                        grade.replace(".", sign), f"100{sign}00", yes, MODIFIED,
-                        MODIFIED if grade else "-", ""]
-                       for number, name, grade in ((7, "Alice A", ""), (8, "Bob B", ""),
-                                                   (9, "Cy C", "55.50"))]
+    moodle = Assignment(maximum=100, decimals=2, decsep=sign, grades={9: 55.55556})
+    rows = moodle.worksheet([7, 8, 9], header, hidden, yes, "-", MODIFIED)
+    assert rows[3][GRADE] == f"55{sign}56"
     _write(tmp_path / "worksheet.csv", rows)
     capsys.readouterr()
     assert _export(graded, tmp_path / "worksheet.csv") == 0
     said = capsys.readouterr().out
-    written = (graded / "moodle.csv").read_text(encoding="utf-8")
-    assert upload(written, header, hidden, sign) == {7: 100.0, 8: 0.0, 9: 55.5}
-    after = list(csv.reader(io.StringIO(written)))
+    after = list(csv.reader(io.StringIO((graded / "moodle.csv").read_text(encoding="utf-8"))))
+    assert after[0] == header
     for old, new in zip(rows[1:], after[1:]):
         assert old[:GRADE] + old[GRADE + 1:] == new[:GRADE] + new[GRADE + 1:]
     # (the grades written are read as written in any language: test_moodle_reads_grades)
-    assert [row[GRADE] for row in after[1:]] == ["100", "0", rows[3][GRADE]]
+    assert [row[GRADE] for row in after[1:]] == ["100", "0", ""]
+    moodle.upload(after, hidden)
+    assert moodle.grades == {7: 100.0, 8: 0.0, 9: 55.55556}
     assert f"column {header[GRADE]!r}" in said
     assert f"headers are in {language}" in said
 

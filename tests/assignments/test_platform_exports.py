@@ -128,7 +128,8 @@ MOODLE_LAYOUTS = {
 def test_moodle_worksheet_filled_by_participant_id(tmp_path, capsys, layout):
     """Alice right, Bob wrong (his file named as Moodle names Alice's), Cy handed nothing in:
     the worksheet comes back with Alice's and Bob's grades (scaled to Moodle's maximum of
-    100), Cy's as it was; every other cell as downloaded; exit status 0."""
+    100), Cy's Grade empty (the upload skips it: Moodle keeps his 55); every other cell as
+    downloaded; exit status 0."""
     given = tmp_path / "dl"
     for folder, name, kind in MOODLE_LAYOUTS[layout]:
         _put(given / folder, name, _right() if kind == "right" else _wrong())
@@ -140,7 +141,7 @@ def test_moodle_worksheet_filled_by_participant_id(tmp_path, capsys, layout):
     assert _export(out, "--to", "moodle", "--roster", tmp_path / "worksheet.csv") == 0
     said = capsys.readouterr().out
     written = (out / "moodle.csv").read_text(encoding="utf-8")
-    assert worksheet_upload(written) == {7: 100.0, 8: 0.0, 9: 55.0}
+    assert worksheet_upload(written) == {7: 100.0, 8: 0.0}
     before = list(csv.reader(io.StringIO((tmp_path / "worksheet.csv").read_text())))
     after = list(csv.reader(io.StringIO(written)))
     assert after[0] == before[0]
@@ -235,8 +236,10 @@ def test_canvas_matches_by_user_id_whatever_the_sis_ids(canvas_class, tmp_path, 
                                                        match):
     """The roster's SIS User IDs are numbers too, each the other's user id (a trap for a
     roster column chosen by counting matches): each is still found by ``ID``, also with
-    --match naming another column. The assignment exists in Canvas: its column keeps
-    Canvas's id, "Title (4242)", so that the import fills that assignment."""
+    --match naming another column, and said so (before, the export said they were matched
+    by the roster's 'SIS Login ID', by which none was). The assignment exists in Canvas:
+    its column keeps Canvas's id, "Title (4242)", so that the import fills that
+    assignment."""
     roster = tmp_path / "roster.csv"
     column = f"{TITLE} (4242)"
     _write(roster, [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", column],
@@ -246,6 +249,8 @@ def test_canvas_matches_by_user_id_whatever_the_sis_ids(canvas_class, tmp_path, 
     capsys.readouterr()
     assert _export(canvas_class, "--to", "canvas", "--roster", roster, "--out",
                    tmp_path / "canvas.csv", *(["--match", match] if match else [])) == 0
+    assert "students matched by the ids Canvas's download gave them (the roster's 'ID')\n" \
+        in capsys.readouterr().out
     grades, possible = canvas_upload((tmp_path / "canvas.csv").read_text(encoding="utf-8"))
     assert {user: row[column] for user, row in grades.items()} == {7: "9", 8: "0", 9: ""}
     assert possible == {column: "9"}

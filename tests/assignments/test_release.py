@@ -4,6 +4,7 @@ import copy
 import re
 from pathlib import Path
 
+import dying_release
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT, SOURCES, with_module
@@ -11,6 +12,7 @@ from keys import right
 from shared_fixture import shared
 
 from grader import notebook as nbg
+from grader import release, sandbox
 from grader.cli import main
 from grader.grade import Options
 from grader.questions import find_assignment
@@ -182,3 +184,78 @@ def test_a_released_notebook_links_only_to_what_its_folder_holds(tmp_path):
     assert footer.endswith("← previous: Lesson 10 · Backprop by hand")
     source = nbformat.read(BY_ASSIGNMENT["backprop_by_hand"], as_version=4)
     assert "](../10_backprop_by_hand.ipynb)" in nbg.student_version(source).cells[-1].source
+
+
+def _named(tmp_path, name: str) -> Path:
+    """The kit's first instructor notebook, copied as ``name`` beside its question module."""
+    path = tmp_path / name
+    path.write_bytes(BY_ASSIGNMENT["derive_it_by_hand"].read_bytes())
+    with_module("derive_it_by_hand", tmp_path)
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_check_run_that_dies_is_said_and_the_others_released(tmp_path, monkeypatch, capsys,
+                                                               jobs):
+    """The run of hw_oom.ipynb as nbgrader runs it dies (SIGKILL, as the out-of-memory
+    killer ends it), in the pool and again alone: release says which run of which notebook
+    died, and why; hw_oom is not released, ok.ipynb (checked in the same pool) is; exit
+    status 1. Before: with ``--jobs 1`` the run died in release's own process (and with it
+    the release, and here pytest); with 2, a traceback (BrokenProcessPool) and nothing
+    written."""
+    monkeypatch.setattr(release, "verify", dying_release.verify)
+    dying, fine = _named(tmp_path, "hw_oom.ipynb"), _named(tmp_path, "ok.ipynb")
+    out = tmp_path / "out"
+    assert main(["release", str(dying), str(fine), "--out", str(out), "--jobs", jobs]) == 1
+    said = capsys.readouterr()
+    assert said.err.splitlines() == [
+        f"problem: {dying}: the run of the solution notebook as nbgrader runs it did not "
+        "finish: its process was killed (SIGKILL) before it finished: most often the system "
+        "ran out of memory and its out-of-memory killer ended the largest process, or someone "
+        "ended it; the notebook is not released. Release it again (with --jobs 1, or on a "
+        "machine with more memory)"]
+    assert sorted(p.name for p in out.iterdir()) == ["derive_it_by_hand.py", "ok.ipynb"]
+
+
+@pytest.mark.slow
+def test_a_check_run_that_dies_once_is_made_again(tmp_path, monkeypatch, capsys):
+    """The run dies once (the pool breaks): made again alone, it passes, and the notebook is
+    released as if nothing had died."""
+    monkeypatch.setattr(release, "verify", dying_release.verify)
+    dying = _named(tmp_path, "hw_oom_once.ipynb")
+    assert main(["release", str(dying), "--out", str(tmp_path / "out"), "--jobs", "1"]) == 0
+    assert (tmp_path / "hw_oom_once.ipynb.died").exists()  # (it did die)
+    assert capsys.readouterr().err == ""
+    assert (tmp_path / "out" / "hw_oom_once.ipynb").exists()
+
+
+@pytest.mark.slow
+def test_the_runs_as_nbgrader_runs_them_are_sandboxed(tmp_path, capsys):
+    """A cell of the instructor notebook that writes into the teacher's folder, as a
+    student's would: in release's runs as nbgrader runs them (a kernel under bubblewrap,
+    as grading runs code) it cannot, and the cell's error is the problem. Before, the
+    kernel ran unsandboxed, and wrote there."""
+    notebook = nbformat.read(BY_ASSIGNMENT["derive_it_by_hand"], as_version=4)
+    touched = tmp_path / "touched.txt"
+    notebook.cells.insert(1, nbformat.v4.new_code_cell(
+        f"import pathlib\npathlib.Path({str(touched)!r}).write_text('the teacher\\'s')"))
+    path = tmp_path / "hw.ipynb"
+    nbformat.write(notebook, path)
+    with_module("derive_it_by_hand", tmp_path)
+    assert main(["release", str(path), "--out", str(tmp_path / "out"), "--jobs", "1"]) == 1
+    assert not touched.exists()
+    said = capsys.readouterr().err
+    assert f"problem: {path}: cell (unnamed) raised " in said
+    assert "when the solution notebook runs; fix that cell" in said
+
+
+@pytest.mark.slow
+def test_checking_without_a_sandbox_is_said(tmp_path, monkeypatch, capsys):
+    """Where bubblewrap does not work, release checks without it, as grading does, and says
+    so (before, it said nothing)."""
+    monkeypatch.setattr(sandbox, "_bubblewrap_works", lambda: (False, "no bwrap here"))
+    path = _named(tmp_path, "hw.ipynb")
+    assert main(["release", str(path), "--out", str(tmp_path / "out"), "--jobs", "1"]) == 0
+    assert capsys.readouterr().err.startswith(
+        "WARNING: checking without a sandbox. bubblewrap could not be used (no bwrap here)")
