@@ -512,6 +512,10 @@ class Tensor(TensorBase):
         ``storage_offset + sum(i_k * stride_k)``."""
         return ops.as_strided(self, size, stride, storage_offset)
 
+    def as_strided_(self, size, stride, storage_offset=None):
+        """``as_strided`` in place: this tensor takes the view's shape and strides."""
+        return ops.as_strided_(self, size, stride, storage_offset)
+
     def dim_order(self, *, ambiguity_check=False) -> tuple:
         """The dims from the outermost in memory to the innermost.
 
@@ -550,7 +554,8 @@ class Tensor(TensorBase):
         if fmt in layouts.CHANNELS_LAST_RANKS or fmt is layouts.contiguous_format:
             strides = (memory.contiguous_strides(self.shape) if fmt is layouts.contiguous_format
                        else layouts.format_strides(fmt, self.shape))
-            if copy or dtype not in (None, self.dtype) or not self.is_contiguous(fmt):
+            if copy or dtype not in (None, self.dtype) or \
+                    layouts.suggested_format(self.shape, self.stride()) is not fmt:
                 return _laid_out(ops.to_dtype(self, dtype or self.dtype, True), strides)
         return ops.to_dtype(self, dtype or self.dtype, copy)
 

@@ -21,7 +21,7 @@ import numpy as np
 
 import minigrad
 
-from .. import errors, ops
+from .. import errors, layouts, ops
 from ..autograd.broadcast import broadcast_shapes
 from ..dtypes import C_TYPE_NAMES
 from ..rules.arguments import check_sub
@@ -1766,8 +1766,14 @@ def _adaptive_sizes(input: Tensor, output_size, spatial: int, kind: str) -> tupl
 def _adaptive_avg_pool(input: Tensor, output_size, spatial: int) -> Tensor:
     size = _adaptive_sizes(input, output_size, spatial, "avg")
     if size == (1,) * spatial and input.dim() in (spatial + 1, spatial + 2):
-        # (as PyTorch: a mean, MeanBackward1)
-        return input.mean(tuple(range(-1, -spatial - 1, -1)), keepdim=True)
+        # (as PyTorch: a mean, MeanBackward1; of a channels-last batch, given its strides in
+        # place, AsStridedBackward1)
+        out = input.mean(tuple(range(-1, -spatial - 1, -1)), keepdim=True)
+        if layouts.suggested_format(input.shape, input.stride()) is \
+                (layouts.channels_last, layouts.channels_last_3d)[spatial - 2]:
+            n, c = input.shape[:2]
+            out.as_strided_((n, c) + size, (c, 1) + (c,) * spatial)
+        return out
     return ops.adaptive_avg_pool(input, size)
 
 
