@@ -38880,6 +38880,851 @@ def dive_zh_word2vec_and_analogy(torch):
     return {"embed_v": net[0].weight, "embed_u": net[1].weight}
 
 
+def mit_6s191_lab1_intro_to_pytorch(torch):
+    """MITDeepLearning/introtodeeplearning lab1/PT_Part1_Intro.ipynb (MIT 6.S191): 0-d,
+    1-d, 2-d and 4-d tensors with their ndim and shape, indexing a row, a column and a
+    scalar, ``torch.add``/``subtract``/``multiply`` in a small computation graph, the
+    ``OurDenseLayer`` module (a Parameter W and bias, sigmoid of x W + b), an
+    ``nn.Sequential`` of Linear and Sigmoid, a subclass of it, ``LinearButSometimesIdentity``
+    (a forward flag), the gradient of x**2 at 3, and gradient descent on (x - x_f)**2
+    rebuilding x with ``torch.tensor([x], requires_grad=True)`` each step (50 of its 500
+    steps)."""
+    nn = torch.nn
+    integer = torch.tensor(1234)
+    decimal = torch.tensor(3.14159265359)
+    print(f"`integer` is a {integer.ndim}-d Tensor: {integer}")
+    print(f"`decimal` is a {decimal.ndim}-d Tensor: {decimal}")
+    fibonacci = torch.tensor([1, 1, 2, 3, 5, 8])
+    count_to_100 = torch.tensor(range(100))
+    print(f"`fibonacci` is a {fibonacci.ndim}-d Tensor with shape: {fibonacci.shape}")
+    print(f"`count_to_100` is a {count_to_100.ndim}-d Tensor with shape: {count_to_100.shape}")
+    matrix = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    assert isinstance(matrix, torch.Tensor), "matrix must be a torch Tensor object"
+    assert matrix.ndim == 2
+    images = torch.zeros(10, 3, 256, 256)
+    assert list(images.shape) == [10, 3, 256, 256], "images is incorrect shape"
+    print(f"images is a {images.ndim}-d Tensor with shape: {images.shape}")
+    row_vector = matrix[1]
+    column_vector = matrix[:, 1]
+    scalar = matrix[0, 1]
+    print(f"`row_vector`: {row_vector}")
+    print(f"`column_vector`: {column_vector}")
+    print(f"`scalar`: {scalar}")
+    a = torch.tensor(15)
+    b = torch.tensor(61)
+    c1 = torch.add(a, b)
+    c2 = a + b
+    print(f"c1: {c1}")
+    print(f"c2: {c2}")
+
+    def func(a, b):
+        c = torch.add(a, b)
+        d = torch.subtract(b, 1)
+        e = torch.multiply(c, d)
+        return e
+
+    a, b = 1.5, 2.5
+    e_out = func(torch.tensor(a), torch.tensor(b))
+    print(f"e_out: {e_out}")
+
+    class OurDenseLayer(torch.nn.Module):
+        def __init__(self, num_inputs, num_outputs):
+            super(OurDenseLayer, self).__init__()
+            self.W = torch.nn.Parameter(torch.randn(num_inputs, num_outputs))
+            self.bias = torch.nn.Parameter(torch.randn(num_outputs))
+
+        def forward(self, x):
+            z = torch.matmul(x, self.W) + self.bias
+            y = torch.sigmoid(z)
+            return y
+
+    layer = OurDenseLayer(num_inputs=2, num_outputs=3)
+    x_input = torch.tensor([[1, 2.0]])
+    y = layer(x_input)
+    print(f"input shape: {x_input.shape}")
+    print(f"output shape: {y.shape}")
+    print(f"output result: {y}")
+    n_input_nodes = 2
+    n_output_nodes = 3
+    model = nn.Sequential(nn.Linear(n_input_nodes, n_output_nodes), nn.Sigmoid())
+    print(model)
+    x_input = torch.tensor([[1, 2.0]])
+    model_output = model(x_input)
+    print(f"input shape: {x_input.shape}")
+    print(f"output shape: {y.shape}")
+    print(f"output result: {y}")
+    print(model_output)
+
+    class LinearWithSigmoidActivation(nn.Module):
+        def __init__(self, num_inputs, num_outputs):
+            super(LinearWithSigmoidActivation, self).__init__()
+            self.linear = nn.Linear(num_inputs, num_outputs)
+            self.activation = nn.Sigmoid()
+
+        def forward(self, inputs):
+            linear_output = self.linear(inputs)
+            output = self.activation(linear_output)
+            return output
+
+    model = LinearWithSigmoidActivation(n_input_nodes, n_output_nodes)
+    y = model(x_input)
+    print(f"input shape: {x_input.shape}")
+    print(f"output shape: {y.shape}")
+    print(f"output result: {y}")
+
+    class LinearButSometimesIdentity(nn.Module):
+        def __init__(self, num_inputs, num_outputs):
+            super(LinearButSometimesIdentity, self).__init__()
+            self.linear = nn.Linear(num_inputs, num_outputs)
+
+        def forward(self, inputs, isidentity=False):
+            if isidentity:
+                return inputs
+            else:
+                return self.linear(inputs)
+
+    model = LinearButSometimesIdentity(num_inputs=2, num_outputs=3)
+    out_with_linear = model(x_input)
+    out_with_identity = model(x_input, isidentity=True)
+    print(f"input: {x_input}")
+    print("Network linear output: {}; network identity output: {}".format(out_with_linear,
+                                                                           out_with_identity))
+    x = torch.tensor(3.0, requires_grad=True)
+    y = x ** 2
+    y.backward()
+    dy_dx = x.grad
+    print("dy_dx of y=x^2 at x=3.0 is: ", dy_dx)
+    assert dy_dx == 6.0
+    x = torch.randn(1)
+    print(f"Initializing x={x.item()}")
+    learning_rate = 1e-2
+    history = []
+    x_f = 4
+    for i in range(50):
+        x = torch.tensor([x], requires_grad=True)
+        loss = (x - x_f) ** 2
+        loss.backward()
+        x = x.item() - learning_rate * x.grad
+        history.append(x.item())
+    print(history[:3], history[-1], x)
+    return {"W": layer.W, "linear": model.linear.weight, "x": x}
+
+
+def mit_6s191_lab2_mnist(torch):
+    """MITDeepLearning/introtodeeplearning lab2/PT_Part1_MNIST.ipynb (MIT 6.S191): a
+    fully connected ``build_fc_model`` (Flatten, Linear(784, 128), ReLU, Linear(128, 10))
+    trained with SGD by the lab's ``train`` (loss times batch size, argmax accuracy,
+    printed per epoch), ``evaluate`` under ``no_grad``, then the lab's ``CNN`` (Conv2d(1,
+    24, 3), MaxPool2d, Conv2d(24, 36, 3), MaxPool2d, Flatten, Linear(900, 128), ReLU,
+    Linear(128, 10)) trained with SGD, its softmax predictions and argmax. MNIST is 128
+    seeded random images (train) and 64 (test), batch 64, one epoch each."""
+    nn = torch.nn
+    optim = torch.optim
+    device = torch.device("cpu")
+    train_dataset = image_dataset(torch, 128, seed=6)
+    test_dataset = image_dataset(torch, 64, seed=7)
+    image, label = train_dataset[0]
+    print(image.size())
+    print(label)
+    trainset_loader = torch.utils.data.DataLoader(train_dataset, batch_size=64, shuffle=True)
+    testset_loader = torch.utils.data.DataLoader(test_dataset, batch_size=64, shuffle=False)
+
+    def build_fc_model():
+        fc_model = nn.Sequential(
+            nn.Flatten(),
+            nn.Linear(28 * 28, 128),
+            nn.ReLU(),
+            nn.Linear(128, 10),
+        )
+        return fc_model
+
+    fc_model_sequential = build_fc_model()
+    fc_model = fc_model_sequential.to(device)
+    print(fc_model)
+    loss_function = nn.CrossEntropyLoss()
+    optimizer = optim.SGD(fc_model.parameters(), lr=0.1)
+
+    def train(model, dataloader, criterion, optimizer, epochs):
+        model.train()
+        for epoch in range(epochs):
+            total_loss = 0
+            correct_pred = 0
+            total_pred = 0
+            for images, labels in trainset_loader:
+                images, labels = images.to(device), labels.to(device)
+                outputs = fc_model(images)
+                loss = loss_function(outputs, labels)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                total_loss += loss.item() * images.size(0)
+                predicted = torch.argmax(outputs, dim=1)
+                correct_pred += (predicted == labels).sum().item()
+                total_pred += labels.size(0)
+            total_epoch_loss = total_loss / total_pred
+            epoch_accuracy = correct_pred / total_pred
+            print(f"Epoch {epoch + 1}, Loss: {total_epoch_loss}, Accuracy: {epoch_accuracy:.4f}")
+
+    train(fc_model, trainset_loader, loss_function, optimizer, 1)
+
+    def evaluate(model, dataloader, loss_function):
+        model.eval()
+        test_loss = 0
+        correct_pred = 0
+        total_pred = 0
+        with torch.no_grad():
+            for images, labels in testset_loader:
+                images, labels = images.to(device), labels.to(device)
+                outputs = model(images)
+                loss = loss_function(outputs, labels)
+                test_loss += loss.item() * images.size(0)
+                predicted = torch.argmax(outputs, dim=1)
+                correct_pred += (predicted == labels).sum().item()
+                total_pred += labels.size(0)
+        test_loss /= total_pred
+        test_acc = correct_pred / total_pred
+        return test_loss, test_acc
+
+    test_loss, test_acc = evaluate(fc_model, trainset_loader, loss_function)
+    print("Test accuracy:", test_acc, test_loss)
+
+    class CNN(nn.Module):
+        def __init__(self):
+            super(CNN, self).__init__()
+            self.conv1 = nn.Conv2d(1, 24, kernel_size=3)
+            self.pool1 = nn.MaxPool2d(kernel_size=2)
+            self.conv2 = nn.Conv2d(24, 36, kernel_size=3)
+            self.pool2 = nn.MaxPool2d(kernel_size=2)
+            self.flatten = nn.Flatten()
+            self.fc1 = nn.Linear(36 * 5 * 5, 128)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = self.conv1(x)
+            x = self.relu(x)
+            x = self.pool1(x)
+            x = self.conv2(x)
+            x = self.relu(x)
+            x = self.pool2(x)
+            x = self.flatten(x)
+            x = self.fc1(x)
+            x = self.relu(x)
+            x = self.fc2(x)
+            return x
+
+    cnn_model = CNN().to(device)
+    image, label = train_dataset[0]
+    image = image.to(device).unsqueeze(0)
+    output = cnn_model(image)
+    print(cnn_model)
+    print(output.shape)
+    optimizer = optim.SGD(cnn_model.parameters(), lr=1e-2)
+    loss_history = []
+    for epoch in range(1):
+        total_loss = 0
+        correct_pred = 0
+        total_pred = 0
+        for idx, (images, labels) in enumerate(trainset_loader):
+            images, labels = images.to(device), labels.to(device)
+            logits = cnn_model(images)
+            loss = loss_function(logits, labels)
+            loss_history.append(loss.detach().cpu().numpy())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total_loss += loss.item() * images.size(0)
+            predicted = torch.argmax(logits, dim=1)
+            correct_pred += (predicted == labels).sum().item()
+            total_pred += labels.size(0)
+        total_epoch_loss = total_loss / total_pred
+        epoch_accuracy = correct_pred / total_pred
+        print(f"Epoch {epoch + 1}, Loss: {total_epoch_loss}, Accuracy: {epoch_accuracy:.4f}")
+    print(loss_history)
+    test_loss, test_acc = evaluate(cnn_model, testset_loader, loss_function)
+    print("Test accuracy:", test_acc)
+    test_image, test_label = test_dataset[0]
+    test_image = test_image.to(device).unsqueeze(0)
+    logits = cnn_model(test_image)
+    probabilities = torch.nn.functional.softmax(logits, dim=1)
+    print(probabilities)
+    prediction = torch.argmax(probabilities, dim=1)
+    print(prediction, prediction.item(), "Label of this digit is:", test_label)
+    return {"fc": fc_model[1].weight, "conv1": cnn_model.conv1.weight,
+            "fc1": cnn_model.fc1.weight, "fc1.grad": cnn_model.fc1.weight.grad}
+
+
+def mit_6s191_lab1_music_generation(torch):
+    """MITDeepLearning/introtodeeplearning lab1/PT_Part2_Music_Generation.ipynb (MIT
+    6.S191): the songs' characters numbered (``char2idx``, ``idx2char``), ``get_batch``
+    (NumPy's random choice of starts, tensors of the input and target sequences), the
+    lab's ``LSTMModel`` (Embedding, LSTM with batch_first and an ``init_hidden`` of zeros,
+    Linear), ``compute_loss`` (labels and logits viewed flat into CrossEntropyLoss), the
+    untrained prediction's multinomial samples, ``train_step`` with Adam, and
+    ``generate_text`` sampling with ``torch.multinomial`` from the softmax one character
+    at a time. The songs are two made-up ABC tunes, the sizes small (embedding 16, hidden
+    32, sequence 20, batch 4), 2 steps and 30 generated characters."""
+    nn = torch.nn
+    device = torch.device("cpu")
+    songs = ["X:1\nT:Made Up Reel\nM:4/4\nK:D\n|:d2fd A2FA|dfaf gfed|cBAG FGAF|GFED EFGE:|",
+             "X:2\nT:Another Jig\nM:6/8\nK:G\n|:GAB d2B|c2A BGE|DGG GFG|A3 AGA:|"]
+    songs_joined = "\n\n".join(songs)
+    vocab = sorted(set(songs_joined))
+    print("There are", len(vocab), "unique characters in the dataset")
+    char2idx = {u: i for i, u in enumerate(vocab)}
+    idx2char = np.array(vocab)
+
+    def vectorize_string(string):
+        return np.array([char2idx[c] for c in string])
+
+    vectorized_songs = vectorize_string(songs_joined)
+    print("{} ---- characters mapped to int ----> {}".format(repr(songs_joined[:10]),
+                                                            vectorized_songs[:10]))
+    rng = np.random.RandomState(0)
+
+    def get_batch(vectorized_songs, seq_length, batch_size):
+        n = vectorized_songs.shape[0] - 1
+        idx = rng.choice(n - seq_length, batch_size)
+        input_batch = [vectorized_songs[i:i + seq_length] for i in idx]
+        output_batch = [vectorized_songs[i + 1:i + seq_length + 1] for i in idx]
+        x_batch = torch.tensor(input_batch, dtype=torch.long)
+        y_batch = torch.tensor(output_batch, dtype=torch.long)
+        return x_batch, y_batch
+
+    x_batch, y_batch = get_batch(vectorized_songs, seq_length=5, batch_size=1)
+    for i, (input_idx, target_idx) in enumerate(zip(x_batch[0], y_batch[0])):
+        print("Step {:3d}".format(i))
+        print("  input: {} ({:s})".format(input_idx, repr(idx2char[input_idx.item()])))
+        print("  expected output: {} ({:s})".format(target_idx,
+                                                    repr(idx2char[target_idx.item()])))
+
+    class LSTMModel(nn.Module):
+        def __init__(self, vocab_size, embedding_dim, hidden_size):
+            super(LSTMModel, self).__init__()
+            self.hidden_size = hidden_size
+            self.embedding = nn.Embedding(vocab_size, embedding_dim)
+            self.lstm = nn.LSTM(embedding_dim, hidden_size, batch_first=True)
+            self.fc = nn.Linear(hidden_size, vocab_size)
+
+        def init_hidden(self, batch_size, device):
+            return (torch.zeros(1, batch_size, self.hidden_size).to(device),
+                    torch.zeros(1, batch_size, self.hidden_size).to(device))
+
+        def forward(self, x, state=None, return_state=False):
+            x = self.embedding(x)
+            if state is None:
+                state = self.init_hidden(x.size(0), x.device)
+            out, state = self.lstm(x, state)
+            out = self.fc(out)
+            return out if not return_state else (out, state)
+
+    vocab_size = len(vocab)
+    embedding_dim = 16
+    hidden_size = 32
+    batch_size = 4
+    model = LSTMModel(vocab_size, embedding_dim, hidden_size).to(device)
+    print(model)
+    x, y = get_batch(vectorized_songs, seq_length=20, batch_size=batch_size)
+    x = x.to(device)
+    y = y.to(device)
+    pred = model(x)
+    print("Input shape:      ", x.shape, " # (batch_size, sequence_length)")
+    print("Prediction shape: ", pred.shape, "# (batch_size, sequence_length, vocab_size)")
+    sampled_indices = torch.multinomial(torch.softmax(pred[0], dim=-1), num_samples=1)
+    sampled_indices = sampled_indices.squeeze(-1).cpu().numpy()
+    print(sampled_indices)
+    print("Input: \n", repr("".join(idx2char[x[0].cpu()])))
+    print("Next Char Predictions: \n", repr("".join(idx2char[sampled_indices])))
+    cross_entropy = nn.CrossEntropyLoss()
+
+    def compute_loss(labels, logits):
+        batched_labels = labels.view(-1)
+        batched_logits = logits.view(-1, logits.size(-1))
+        loss = cross_entropy(batched_logits, batched_labels)
+        return loss
+
+    example_batch_loss = compute_loss(y, pred)
+    print(f"Prediction shape: {pred.shape} # (batch_size, sequence_length, vocab_size)")
+    print(f"scalar_loss:      {example_batch_loss.mean().item()}")
+    optimizer = torch.optim.Adam(model.parameters(), lr=5e-3)
+
+    def train_step(x, y):
+        model.train()
+        optimizer.zero_grad()
+        y_hat = model(x)
+        loss = compute_loss(y, y_hat)
+        loss.backward()
+        optimizer.step()
+        return loss
+
+    history = []
+    for iter in range(2):
+        x_batch, y_batch = get_batch(vectorized_songs, 20, batch_size)
+        x_batch = torch.tensor(x_batch, dtype=torch.long).to(device)
+        y_batch = torch.tensor(y_batch, dtype=torch.long).to(device)
+        loss = train_step(x_batch, y_batch)
+        history.append(loss.item())
+    print(history)
+
+    def generate_text(model, start_string, generation_length=1000):
+        input_idx = [char2idx[s] for s in start_string]
+        input_idx = torch.tensor([input_idx], dtype=torch.long).to(device)
+        state = model.init_hidden(input_idx.size(0), device)
+        text_generated = []
+        for i in range(generation_length):
+            predictions, state = model(input_idx, state, return_state=True)
+            predictions = predictions.squeeze(0)
+            input_idx = torch.multinomial(torch.softmax(predictions, dim=-1), num_samples=1)
+            text_generated.append(idx2char[input_idx].item())
+        return start_string + "".join(text_generated)
+
+    model.eval()
+    with torch.no_grad():
+        generated_text = generate_text(model, start_string="X", generation_length=30)
+    print(repr(generated_text))
+    return {"embedding": model.embedding.weight, "lstm": model.lstm.weight_hh_l0,
+            "fc": model.fc.weight}
+
+
+def examples_fast_neural_style(torch):
+    """pytorch/examples fast_neural_style/neural_style/transformer_net.py, utils.py and
+    neural_style.py's train: the ``TransformerNet`` (ConvLayer: ReflectionPad2d then
+    Conv2d; InstanceNorm2d(affine=True); five ResidualBlocks; UpsampleConvLayer:
+    ``interpolate(mode='nearest', scale_factor=2)`` then a padded conv), ``gram_matrix``
+    (features viewed (b, ch, h*w), ``bmm`` with the transpose over ch*h*w),
+    ``normalize_batch`` (ImageNet's mean and std through ``new_tensor(...).view(-1, 1,
+    1)``, the batch divided by 255), and the training loop: Adam, content loss as the
+    MSE of relu2_2 features, style loss summed over the Gram matrices of four feature
+    maps, the weights 1e5 and 1e10, the aggregated losses printed. VGG16 is a small
+    stand-in of its four slices (its ``namedtuple`` of outputs), the style image and the
+    batch 2 random 32x32 images x 255, one step (a second one lands elements whose
+    gradients cancel, after InstanceNorm, to near 0 and so are float rounding's sign, at
+    Adam's step of 1e-3 apart: measured, see the test's tolerances)."""
+    import collections
+    nn = torch.nn
+
+    class ConvLayer(torch.nn.Module):
+        def __init__(self, in_channels, out_channels, kernel_size, stride):
+            super(ConvLayer, self).__init__()
+            reflection_padding = kernel_size // 2
+            self.reflection_pad = torch.nn.ReflectionPad2d(reflection_padding)
+            self.conv2d = torch.nn.Conv2d(in_channels, out_channels, kernel_size, stride)
+
+        def forward(self, x):
+            out = self.reflection_pad(x)
+            out = self.conv2d(out)
+            return out
+
+    class ResidualBlock(torch.nn.Module):
+        def __init__(self, channels):
+            super(ResidualBlock, self).__init__()
+            self.conv1 = ConvLayer(channels, channels, kernel_size=3, stride=1)
+            self.in1 = torch.nn.InstanceNorm2d(channels, affine=True)
+            self.conv2 = ConvLayer(channels, channels, kernel_size=3, stride=1)
+            self.in2 = torch.nn.InstanceNorm2d(channels, affine=True)
+            self.relu = torch.nn.ReLU()
+
+        def forward(self, x):
+            residual = x
+            out = self.relu(self.in1(self.conv1(x)))
+            out = self.in2(self.conv2(out))
+            out = out + residual
+            return out
+
+    class UpsampleConvLayer(torch.nn.Module):
+        def __init__(self, in_channels, out_channels, kernel_size, stride, upsample=None):
+            super(UpsampleConvLayer, self).__init__()
+            self.upsample = upsample
+            reflection_padding = kernel_size // 2
+            self.reflection_pad = torch.nn.ReflectionPad2d(reflection_padding)
+            self.conv2d = torch.nn.Conv2d(in_channels, out_channels, kernel_size, stride)
+
+        def forward(self, x):
+            x_in = x
+            if self.upsample:
+                x_in = torch.nn.functional.interpolate(x_in, mode='nearest',
+                                                       scale_factor=self.upsample)
+            out = self.reflection_pad(x_in)
+            out = self.conv2d(out)
+            return out
+
+    class TransformerNet(torch.nn.Module):
+        def __init__(self):
+            super(TransformerNet, self).__init__()
+            self.conv1 = ConvLayer(3, 32, kernel_size=9, stride=1)
+            self.in1 = torch.nn.InstanceNorm2d(32, affine=True)
+            self.conv2 = ConvLayer(32, 64, kernel_size=3, stride=2)
+            self.in2 = torch.nn.InstanceNorm2d(64, affine=True)
+            self.conv3 = ConvLayer(64, 128, kernel_size=3, stride=2)
+            self.in3 = torch.nn.InstanceNorm2d(128, affine=True)
+            self.res1 = ResidualBlock(128)
+            self.res2 = ResidualBlock(128)
+            self.res3 = ResidualBlock(128)
+            self.res4 = ResidualBlock(128)
+            self.res5 = ResidualBlock(128)
+            self.deconv1 = UpsampleConvLayer(128, 64, kernel_size=3, stride=1, upsample=2)
+            self.in4 = torch.nn.InstanceNorm2d(64, affine=True)
+            self.deconv2 = UpsampleConvLayer(64, 32, kernel_size=3, stride=1, upsample=2)
+            self.in5 = torch.nn.InstanceNorm2d(32, affine=True)
+            self.deconv3 = ConvLayer(32, 3, kernel_size=9, stride=1)
+            self.relu = torch.nn.ReLU()
+
+        def forward(self, X):
+            y = self.relu(self.in1(self.conv1(X)))
+            y = self.relu(self.in2(self.conv2(y)))
+            y = self.relu(self.in3(self.conv3(y)))
+            y = self.res1(y)
+            y = self.res2(y)
+            y = self.res3(y)
+            y = self.res4(y)
+            y = self.res5(y)
+            y = self.relu(self.in4(self.deconv1(y)))
+            y = self.relu(self.in5(self.deconv2(y)))
+            y = self.deconv3(y)
+            return y
+
+    class Vgg16(torch.nn.Module):
+        def __init__(self, requires_grad=False):
+            super(Vgg16, self).__init__()
+            self.slice1 = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(inplace=True))
+            self.slice2 = nn.Sequential(nn.MaxPool2d(2, 2), nn.Conv2d(8, 16, 3, padding=1),
+                                        nn.ReLU(inplace=True))
+            self.slice3 = nn.Sequential(nn.MaxPool2d(2, 2), nn.Conv2d(16, 16, 3, padding=1),
+                                        nn.ReLU(inplace=True))
+            self.slice4 = nn.Sequential(nn.MaxPool2d(2, 2), nn.Conv2d(16, 32, 3, padding=1),
+                                        nn.ReLU(inplace=True))
+            if not requires_grad:
+                for param in self.parameters():
+                    param.requires_grad = False
+
+        def forward(self, X):
+            h = self.slice1(X)
+            h_relu1_2 = h
+            h = self.slice2(h)
+            h_relu2_2 = h
+            h = self.slice3(h)
+            h_relu3_3 = h
+            h = self.slice4(h)
+            h_relu4_3 = h
+            vgg_outputs = collections.namedtuple("VggOutputs",
+                                                 ['relu1_2', 'relu2_2', 'relu3_3', 'relu4_3'])
+            out = vgg_outputs(h_relu1_2, h_relu2_2, h_relu3_3, h_relu4_3)
+            return out
+
+    def gram_matrix(y):
+        (b, ch, h, w) = y.size()
+        features = y.view(b, ch, w * h)
+        features_t = features.transpose(1, 2)
+        gram = features.bmm(features_t) / (ch * h * w)
+        return gram
+
+    def normalize_batch(batch):
+        mean = batch.new_tensor([0.485, 0.456, 0.406]).view(-1, 1, 1)
+        std = batch.new_tensor([0.229, 0.224, 0.225]).view(-1, 1, 1)
+        batch = batch.div_(255.0)
+        return (batch - mean) / std
+
+    transformer = TransformerNet()
+    optimizer = torch.optim.Adam(transformer.parameters(), 1e-3)
+    mse_loss = torch.nn.MSELoss()
+    vgg = Vgg16(requires_grad=False)
+    style = torch.rand(1, 3, 32, 32) * 255
+    style = style.repeat(2, 1, 1, 1)
+    features_style = vgg(normalize_batch(style))
+    gram_style = [gram_matrix(y) for y in features_style]
+    print([g.shape for g in gram_style])
+    content_weight, style_weight, log_interval = 1e5, 1e10, 1
+    transformer.train()
+    agg_content_loss = 0.
+    agg_style_loss = 0.
+    count = 0
+    for batch_id in range(1):
+        x = torch.rand(2, 3, 32, 32) * 255
+        n_batch = len(x)
+        count += n_batch
+        optimizer.zero_grad()
+        y = transformer(x)
+        y = normalize_batch(y)
+        x = normalize_batch(x)
+        features_y = vgg(y)
+        features_x = vgg(x)
+        content_loss = content_weight * mse_loss(features_y.relu2_2, features_x.relu2_2)
+        style_loss = 0.
+        for ft_y, gm_s in zip(features_y, gram_style):
+            gm_y = gram_matrix(ft_y)
+            style_loss += mse_loss(gm_y, gm_s[:n_batch, :, :])
+        style_loss *= style_weight
+        total_loss = content_loss + style_loss
+        total_loss.backward()
+        optimizer.step()
+        agg_content_loss += content_loss.item()
+        agg_style_loss += style_loss.item()
+        if (batch_id + 1) % log_interval == 0:
+            mesg = "Epoch {}:\t[{}/{}]\tcontent: {:.6f}\tstyle: {:.6f}\ttotal: {:.6f}".format(
+                1, count, 4, agg_content_loss / (batch_id + 1), agg_style_loss / (batch_id + 1),
+                (agg_content_loss + agg_style_loss) / (batch_id + 1))
+            print(mesg)
+    transformer.eval()
+    with torch.no_grad():
+        output = transformer(torch.rand(1, 3, 16, 16) * 255)
+    img = output[0].clone().clamp(0, 255).numpy()
+    img = img.transpose(1, 2, 0).astype("uint8")
+    print(output.shape, img.shape, img.dtype)
+    return {"conv1": transformer.conv1.conv2d.weight, "in1": transformer.in1.weight,
+            "in5.grad": transformer.in5.weight.grad,
+            "deconv3.grad": transformer.deconv3.conv2d.weight.grad}
+
+
+def bentrevett_image_classification_mlp_lenet(torch):
+    """bentrevett/pytorch-image-classification 1_mlp.ipynb and 2_lenet.ipynb: the MLP
+    (Linear 784-250-100-10, ReLU, ``x.view(batch_size, -1)``, returning the logits and the
+    hidden layer), ``count_parameters``, Adam and CrossEntropyLoss, ``calculate_accuracy``
+    (``argmax(1, keepdim=True)``, ``eq(y.view_as(top_pred))``), ``train`` and ``evaluate``
+    loops with their mean loss and accuracy, ``epoch_time``; then LeNet (two Conv2d with
+    ``F.max_pool2d(kernel_size=2)`` and ReLU, three Linear) trained the same way, and
+    ``get_predictions`` (softmax probabilities under no_grad, ``torch.cat`` of the batches).
+    MNIST is 192 seeded random images split by ``data.random_split`` (90 % train), batch
+    64, one epoch each."""
+    nn = torch.nn
+    F = nn.functional
+    optim = torch.optim
+    data = torch.utils.data
+    SEED = 1234
+    random_state = np.random.RandomState(SEED)
+    torch.manual_seed(SEED)
+    train_data = image_dataset(torch, 192, seed=8)
+    test_data = image_dataset(torch, 64, seed=9)
+    VALID_RATIO = 0.9
+    n_train_examples = int(len(train_data) * VALID_RATIO)
+    n_valid_examples = len(train_data) - n_train_examples
+    train_data, valid_data = data.random_split(train_data, [n_train_examples, n_valid_examples])
+    print(f'Number of training examples: {len(train_data)}')
+    print(f'Number of validation examples: {len(valid_data)}')
+    print(f'Number of testing examples: {len(test_data)}')
+    BATCH_SIZE = 64
+    train_iterator = data.DataLoader(train_data, shuffle=True, batch_size=BATCH_SIZE)
+    valid_iterator = data.DataLoader(valid_data, batch_size=BATCH_SIZE)
+    test_iterator = data.DataLoader(test_data, batch_size=BATCH_SIZE)
+
+    class MLP(nn.Module):
+        def __init__(self, input_dim, output_dim):
+            super().__init__()
+            self.input_fc = nn.Linear(input_dim, 250)
+            self.hidden_fc = nn.Linear(250, 100)
+            self.output_fc = nn.Linear(100, output_dim)
+
+        def forward(self, x):
+            batch_size = x.shape[0]
+            x = x.view(batch_size, -1)
+            h_1 = F.relu(self.input_fc(x))
+            h_2 = F.relu(self.hidden_fc(h_1))
+            y_pred = self.output_fc(h_2)
+            return y_pred, h_2
+
+    class LeNet(nn.Module):
+        def __init__(self, output_dim):
+            super().__init__()
+            self.conv1 = nn.Conv2d(in_channels=1, out_channels=6, kernel_size=5)
+            self.conv2 = nn.Conv2d(in_channels=6, out_channels=16, kernel_size=5)
+            self.fc_1 = nn.Linear(16 * 4 * 4, 120)
+            self.fc_2 = nn.Linear(120, 84)
+            self.fc_3 = nn.Linear(84, output_dim)
+
+        def forward(self, x):
+            x = self.conv1(x)
+            x = F.max_pool2d(x, kernel_size=2)
+            x = F.relu(x)
+            x = self.conv2(x)
+            x = F.max_pool2d(x, kernel_size=2)
+            x = F.relu(x)
+            x = x.view(x.shape[0], -1)
+            h = x
+            x = self.fc_1(x)
+            x = F.relu(x)
+            x = self.fc_2(x)
+            x = F.relu(x)
+            x = self.fc_3(x)
+            return x, h
+
+    def count_parameters(model):
+        return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+    def calculate_accuracy(y_pred, y):
+        top_pred = y_pred.argmax(1, keepdim=True)
+        correct = top_pred.eq(y.view_as(top_pred)).sum()
+        acc = correct.float() / y.shape[0]
+        return acc
+
+    def train(model, iterator, optimizer, criterion, device):
+        epoch_loss = 0
+        epoch_acc = 0
+        model.train()
+        for (x, y) in iterator:
+            x = x.to(device)
+            y = y.to(device)
+            optimizer.zero_grad()
+            y_pred, _ = model(x)
+            loss = criterion(y_pred, y)
+            acc = calculate_accuracy(y_pred, y)
+            loss.backward()
+            optimizer.step()
+            epoch_loss += loss.item()
+            epoch_acc += acc.item()
+        return epoch_loss / len(iterator), epoch_acc / len(iterator)
+
+    def evaluate(model, iterator, criterion, device):
+        epoch_loss = 0
+        epoch_acc = 0
+        model.eval()
+        with torch.no_grad():
+            for (x, y) in iterator:
+                x = x.to(device)
+                y = y.to(device)
+                y_pred, _ = model(x)
+                loss = criterion(y_pred, y)
+                acc = calculate_accuracy(y_pred, y)
+                epoch_loss += loss.item()
+                epoch_acc += acc.item()
+        return epoch_loss / len(iterator), epoch_acc / len(iterator)
+
+    def get_predictions(model, iterator, device):
+        model.eval()
+        images = []
+        labels = []
+        probs = []
+        with torch.no_grad():
+            for (x, y) in iterator:
+                x = x.to(device)
+                y_pred, _ = model(x)
+                y_prob = F.softmax(y_pred, dim=-1)
+                images.append(x.cpu())
+                labels.append(y.cpu())
+                probs.append(y_prob.cpu())
+        images = torch.cat(images, dim=0)
+        labels = torch.cat(labels, dim=0)
+        probs = torch.cat(probs, dim=0)
+        return images, labels, probs
+
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    kept = {}
+    for model in (MLP(28 * 28, 10), LeNet(10)):
+        print(f'The model has {count_parameters(model):,} trainable parameters')
+        optimizer = optim.Adam(model.parameters())
+        criterion = nn.CrossEntropyLoss()
+        model = model.to(device)
+        criterion = criterion.to(device)
+        best_valid_loss = float('inf')
+        for epoch in range(1):
+            train_loss, train_acc = train(model, train_iterator, optimizer, criterion, device)
+            valid_loss, valid_acc = evaluate(model, valid_iterator, criterion, device)
+            if valid_loss < best_valid_loss:
+                best_valid_loss = valid_loss
+            print(f'Epoch: {epoch + 1:02}')
+            print(f'\tTrain Loss: {train_loss:.3f} | Train Acc: {train_acc * 100:.2f}%')
+            print(f'\t Val. Loss: {valid_loss:.3f} |  Val. Acc: {valid_acc * 100:.2f}%')
+        test_loss, test_acc = evaluate(model, test_iterator, criterion, device)
+        print(f'Test Loss: {test_loss:.3f} | Test Acc: {test_acc * 100:.2f}%')
+        images, labels, probs = get_predictions(model, test_iterator, device)
+        pred_labels = torch.argmax(probs, 1)
+        corrects = torch.eq(labels, pred_labels)
+        incorrect_examples = []
+        for image, label, prob, correct in zip(images, labels, probs, corrects):
+            if not correct:
+                incorrect_examples.append((image, label, prob))
+        incorrect_examples.sort(reverse=True, key=lambda x: torch.max(x[2], dim=0).values)
+        print(images.shape, probs[:2], len(incorrect_examples), incorrect_examples[0][2].max())
+        kept[type(model).__name__] = next(model.parameters())
+    print(random_state.rand())
+    return kept
+
+
+def torch_compile_tutorial(torch):
+    """pytorch/tutorials intermediate_source/torch_compile_tutorial.py: ``torch.compile``
+    of a function (``opt_foo1 = torch.compile(foo)``), as a decorator, of a function calling
+    another, of a module (``mod.compile()`` and ``torch.compile(mod)``), the graph-break
+    example ``bar`` (a data-dependent ``if b.sum() < 0``) run with both signs,
+    ``torch._dynamo.reset()`` between them, and the training-step comparison (eager and
+    compiled outputs of the same model and input equal) on a small MLP instead of its
+    ResNet; its timings are left out, and each compile is given ``backend="eager"`` (the
+    tutorial's default, inductor, spends 25 s here compiling C++ in PyTorch; minigrad runs
+    every backend eagerly)."""
+    compile = functools.partial(torch.compile, backend="eager")
+    def foo(x, y):
+        a = torch.sin(x)
+        b = torch.cos(y)
+        return a + b
+
+    opt_foo1 = compile(foo)
+    print(opt_foo1(torch.randn(3, 3), torch.randn(3, 3)))
+
+    @compile
+    def opt_foo2(x, y):
+        a = torch.sin(x)
+        b = torch.cos(y)
+        return a + b
+
+    print(opt_foo2(torch.randn(3, 3), torch.randn(3, 3)))
+
+    def inner(x):
+        return torch.sin(x)
+
+    @compile
+    def outer(x, y):
+        a = inner(x)
+        b = torch.cos(y)
+        return a + b
+
+    print(outer(torch.randn(3, 3), torch.randn(3, 3)))
+
+    class MyModule(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(3, 3)
+
+        def forward(self, x):
+            return torch.nn.functional.relu(self.lin(x))
+
+    mod = MyModule()
+    mod.compile(backend="eager")
+    print(mod(torch.randn(3, 3)))
+    mod = MyModule()
+    opt_mod = compile(mod)
+    t = torch.randn(3, 3)
+    print(opt_mod(t), torch.equal(opt_mod(t), mod(t)))
+
+    def bar(a, b):
+        x = a / (torch.abs(a) + 1)
+        if b.sum() < 0:
+            b = b * -1
+        return x * b
+
+    opt_bar = compile(bar)
+    inp1 = torch.ones(4)
+    inp2 = torch.ones(4)
+    print(opt_bar(inp1, inp2))
+    print(opt_bar(inp1, -inp2))
+    torch._dynamo.reset()
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
+    opt = torch.optim.Adam(model.parameters())
+
+    def train(mod, data):
+        opt.zero_grad(True)
+        pred = mod(data[0])
+        loss = torch.nn.CrossEntropyLoss()(pred, data[1])
+        loss.backward()
+        opt.step()
+
+    train_opt = compile(train)
+    data = (torch.randn(16, 8), torch.randint(4, (16,)))
+    for i in range(3):
+        train_opt(model, data)
+    with torch.no_grad():
+        print(model(data[0])[:2])
+    eval_opt = compile(model)
+    print(torch.allclose(eval_opt(data[0]), model(data[0])))
+    return {"lin": mod.lin.weight, "model": model[0].weight, "grad": model[2].weight.grad}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -38957,4 +39802,7 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             fastbook_nlp_dive, fastbook_foundations, llama2c_model_train_and_export,
             micrograd_lecture_pytorch_cells, cs231n_network_visualization_and_style_transfer,
             cs231n_transformer_layers_and_simclr, d2l_computational_performance,
-            transfer_learning_tutorial, memory_format_channels_last]
+            transfer_learning_tutorial, memory_format_channels_last,
+            mit_6s191_lab1_intro_to_pytorch, mit_6s191_lab2_mnist, mit_6s191_lab1_music_generation,
+            examples_fast_neural_style, bentrevett_image_classification_mlp_lenet,
+            torch_compile_tutorial]
