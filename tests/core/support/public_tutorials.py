@@ -39725,6 +39725,57 @@ def torch_compile_tutorial(torch):
     return {"lin": mod.lin.weight, "model": model[0].weight, "grad": model[2].weight.grad}
 
 
+def nn_utils_rnn_and_vector_docstrings(torch):
+    """pytorch/pytorch torch/nn/utils/rnn.py and torch/nn/utils/convert_parameters.py: the
+    Examples of pad_sequence (batch_first, padding_value, padding_side='left'),
+    pack_sequence (enforce_sorted), unpad_sequence and unpack_sequence (the tensors back,
+    ``torch.equal`` to the originals), pack_padded_sequence with pad_packed_sequence
+    (total_length); then parameters_to_vector and vector_to_parameters on a small model."""
+    rnn = torch.nn.utils.rnn
+    pack_padded_sequence, pack_sequence = rnn.pack_padded_sequence, rnn.pack_sequence
+    pad_packed_sequence, pad_sequence = rnn.pad_packed_sequence, rnn.pad_sequence
+    unpack_sequence, unpad_sequence = rnn.unpack_sequence, rnn.unpad_sequence
+    a = torch.ones(25, 300)
+    b = torch.ones(22, 300)
+    c = torch.ones(15, 300)
+    print(pad_sequence([a, b, c]).size())
+    print(pad_sequence([a, b, c], batch_first=True, padding_value=-1.0)[:, -4:, 0])
+    print(pad_sequence([torch.tensor([1, 2, 3]), torch.tensor([4, 5])], batch_first=True,
+                       padding_side="left"))
+    a = torch.tensor([1, 2, 3])
+    b = torch.tensor([4, 5])
+    c = torch.tensor([6])
+    print(pack_sequence([a, b, c]))
+    print(pack_sequence([b, a, c], enforce_sorted=False))
+    a = torch.ones(25, 300)
+    b = torch.ones(22, 300)
+    c = torch.ones(15, 300)
+    sequences = [a, b, c]
+    padded_sequences = pad_sequence(sequences)
+    lengths = torch.as_tensor([v.size(0) for v in sequences])
+    unpadded_sequences = unpad_sequence(padded_sequences, lengths)
+    print(torch.allclose(sequences[0], unpadded_sequences[0]), [u.shape for u in unpadded_sequences])
+    a = torch.tensor([1, 2, 3])
+    b = torch.tensor([4, 5])
+    c = torch.tensor([6])
+    sequences = [a, b, c]
+    packed_sequences = pack_sequence(sequences)
+    unpacked_sequences = unpack_sequence(packed_sequences)
+    print(torch.allclose(sequences[0], unpacked_sequences[0]), unpacked_sequences)
+    seq = torch.tensor([[1, 2, 0], [3, 0, 0], [4, 5, 6]])
+    lens = [2, 1, 3]
+    packed = pack_padded_sequence(seq, lens, batch_first=True, enforce_sorted=False)
+    print(packed)
+    seq_unpacked, lens_unpacked = pad_packed_sequence(packed, batch_first=True, total_length=4)
+    print(seq_unpacked, lens_unpacked)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
+    vec = torch.nn.utils.parameters_to_vector(model.parameters())
+    print(vec.shape, vec)
+    torch.nn.utils.vector_to_parameters(vec * 2, model.parameters())
+    print(model[0].weight, model[2].bias)
+    return {"weight": model[0].weight, "vec": vec}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -39805,4 +39856,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             transfer_learning_tutorial, memory_format_channels_last,
             mit_6s191_lab1_intro_to_pytorch, mit_6s191_lab2_mnist, mit_6s191_lab1_music_generation,
             examples_fast_neural_style, bentrevett_image_classification_mlp_lenet,
-            torch_compile_tutorial]
+            torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings]
