@@ -39776,6 +39776,169 @@ def nn_utils_rnn_and_vector_docstrings(torch):
     return {"weight": model[0].weight, "vec": vec}
 
 
+def scaled_dot_product_attention_tutorial(torch):
+    """pytorch/tutorials intermediate_source/scaled_dot_product_attention_tutorial.py:
+    ``F.scaled_dot_product_attention`` of (2, 3, 8) query, key and value; the kernels
+    chosen with ``torch.nn.attention.sdpa_kernel`` (``SDPBackend.MATH``, then
+    ``FLASH_ATTENTION`` and ``EFFICIENT_ATTENTION`` in its try/except RuntimeError
+    printing "... is not supported. See warnings for reasons.", with PyTorch's warnings on
+    a CPU), the outputs compared instead of timed (float32 where the tutorial uses float16
+    on a GPU, 2 x 4 heads x 16 positions x 8 instead of 32 x 32 x 1024 x 32); the
+    ``CausalSelfAttention`` module (c_attn, chunk, view, transpose, ``is_causal`` and
+    dropout in training only, resid_dropout) printed, run in eval mode (its train mode's
+    ``y.transpose(1, 2).view(...)`` of the math path's output fails in PyTorch too: the
+    tutorial never runs it), its gradients, and compiled (``torch.compile(model, backend="eager")``, the same output). Its NestedTensor
+    and ``attn_bias`` (causal_upper_left) sections are left out: minigrad has neither."""
+    nn = torch.nn
+    F = nn.functional
+    SDPBackend, sdpa_kernel = torch.nn.attention.SDPBackend, torch.nn.attention.sdpa_kernel
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    query, key, value = torch.randn(2, 3, 8, device=device), torch.randn(2, 3, 8, device=device), \
+        torch.randn(2, 3, 8, device=device)
+    print(F.scaled_dot_product_attention(query, key, value))
+    batch_size = 2
+    max_sequence_len = 16
+    num_heads = 4
+    embed_dimension = 8
+    dtype = torch.float32
+    query = torch.rand(batch_size, num_heads, max_sequence_len, embed_dimension, device=device,
+                       dtype=dtype)
+    key = torch.rand(batch_size, num_heads, max_sequence_len, embed_dimension, device=device,
+                     dtype=dtype)
+    value = torch.rand(batch_size, num_heads, max_sequence_len, embed_dimension, device=device,
+                       dtype=dtype)
+    default = F.scaled_dot_product_attention(query, key, value)
+    print(f"The default implementation gives {default.sum().item():.3f}")
+    with sdpa_kernel(SDPBackend.MATH):
+        math_out = F.scaled_dot_product_attention(query, key, value)
+        print(f"The math implementation gives {math_out.sum().item():.3f}")
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        try:
+            flash_out = F.scaled_dot_product_attention(query, key, value)
+            print(f"The flash attention implementation gives {flash_out.sum().item():.3f}")
+        except RuntimeError:
+            print("FlashAttention is not supported. See warnings for reasons.")
+    with sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION):
+        try:
+            efficient_out = F.scaled_dot_product_attention(query, key, value)
+            print(f"The memory efficient implementation gives {efficient_out.sum().item():.3f}")
+        except RuntimeError:
+            print("EfficientAttention is not supported. See warnings for reasons.")
+    print(torch.allclose(default, math_out, atol=1e-6), (default - math_out).abs().max() < 1e-5)
+
+    class CausalSelfAttention(nn.Module):
+        def __init__(self, num_heads: int, embed_dimension: int, bias: bool = False,
+                     is_causal: bool = False, dropout: float = 0.0):
+            super().__init__()
+            assert embed_dimension % num_heads == 0
+            self.c_attn = nn.Linear(embed_dimension, 3 * embed_dimension, bias=bias)
+            self.c_proj = nn.Linear(embed_dimension, embed_dimension, bias=bias)
+            self.dropout = dropout
+            self.resid_dropout = nn.Dropout(dropout)
+            self.num_heads = num_heads
+            self.embed_dimension = embed_dimension
+            self.is_causal = is_causal
+
+        def forward(self, x):
+            query_projected = self.c_attn(x)
+            batch_size = query_projected.size(0)
+            embed_dim = query_projected.size(2)
+            head_dim = embed_dim // (self.num_heads * 3)
+            query, key, value = query_projected.chunk(3, -1)
+            query = query.view(batch_size, -1, self.num_heads, head_dim).transpose(1, 2)
+            key = key.view(batch_size, -1, self.num_heads, head_dim).transpose(1, 2)
+            value = value.view(batch_size, -1, self.num_heads, head_dim).transpose(1, 2)
+            if self.training:
+                dropout = self.dropout
+                is_causal = self.is_causal
+            else:
+                dropout = 0.0
+                is_causal = False
+            y = F.scaled_dot_product_attention(query, key, value, attn_mask=None,
+                                               dropout_p=dropout, is_causal=is_causal)
+            y = y.transpose(1, 2).view(batch_size, -1, self.num_heads * head_dim)
+            y = self.resid_dropout(self.c_proj(y))
+            return y
+
+    num_heads = 4
+    heads_per_dim = 8
+    embed_dimension = num_heads * heads_per_dim
+    model = CausalSelfAttention(num_heads=num_heads, embed_dimension=embed_dimension, bias=False,
+                                is_causal=True, dropout=0.1).to(device).to(dtype).eval()
+    print(model)
+    x = torch.rand(batch_size, max_sequence_len, embed_dimension, device=device, dtype=dtype)
+    with torch.no_grad():
+        eval_out = model(x)
+    print(eval_out.shape, eval_out[0, :2, :4])
+    out = model(x)
+    out.pow(2).mean().backward()
+    print(out.grad_fn, out.grad_fn.next_functions[0][0].next_functions[0][0])
+    compiled_model = torch.compile(model, backend="eager")
+    with torch.no_grad():
+        compiled_out = compiled_model(x)
+    print(torch.allclose(compiled_out, eval_out), compiled_out[1, -1, :4])
+    return {"c_attn.grad": model.c_attn.weight.grad, "c_proj.grad": model.c_proj.weight.grad}
+
+
+def scaled_dot_product_attention_docstring(torch):
+    """pytorch/pytorch torch/nn/functional.py: scaled_dot_product_attention's docstring,
+    its Python reference ("Efficient implementation equivalent to the following": the
+    causal mask from ``ones(L, S, dtype=torch.bool).tril(diagonal=0)``, a bool mask
+    ``masked_fill_`` with -inf, a float mask added, ``enable_gqa``'s repeat_interleave,
+    softmax, ``torch.dropout(attn_weight, dropout_p, train=True)``) run beside the
+    function with and without a mask, causal, with GQA, gradients compared; and its
+    Example (query (32, 8, 128, 64), sizes made 2, 4, 16, 8) with ``enable_gqa=True``."""
+    F = torch.nn.functional
+
+    def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                     is_causal=False, scale=None, enable_gqa=False):
+        L, S = query.size(-2), key.size(-2)
+        scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+        attn_bias = torch.zeros(L, S, dtype=query.dtype, device=query.device)
+        if is_causal:
+            assert attn_mask is None
+            temp_mask = torch.ones(L, S, dtype=torch.bool).tril(diagonal=0)
+            attn_bias.masked_fill_(temp_mask.logical_not(), float("-inf"))
+        if attn_mask is not None:
+            if attn_mask.dtype == torch.bool:
+                attn_bias.masked_fill_(attn_mask.logical_not(), float("-inf"))
+            else:
+                attn_bias = attn_mask + attn_bias
+        if enable_gqa:
+            key = key.repeat_interleave(query.size(-3) // key.size(-3), -3)
+            value = value.repeat_interleave(query.size(-3) // value.size(-3), -3)
+        attn_weight = query @ key.transpose(-2, -1) * scale_factor
+        attn_weight += attn_bias
+        attn_weight = torch.softmax(attn_weight, dim=-1)
+        attn_weight = torch.dropout(attn_weight, dropout_p, train=True)
+        return attn_weight @ value
+
+    kept = {}
+    for name, kwargs in (("plain", {}), ("causal", {"is_causal": True}),
+                         ("bool mask", {"attn_mask": torch.rand(16, 16) > 0.3}),
+                         ("float mask", {"attn_mask": torch.randn(16, 16)}),
+                         ("scale", {"scale": 0.5})):
+        q = torch.randn(2, 4, 16, 8, requires_grad=True)
+        k = torch.randn(2, 4, 16, 8, requires_grad=True)
+        v = torch.randn(2, 4, 16, 8, requires_grad=True)
+        mine = scaled_dot_product_attention(q, k, v, **kwargs)
+        theirs = F.scaled_dot_product_attention(q, k, v, **kwargs)
+        (mine * theirs.detach()).sum().backward()
+        reference = q.grad.clone()
+        q.grad = None
+        (theirs * theirs.detach()).sum().backward()
+        print(name, mine.grad_fn, theirs.grad_fn, (mine - theirs).abs().max() < 1e-5,
+              (reference - q.grad).abs().max() < 1e-4, theirs[0, 0, :2, :3])
+        kept[name] = q.grad
+    query = torch.randn(2, 4, 16, 8)
+    key = torch.randn(2, 2, 16, 8)
+    value = torch.randn(2, 2, 16, 8)
+    res = F.scaled_dot_product_attention(query, key, value, enable_gqa=True)
+    print(res.shape, torch.allclose(res, scaled_dot_product_attention(query, key, value,
+                                                                      enable_gqa=True), atol=1e-6))
+    return kept
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -39856,4 +40019,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             transfer_learning_tutorial, memory_format_channels_last,
             mit_6s191_lab1_intro_to_pytorch, mit_6s191_lab2_mnist, mit_6s191_lab1_music_generation,
             examples_fast_neural_style, bentrevett_image_classification_mlp_lenet,
-            torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings]
+            torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings,
+            scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring]
