@@ -39939,6 +39939,318 @@ def scaled_dot_product_attention_docstring(torch):
     return kept
 
 
+def dive_zh_ch05_cnn(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter05_CNN: 5.1_conv-layer.ipynb (corr2d
+    with its loops writing ``Y[i, j]``, the Conv2D module of a Parameter kernel and bias,
+    the edge detector learnt by hand-written SGD on ``.data`` and ``grad.fill_(0)``),
+    5.2_padding-and-strides (comp_conv2d's ``X.view((1, 1) + X.shape)`` through four
+    Conv2d), 5.3_channels (corr2d_multi_in, corr2d_multi_in_out stacking, the 1x1 conv as
+    ``torch.mm``), 5.4_pooling (pool2d by hand, MaxPool2d with padding and strides on two
+    channels), 5.5_lenet and 5.8_nin (LeNet with Sigmoid, GlobalAvgPool2d as ``F.avg_pool2d(x,
+    kernel_size=x.size()[2:])``), 5.10_batch-norm (batch_norm from scratch with its moving
+    averages, the BatchNorm module in LeNet, gamma and beta printed) and 5.11/5.12 (Residual
+    and DenseBlock, transition_block shapes); train_ch5 on 128 seeded Fashion-MNIST images
+    (batch 64, one epoch, Adam; its time column left out)."""
+    nn = torch.nn
+    F = nn.functional
+
+    def corr2d(X, K):
+        h, w = K.shape
+        Y = torch.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                Y[i, j] = (X[i: i + h, j: j + w] * K).sum()
+        return Y
+
+    X = torch.tensor([[0, 1, 2], [3, 4, 5], [6, 7, 8]])
+    K = torch.tensor([[0, 1], [2, 3]])
+    print(corr2d(X, K))
+
+    class Conv2D(nn.Module):
+        def __init__(self, kernel_size):
+            super(Conv2D, self).__init__()
+            self.weight = nn.Parameter(torch.randn(kernel_size))
+            self.bias = nn.Parameter(torch.randn(1))
+
+        def forward(self, x):
+            return corr2d(x, self.weight) + self.bias
+
+    X = torch.ones(6, 8)
+    X[:, 2:6] = 0
+    print(X)
+    K = torch.tensor([[1, -1]])
+    Y = corr2d(X, K)
+    print(Y)
+    conv2d = Conv2D(kernel_size=(1, 2))
+    step = 20
+    lr = 0.01
+    for i in range(step):
+        Y_hat = conv2d(X)
+        l = ((Y_hat - Y) ** 2).sum()
+        l.backward()
+        conv2d.weight.data -= lr * conv2d.weight.grad
+        conv2d.bias.data -= lr * conv2d.bias.grad
+        conv2d.weight.grad.fill_(0)
+        conv2d.bias.grad.fill_(0)
+        if (i + 1) % 5 == 0:
+            print('Step %d, loss %.3f' % (i + 1, l.item()))
+    print("weight: ", conv2d.weight.data)
+    print("bias: ", conv2d.bias.data)
+
+    def comp_conv2d(conv2d, X):
+        X = X.view((1, 1) + X.shape)
+        Y = conv2d(X)
+        return Y.view(Y.shape[2:])
+
+    X = torch.rand(8, 8)
+    for conv in (nn.Conv2d(in_channels=1, out_channels=1, kernel_size=3, padding=1),
+                 nn.Conv2d(in_channels=1, out_channels=1, kernel_size=(5, 3), padding=(2, 1)),
+                 nn.Conv2d(1, 1, kernel_size=3, padding=1, stride=2),
+                 nn.Conv2d(1, 1, kernel_size=(3, 5), padding=(0, 1), stride=(3, 4))):
+        print(comp_conv2d(conv, X).shape)
+
+    def corr2d_multi_in(X, K):
+        res = corr2d(X[0, :, :], K[0, :, :])
+        for i in range(1, X.shape[0]):
+            res += corr2d(X[i, :, :], K[i, :, :])
+        return res
+
+    X = torch.tensor([[[0, 1, 2], [3, 4, 5], [6, 7, 8]], [[1, 2, 3], [4, 5, 6], [7, 8, 9]]])
+    K = torch.tensor([[[0, 1], [2, 3]], [[1, 2], [3, 4]]])
+    print(corr2d_multi_in(X, K))
+
+    def corr2d_multi_in_out(X, K):
+        return torch.stack([corr2d_multi_in(X, k) for k in K])
+
+    K = torch.stack([K, K + 1, K + 2])
+    print(K.shape)
+    print(corr2d_multi_in_out(X, K))
+
+    def corr2d_multi_in_out_1x1(X, K):
+        c_i, h, w = X.shape
+        c_o = K.shape[0]
+        X = X.view(c_i, h * w)
+        K = K.view(c_o, c_i)
+        Y = torch.mm(K, X)
+        return Y.view(c_o, h, w)
+
+    X = torch.rand(3, 3, 3)
+    K = torch.rand(2, 3, 1, 1)
+    Y1 = corr2d_multi_in_out_1x1(X, K)
+    Y2 = corr2d_multi_in_out(X, K)
+    print((Y1 - Y2).norm().item() < 1e-6)
+
+    def pool2d(X, pool_size, mode='max'):
+        X = X.float()
+        p_h, p_w = pool_size
+        Y = torch.zeros(X.shape[0] - p_h + 1, X.shape[1] - p_w + 1)
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                if mode == 'max':
+                    Y[i, j] = X[i: i + p_h, j: j + p_w].max()
+                elif mode == 'avg':
+                    Y[i, j] = X[i: i + p_h, j: j + p_w].mean()
+        return Y
+
+    X = torch.tensor([[0, 1, 2], [3, 4, 5], [6, 7, 8]])
+    print(pool2d(X, (2, 2)), pool2d(X, (2, 2), 'avg'))
+    X = torch.arange(16, dtype=torch.float).view((1, 1, 4, 4))
+    print(nn.MaxPool2d(3)(X), nn.MaxPool2d(3, padding=1, stride=2)(X))
+    print(nn.MaxPool2d((2, 4), padding=(1, 2), stride=(2, 3))(X))
+    X = torch.cat((X, X + 1), dim=1)
+    print(nn.MaxPool2d(3, padding=1, stride=2)(X))
+
+    class GlobalAvgPool2d(nn.Module):
+        def __init__(self):
+            super(GlobalAvgPool2d, self).__init__()
+
+        def forward(self, x):
+            return F.avg_pool2d(x, kernel_size=x.size()[2:])
+
+    print(GlobalAvgPool2d()(X))
+
+    def batch_norm(is_training, X, gamma, beta, moving_mean, moving_var, eps, momentum):
+        if not is_training:
+            X_hat = (X - moving_mean) / torch.sqrt(moving_var + eps)
+        else:
+            assert len(X.shape) in (2, 4)
+            if len(X.shape) == 2:
+                mean = X.mean(dim=0)
+                var = ((X - mean) ** 2).mean(dim=0)
+            else:
+                mean = X.mean(dim=0, keepdim=True).mean(dim=2, keepdim=True).mean(dim=3,
+                                                                                 keepdim=True)
+                var = ((X - mean) ** 2).mean(dim=0, keepdim=True).mean(
+                    dim=2, keepdim=True).mean(dim=3, keepdim=True)
+            X_hat = (X - mean) / torch.sqrt(var + eps)
+            moving_mean = momentum * moving_mean + (1.0 - momentum) * mean
+            moving_var = momentum * moving_var + (1.0 - momentum) * var
+        Y = gamma * X_hat + beta
+        return Y, moving_mean, moving_var
+
+    class BatchNorm(nn.Module):
+        def __init__(self, num_features, num_dims):
+            super(BatchNorm, self).__init__()
+            if num_dims == 2:
+                shape = (1, num_features)
+            else:
+                shape = (1, num_features, 1, 1)
+            self.gamma = nn.Parameter(torch.ones(shape))
+            self.beta = nn.Parameter(torch.zeros(shape))
+            self.moving_mean = torch.zeros(shape)
+            self.moving_var = torch.zeros(shape)
+
+        def forward(self, X):
+            if self.moving_mean.device != X.device:
+                self.moving_mean = self.moving_mean.to(X.device)
+                self.moving_var = self.moving_var.to(X.device)
+            Y, self.moving_mean, self.moving_var = batch_norm(
+                self.training, X, self.gamma, self.beta, self.moving_mean, self.moving_var,
+                eps=1e-5, momentum=0.9)
+            return Y
+
+    class FlattenLayer(nn.Module):
+        def forward(self, x):
+            return x.view(x.shape[0], -1)
+
+    class LeNet(nn.Module):
+        def __init__(self):
+            super(LeNet, self).__init__()
+            self.conv = nn.Sequential(
+                nn.Conv2d(1, 6, 5), nn.Sigmoid(), nn.MaxPool2d(2, 2),
+                nn.Conv2d(6, 16, 5), nn.Sigmoid(), nn.MaxPool2d(2, 2))
+            self.fc = nn.Sequential(
+                nn.Linear(16 * 4 * 4, 120), nn.Sigmoid(), nn.Linear(120, 84), nn.Sigmoid(),
+                nn.Linear(84, 10))
+
+        def forward(self, img):
+            feature = self.conv(img)
+            output = self.fc(feature.view(img.shape[0], -1))
+            return output
+
+    def evaluate_accuracy(data_iter, net, device=None):
+        if device is None and isinstance(net, torch.nn.Module):
+            device = list(net.parameters())[0].device
+        acc_sum, n = 0.0, 0
+        with torch.no_grad():
+            for X, y in data_iter:
+                if isinstance(net, torch.nn.Module):
+                    net.eval()
+                    acc_sum += (net(X.to(device)).argmax(dim=1) == y.to(device)).float().sum().cpu().item()
+                    net.train()
+                n += y.shape[0]
+        return acc_sum / n
+
+    def train_ch5(net, train_iter, test_iter, batch_size, optimizer, device, num_epochs):
+        net = net.to(device)
+        print("training on ", device)
+        loss = torch.nn.CrossEntropyLoss()
+        for epoch in range(num_epochs):
+            train_l_sum, train_acc_sum, n, batch_count = 0.0, 0.0, 0, 0
+            for X, y in train_iter:
+                X = X.to(device)
+                y = y.to(device)
+                y_hat = net(X)
+                l = loss(y_hat, y)
+                optimizer.zero_grad()
+                l.backward()
+                optimizer.step()
+                train_l_sum += l.cpu().item()
+                train_acc_sum += (y_hat.argmax(dim=1) == y).sum().cpu().item()
+                n += y.shape[0]
+                batch_count += 1
+            test_acc = evaluate_accuracy(test_iter, net)
+            print('epoch %d, loss %.4f, train acc %.3f, test acc %.3f'
+                  % (epoch + 1, train_l_sum / batch_count, train_acc_sum / n, test_acc))
+
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    batch_size = 64
+    train_iter = torch.utils.data.DataLoader(image_dataset(torch, 128, seed=11),
+                                             batch_size=batch_size, shuffle=True)
+    test_iter = torch.utils.data.DataLoader(image_dataset(torch, 64, seed=12),
+                                            batch_size=batch_size, shuffle=False)
+    net = LeNet()
+    print(net)
+    lr, num_epochs = 0.001, 1
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    train_ch5(net, train_iter, test_iter, batch_size, optimizer, device, num_epochs)
+    bn_net = nn.Sequential(
+        nn.Conv2d(1, 6, 5), BatchNorm(6, num_dims=4), nn.Sigmoid(), nn.MaxPool2d(2, 2),
+        nn.Conv2d(6, 16, 5), BatchNorm(16, num_dims=4), nn.Sigmoid(), nn.MaxPool2d(2, 2),
+        FlattenLayer(), nn.Linear(16 * 4 * 4, 120), BatchNorm(120, num_dims=2), nn.Sigmoid(),
+        nn.Linear(120, 84), BatchNorm(84, num_dims=2), nn.Sigmoid(), nn.Linear(84, 10))
+    optimizer = torch.optim.Adam(bn_net.parameters(), lr=lr)
+    train_ch5(bn_net, train_iter, test_iter, batch_size, optimizer, device, num_epochs)
+    print(bn_net[1].gamma.view((-1,)), bn_net[1].beta.view((-1,)))
+    # (its moving_mean is left unprinted: the conv bias before it gets a gradient that is 0
+    # but for rounding, which Adam's first steps turn into +-lr either way, in both libraries)
+    print(bn_net[1].moving_var.view(-1))
+
+    class Residual(nn.Module):
+        def __init__(self, in_channels, out_channels, use_1x1conv=False, stride=1):
+            super(Residual, self).__init__()
+            self.conv1 = nn.Conv2d(in_channels, out_channels, kernel_size=3, padding=1,
+                                   stride=stride)
+            self.conv2 = nn.Conv2d(out_channels, out_channels, kernel_size=3, padding=1)
+            if use_1x1conv:
+                self.conv3 = nn.Conv2d(in_channels, out_channels, kernel_size=1, stride=stride)
+            else:
+                self.conv3 = None
+            self.bn1 = nn.BatchNorm2d(out_channels)
+            self.bn2 = nn.BatchNorm2d(out_channels)
+
+        def forward(self, X):
+            Y = F.relu(self.bn1(self.conv1(X)))
+            Y = self.bn2(self.conv2(Y))
+            if self.conv3:
+                X = self.conv3(X)
+            return F.relu(Y + X)
+
+    blk = Residual(3, 3)
+    X = torch.rand((4, 3, 6, 6))
+    print(blk(X).shape)
+    blk = Residual(3, 6, use_1x1conv=True, stride=2)
+    print(blk(X).shape)
+
+    def conv_block(in_channels, out_channels):
+        blk = nn.Sequential(nn.BatchNorm2d(in_channels), nn.ReLU(),
+                            nn.Conv2d(in_channels, out_channels, kernel_size=3, padding=1))
+        return blk
+
+    class DenseBlock(nn.Module):
+        def __init__(self, num_convs, in_channels, out_channels):
+            super(DenseBlock, self).__init__()
+            net = []
+            for i in range(num_convs):
+                in_c = in_channels + i * out_channels
+                net.append(conv_block(in_c, out_channels))
+            self.net = nn.ModuleList(net)
+            self.out_channels = in_channels + num_convs * out_channels
+
+        def forward(self, X):
+            for blk in self.net:
+                Y = blk(X)
+                X = torch.cat((X, Y), dim=1)
+            return X
+
+    dense = DenseBlock(2, 3, 10)
+    X = torch.rand(4, 3, 8, 8)
+    Y = dense(X)
+    print(Y.shape)
+
+    def transition_block(in_channels, out_channels):
+        blk = nn.Sequential(
+            nn.BatchNorm2d(in_channels), nn.ReLU(),
+            nn.Conv2d(in_channels, out_channels, kernel_size=1),
+            nn.AvgPool2d(kernel_size=2, stride=2))
+        return blk
+
+    tblk = transition_block(23, 10)
+    print(tblk(Y).shape, tblk(Y)[0, 0, 0])
+    return {"conv2d": conv2d.weight, "lenet": net.conv[0].weight, "bn": bn_net[1].gamma,
+            "bn.moving_var": bn_net[5].moving_var, "beta.grad": bn_net[1].beta.grad}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -40020,4 +40332,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             mit_6s191_lab1_intro_to_pytorch, mit_6s191_lab2_mnist, mit_6s191_lab1_music_generation,
             examples_fast_neural_style, bentrevett_image_classification_mlp_lenet,
             torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings,
-            scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring]
+            scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring,
+            dive_zh_ch05_cnn]
