@@ -1488,12 +1488,12 @@ class Tensor(TensorBase):
         return ops.mean(self, dim, keepdim, dtype=dtype)
 
     @arguments.takes_numpy_names
-    def max(self, dim=None, keepdim=False):
-        return ops.max(self, dim, keepdim)
+    def max(self, dim=None, keepdim=False, *, other=None):
+        return ops.max(self, dim if other is None else other, keepdim)
 
     @arguments.takes_numpy_names
-    def min(self, dim=None, keepdim=False):
-        return ops.min(self, dim, keepdim)
+    def min(self, dim=None, keepdim=False, *, other=None):
+        return ops.min(self, dim if other is None else other, keepdim)
 
     def amax(self, dim=(), keepdim=False):
         return ops.amax(self, dim, keepdim)

@@ -40251,6 +40251,210 @@ def dive_zh_ch05_cnn(torch):
             "bn.moving_var": bn_net[5].moving_var, "beta.grad": bn_net[1].beta.grad}
 
 
+def dive_zh_ch03_scratch(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter03_DL-basics: 3.2_linear-regression-
+    scratch.ipynb (features from ``np.random.normal`` as a float32 tensor, data_iter with
+    ``random.shuffle`` and ``index_select``, linreg, squared_loss, sgd on ``param.data``,
+    ``grad.data.zero_()``), 3.3_linear-regression-pytorch (TensorDataset, ``nn.Sequential``
+    with an OrderedDict, ``init.normal_``/``init.constant_``, SGD, the dense layer's weight
+    and bias against the true ones), 3.6_softmax-regression-scratch (softmax by
+    ``X.exp()`` over its row sums, cross_entropy by ``gather(1, y.view(-1, 1))``,
+    accuracy, evaluate_accuracy, train_ch3 with the hand-written sgd), 3.7 concise
+    (FlattenLayer, ``init.normal_(net.linear.weight, mean=0, std=0.01)``) and
+    3.9_mlp-scratch (ReLU as ``torch.max(input=X, other=torch.tensor(0.0))``). Offline:
+    its 1,000 examples, Fashion-MNIST 128 seeded images, batch
+    64, 2 epochs each (not 3 to 5)."""
+    nn = torch.nn
+    init = nn.init
+    num_inputs = 2
+    num_examples = 1000
+    true_w = [2, -3.4]
+    true_b = 4.2
+    rng = np.random.RandomState(1)
+    features = torch.tensor(rng.normal(0, 1, (num_examples, num_inputs)), dtype=torch.float)
+    labels = true_w[0] * features[:, 0] + true_w[1] * features[:, 1] + true_b
+    labels += torch.tensor(rng.normal(0, 0.01, size=labels.size()), dtype=torch.float)
+    print(features[0], labels[0])
+
+    def data_iter(batch_size, features, labels):
+        num_examples = len(features)
+        indices = list(range(num_examples))
+        random.shuffle(indices)
+        for i in range(0, num_examples, batch_size):
+            j = torch.LongTensor(indices[i: min(i + batch_size, num_examples)])
+            yield features.index_select(0, j), labels.index_select(0, j)
+
+    batch_size = 10
+    for X, y in data_iter(batch_size, features, labels):
+        print(X, y)
+        break
+    w = torch.tensor(rng.normal(0, 0.01, (num_inputs, 1)), dtype=torch.float32)
+    b = torch.zeros(1, dtype=torch.float32)
+    w.requires_grad_(requires_grad=True)
+    b.requires_grad_(requires_grad=True)
+
+    def linreg(X, w, b):
+        return torch.mm(X, w) + b
+
+    def squared_loss(y_hat, y):
+        return (y_hat - y.view(y_hat.size())) ** 2 / 2
+
+    def sgd(params, lr, batch_size):
+        for param in params:
+            param.data -= lr * param.grad / batch_size
+
+    lr = 0.03
+    num_epochs = 2
+    net = linreg
+    loss = squared_loss
+    for epoch in range(num_epochs):
+        for X, y in data_iter(batch_size, features, labels):
+            l = loss(net(X, w, b), y).sum()
+            l.backward()
+            sgd([w, b], lr, batch_size)
+            w.grad.data.zero_()
+            b.grad.data.zero_()
+        train_l = loss(net(features, w, b), labels)
+        print('epoch %d, loss %f' % (epoch + 1, train_l.mean().item()))
+    print(true_w, '\n', w)
+    print(true_b, '\n', b)
+    OrderedDict = collections.OrderedDict
+    dataset = torch.utils.data.TensorDataset(features, labels)
+    data_loader = torch.utils.data.DataLoader(dataset, batch_size, shuffle=True)
+    net = nn.Sequential(OrderedDict([('linear', nn.Linear(num_inputs, 1))]))
+    print(net)
+    print(net[0])
+    for param in net.parameters():
+        print(param)
+    init.normal_(net[0].weight, mean=0, std=0.01)
+    init.constant_(net[0].bias, val=0)
+    loss = nn.MSELoss()
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.03)
+    print(optimizer)
+    for epoch in range(1, num_epochs + 1):
+        for X, y in data_loader:
+            output = net(X)
+            l = loss(output, y.view(-1, 1))
+            optimizer.zero_grad()
+            l.backward()
+            optimizer.step()
+        print('epoch %d, loss: %f' % (epoch, l.item()))
+    dense = net[0]
+    print(true_w, dense.weight)
+    print(true_b, dense.bias)
+    train_iter = torch.utils.data.DataLoader(image_dataset(torch, 128, seed=13), batch_size=64,
+                                             shuffle=True)
+    test_iter = torch.utils.data.DataLoader(image_dataset(torch, 64, seed=14), batch_size=64)
+    num_inputs = 784
+    num_outputs = 10
+    W = torch.tensor(np.random.RandomState(2).normal(0, 0.01, (num_inputs, num_outputs)),
+                     dtype=torch.float)
+    b = torch.zeros(num_outputs, dtype=torch.float)
+    W.requires_grad_(requires_grad=True)
+    b.requires_grad_(requires_grad=True)
+    X = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    print(X.sum(dim=0, keepdim=True))
+    print(X.sum(dim=1, keepdim=True))
+
+    def softmax(X):
+        X_exp = X.exp()
+        partition = X_exp.sum(dim=1, keepdim=True)
+        return X_exp / partition
+
+    X = torch.rand((2, 5))
+    X_prob = softmax(X)
+    print(X_prob, X_prob.sum(dim=1))
+
+    def net(X):
+        return softmax(torch.mm(X.view((-1, num_inputs)), W) + b)
+
+    y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+    y = torch.LongTensor([0, 2])
+    print(y_hat.gather(1, y.view(-1, 1)))
+
+    def cross_entropy(y_hat, y):
+        return - torch.log(y_hat.gather(1, y.view(-1, 1)))
+
+    def accuracy(y_hat, y):
+        return (y_hat.argmax(dim=1) == y).float().mean().item()
+
+    print(accuracy(y_hat, y))
+
+    def evaluate_accuracy(data_iter, net):
+        acc_sum, n = 0.0, 0
+        for X, y in data_iter:
+            acc_sum += (net(X).argmax(dim=1) == y).float().sum().item()
+            n += y.shape[0]
+        return acc_sum / n
+
+    print(evaluate_accuracy(test_iter, net))
+
+    def train_ch3(net, train_iter, test_iter, loss, num_epochs, batch_size, params=None, lr=None,
+                  optimizer=None):
+        for epoch in range(num_epochs):
+            train_l_sum, train_acc_sum, n = 0.0, 0.0, 0
+            for X, y in train_iter:
+                y_hat = net(X)
+                l = loss(y_hat, y).sum()
+                if optimizer is not None:
+                    optimizer.zero_grad()
+                elif params is not None and params[0].grad is not None:
+                    for param in params:
+                        param.grad.data.zero_()
+                l.backward()
+                if optimizer is None:
+                    sgd(params, lr, batch_size)
+                else:
+                    optimizer.step()
+                train_l_sum += l.item()
+                train_acc_sum += (y_hat.argmax(dim=1) == y).sum().item()
+                n += y.shape[0]
+            test_acc = evaluate_accuracy(test_iter, net)
+            print('epoch %d, loss %.4f, train acc %.3f, test acc %.3f'
+                  % (epoch + 1, train_l_sum / n, train_acc_sum / n, test_acc))
+
+    train_ch3(net, train_iter, test_iter, cross_entropy, num_epochs, 64, [W, b], 0.1)
+    X, y = next(iter(test_iter))
+    print(net(X).argmax(dim=1)[:10], y[:10])
+
+    class FlattenLayer(nn.Module):
+        def __init__(self):
+            super(FlattenLayer, self).__init__()
+
+        def forward(self, x):
+            return x.view(x.shape[0], -1)
+
+    net2 = nn.Sequential(OrderedDict([('flatten', FlattenLayer()),
+                                      ('linear', nn.Linear(num_inputs, num_outputs))]))
+    init.normal_(net2.linear.weight, mean=0, std=0.01)
+    init.constant_(net2.linear.bias, val=0)
+    loss = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(net2.parameters(), lr=0.1)
+    train_ch3(net2, train_iter, test_iter, loss, num_epochs, 64, None, None, optimizer)
+    num_hiddens = 256
+    W1 = torch.tensor(np.random.RandomState(3).normal(0, 0.01, (num_inputs, num_hiddens)),
+                      dtype=torch.float)
+    b1 = torch.zeros(num_hiddens, dtype=torch.float)
+    W2 = torch.tensor(np.random.RandomState(4).normal(0, 0.01, (num_hiddens, num_outputs)),
+                      dtype=torch.float)
+    b2 = torch.zeros(num_outputs, dtype=torch.float)
+    params = [W1, b1, W2, b2]
+    for param in params:
+        param.requires_grad_(requires_grad=True)
+
+    def relu(X):
+        return torch.max(input=X, other=torch.tensor(0.0))
+
+    def mlp(X):
+        X = X.view((-1, num_inputs))
+        H = relu(torch.matmul(X, W1) + b1)
+        return torch.matmul(H, W2) + b2
+
+    loss = torch.nn.CrossEntropyLoss()
+    train_ch3(mlp, train_iter, test_iter, loss, num_epochs, 64, params, 100.0)
+    return {"w": w, "W": W, "linear": net2.linear.weight, "W1": W1, "W2.grad": W2.grad}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -40333,4 +40537,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_fast_neural_style, bentrevett_image_classification_mlp_lenet,
             torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings,
             scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring,
-            dive_zh_ch05_cnn]
+            dive_zh_ch05_cnn, dive_zh_ch03_scratch]
