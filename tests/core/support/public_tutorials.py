@@ -40455,6 +40455,65 @@ def dive_zh_ch03_scratch(torch):
     return {"w": w, "W": W, "linear": net2.linear.weight, "W1": W1, "W2.grad": W2.grad}
 
 
+def nn_utils_checkpoint_clip_fusion_docstrings(torch):
+    """pytorch/pytorch torch/utils/checkpoint.py (checkpoint of a function with
+    ``use_reentrant=False``, and checkpoint_sequential's Example: a model of Linear and
+    ReLU in 2 segments), torch/nn/utils/clip_grad.py (clip_grad_norm_ and its two halves,
+    get_total_norm of the gradients then clip_grads_with_norm_, giving the same gradients;
+    clip_grad_value_), torch/nn/utils/fusion.py (fuse_conv_bn_eval of an eval-mode Conv2d
+    and BatchNorm2d: the same outputs) and torch/nn/utils/prune.py's global_unstructured
+    Example (L1 over two layers' weights, amount 0.2, the masks' zeros counted)."""
+    nn = torch.nn
+    checkpoint = torch.utils.checkpoint.checkpoint
+    checkpoint_sequential = torch.utils.checkpoint.checkpoint_sequential
+
+    def run(x, w):
+        return (x @ w).tanh().sin()
+
+    x = torch.randn(4, 3, requires_grad=True)
+    w = torch.randn(3, 3, requires_grad=True)
+    y = checkpoint(run, x, w, use_reentrant=False)
+    y.sum().backward()
+    print(y.grad_fn, x.grad, w.grad)
+    model = nn.Sequential(nn.Linear(5, 8), nn.ReLU(), nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 2))
+    input_var = torch.randn(3, 5, requires_grad=True)
+    out = checkpoint_sequential(model, 2, input_var, use_reentrant=False)
+    out.pow(2).sum().backward()
+    print(out, input_var.grad)
+    grads_ckpt = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    model(input_var).pow(2).sum().backward()
+    print(all(torch.allclose(a, p.grad) for a, p in zip(grads_ckpt, model.parameters())))
+    total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+    clipped = [p.grad.clone() for p in model.parameters()]
+    print(total, torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]))
+    model.zero_grad()
+    model(input_var).pow(2).sum().backward()
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    total_norm = torch.nn.utils.get_total_norm(grads, 2.0, False, None)
+    torch.nn.utils.clip_grads_with_norm_(model.parameters(), 1.0, total_norm, None)
+    print(total_norm, all(torch.equal(a, p.grad) for a, p in zip(clipped, model.parameters())))
+    torch.nn.utils.clip_grad_value_(model.parameters(), clip_value=0.01)
+    print(model[0].weight.grad[:2])
+    conv = nn.Conv2d(3, 4, 3, padding=1).eval()
+    bn = nn.BatchNorm2d(4)
+    bn.running_mean.uniform_(-1, 1)
+    bn.running_var.uniform_(0.5, 2)
+    bn.weight.data.uniform_(0.5, 1.5)
+    bn.eval()
+    fused = torch.nn.utils.fusion.fuse_conv_bn_eval(conv, bn)
+    images = torch.randn(2, 3, 5, 5)
+    print(fused, (fused(images) - bn(conv(images))).abs().max() < 1e-5, fused.weight.requires_grad)
+    prune = importlib.import_module(torch.__name__ + ".nn.utils.prune")  # (import ... as prune)
+    net = nn.Sequential(nn.Linear(10, 8), nn.ReLU(), nn.Linear(8, 4))
+    parameters_to_prune = ((net[0], 'weight'), (net[2], 'weight'))
+    prune.global_unstructured(parameters_to_prune, pruning_method=prune.L1Unstructured, amount=0.2)
+    print(float(torch.sum(net[0].weight == 0)), float(torch.sum(net[2].weight == 0)),
+          [name for name, _ in net[0].named_buffers()])
+    return {"w.grad": w.grad, "input.grad": input_var.grad, "fused": fused.weight,
+            "pruned": net[0].weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -40537,4 +40596,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_fast_neural_style, bentrevett_image_classification_mlp_lenet,
             torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings,
             scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring,
-            dive_zh_ch05_cnn, dive_zh_ch03_scratch]
+            dive_zh_ch05_cnn, dive_zh_ch03_scratch, nn_utils_checkpoint_clip_fusion_docstrings]
