@@ -19,7 +19,7 @@ __all__ = ["LinAlgError", "matrix_exp", "vector_norm", "matrix_norm", "norm", "i
            "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh",
            "eigvalsh", "cholesky", "cholesky_ex", "pinv", "lstsq", "matrix_power", "matrix_rank",
            "multi_dot", "cross", "matmul", "vecdot", "diagonal", "lu_factor", "lu_factor_ex",
-           "lu", "lu_solve", "householder_product"]
+           "lu", "lu_solve", "householder_product", "cond"]
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -88,6 +88,19 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 
 def svdvals(A, *, driver=None, out=None):
     return _out("linalg_svdvals", _linalg.svdvals(A), out, A)
+
+
+def cond(A, p=None, *, out=None):
+    """The condition number in the norm ``p``: for None, 2 and -2 the ratio of the largest
+    and smallest singular values (its inverse for -2), else ||A||_p ||A^-1||_p, as
+    PyTorch's linalg_cond composes it."""
+    if p is None or p in (2, -2):
+        s = svdvals(A)
+        s_max, s_min = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
+        result = (s_min / s_max if p == -2 else s_max / s_min).squeeze(-1)
+    else:
+        result = matrix_norm(A, p) * matrix_norm(inv(A), p)
+    return _out("linalg_cond", result, out, A)
 
 
 def qr(A, mode="reduced", *, out=None):

@@ -40514,6 +40514,106 @@ def nn_utils_checkpoint_clip_fusion_docstrings(torch):
             "pruned": net[0].weight}
 
 
+def linalg_docstrings(torch):
+    """pytorch/pytorch torch/linalg/__init__.py: the Examples of torch.linalg's cholesky,
+    qr (the 3x3 matrix of 12, -51, 4, ... : Q, R, ``(Q @ R).round()``, ``(Q.T @ Q).round()``,
+    mode='r', a batch checked with ``torch.dist``), det (a batch), slogdet, eigh and
+    eigvalsh (real symmetric; the complex examples' dtype is not in minigrad), inv,
+    pinv, matrix_rank, lstsq (broadcast A against B, against pinv), vector_norm and
+    matrix_norm (ord 3.5, -1, 'fro', 'nuc', dims), svdvals, cond, matrix_power,
+    matrix_exp, multi_dot, vecdot and cross, printed as the docstrings print them
+    (invariants where a factor's signs are LAPACK's choice), and a gradient through det,
+    matrix_norm and inv in float64. (tensorinv and tensorsolve are not in minigrad.)"""
+    LA = torch.linalg
+    A = torch.randn(3, 3, dtype=torch.float64)
+    A = A @ A.mT + torch.eye(3, dtype=torch.float64)
+    L = torch.linalg.cholesky(A)
+    print(L, torch.dist(L @ L.mT, A) < 1e-12)
+    A = torch.tensor([[12., -51, 4], [6, 167, -68], [-4, 24, -41]])
+    Q, R = torch.linalg.qr(A)
+    print(Q)
+    print(R.round(decimals=4))  # (LAPACK's last bits: PyTorch's R is -14.000001, ...)
+    print((Q @ R).round())
+    print((Q.T @ Q).round())
+    Q2, R2 = torch.linalg.qr(A, mode='r')
+    print(Q2, R2.round(decimals=4))
+    A = torch.randn(3, 4, 5)
+    Q, R = torch.linalg.qr(A, mode='complete')
+    print(torch.dist(Q @ R, A) < 1e-5, torch.dist(Q.mT @ Q, torch.eye(4)) < 1e-5)
+    A = torch.randn(3, 3)
+    print(torch.linalg.det(A))
+    A = torch.randn(3, 2, 2)
+    print(torch.linalg.det(A))
+    A = torch.randn(3, 3)
+    print(torch.linalg.det(A), torch.linalg.slogdet(A))
+    A = torch.randn(2, 2, dtype=torch.float64)
+    A = A + A.T
+    L, Q = torch.linalg.eigh(A)
+    print(L, torch.dist(Q @ torch.diag_embed(L) @ Q.mH, A) < 1e-12, torch.linalg.eigvalsh(A))
+    A = torch.randn(4, 4)
+    Ainv = torch.linalg.inv(A)
+    print(torch.dist(A @ Ainv, torch.eye(4)) < 1e-5)
+    A = torch.randn(2, 3, 4, 4)
+    Ainv = torch.linalg.inv(A)
+    print(torch.dist(A @ Ainv, torch.eye(4)) < 1e-4)
+    A = torch.randn(3, 5)
+    print(torch.linalg.pinv(A), torch.dist(A @ torch.linalg.pinv(A) @ A, A) < 1e-5)
+    A = torch.eye(10)
+    print(torch.linalg.matrix_rank(A))
+    B = torch.eye(10)
+    B[0, 0] = 0
+    print(torch.linalg.matrix_rank(B))
+    A = torch.randn(2, 4, 3, 3)
+    print(torch.linalg.matrix_rank(A), torch.linalg.matrix_rank(A, hermitian=False))
+    A = torch.randn(1, 3, 3)
+    B = torch.randn(2, 3, 3)
+    X = torch.linalg.lstsq(A, B).solution
+    print(X.shape, torch.dist(X, torch.linalg.pinv(A) @ B) < 1e-4)
+    a = torch.arange(9, dtype=torch.float) - 4
+    B = a.reshape((3, 3))
+    print(LA.vector_norm(a, ord=3.5), LA.vector_norm(B, ord=3.5))
+    print(LA.vector_norm(a), LA.vector_norm(B, ord=float('inf')), LA.vector_norm(B, ord=0, dim=1))
+    A = torch.arange(9, dtype=torch.float).reshape(3, 3)
+    print(LA.matrix_norm(A), LA.matrix_norm(A, ord=-1))
+    B = A.expand(2, -1, -1)
+    print(LA.matrix_norm(B), LA.matrix_norm(B, dim=(0, 2)), LA.matrix_norm(A, ord='nuc'))
+    print(LA.matrix_norm(A, ord=1), LA.matrix_norm(A, ord=float('inf')))
+    A = torch.randn(5, 3)
+    S = torch.linalg.svdvals(A)
+    print(S, torch.dist(S, torch.linalg.svd(A, full_matrices=False).S) < 1e-6)
+    A = torch.randn(3, 3)
+    print(torch.linalg.cond(A), torch.linalg.cond(A, 'fro'), torch.linalg.cond(A, 1))
+    A = torch.randn(3, 3)
+    print(torch.linalg.matrix_power(A, 0), torch.linalg.matrix_power(A, 3),
+          torch.linalg.matrix_power(A, -2))
+    A = torch.empty(2, 2, 2)
+    A[0, :, :] = torch.eye(2, 2)
+    A[1, :, :] = 2 * torch.eye(2, 2)
+    print(torch.linalg.matrix_exp(A))
+    A = torch.tensor([[0, 3.14159], [-3.14159, 0]])
+    print(torch.linalg.matrix_exp(A))
+    print(torch.linalg.multi_dot([torch.tensor([1, 2]), torch.tensor([2, 3])]))
+    print(torch.linalg.multi_dot([torch.tensor([[1, 2]]), torch.tensor([2, 3])]))
+    print(torch.linalg.multi_dot([torch.tensor([[1, 2]]), torch.tensor([[2], [3]])]))
+    A = torch.arange(2 * 3, dtype=torch.float).view(2, 3)
+    B = torch.arange(3 * 2, dtype=torch.float).view(3, 2)
+    C = torch.arange(2 * 2, dtype=torch.float).view(2, 2)
+    print(torch.linalg.multi_dot((A, B, C)))
+    v1 = torch.randn(3, 2)
+    v2 = torch.randn(3, 2)
+    print(torch.linalg.vecdot(v1, v2), torch.linalg.vecdot(v1, v2, dim=0))
+    a = torch.randn(4, 3)
+    b = torch.randn(4, 3)
+    print(torch.linalg.cross(a, b))
+    a = torch.randn(1, 3)
+    print(torch.linalg.cross(a, b))
+    A = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+    loss = torch.linalg.det(A) + torch.linalg.matrix_norm(A) + torch.linalg.inv(A).sum()
+    loss.backward()
+    print(loss.grad_fn, A.grad)
+    return {"A.grad": A.grad, "lstsq": X}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -40596,4 +40696,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_fast_neural_style, bentrevett_image_classification_mlp_lenet,
             torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings,
             scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring,
-            dive_zh_ch05_cnn, dive_zh_ch03_scratch, nn_utils_checkpoint_clip_fusion_docstrings]
+            dive_zh_ch05_cnn, dive_zh_ch03_scratch, nn_utils_checkpoint_clip_fusion_docstrings,
+            linalg_docstrings]
