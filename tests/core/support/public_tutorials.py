@@ -40614,6 +40614,87 @@ def linalg_docstrings(torch):
     return {"A.grad": A.grad, "lstsq": X}
 
 
+def autograd_graph_docstrings(torch):
+    """pytorch/pytorch torch/autograd/graph.py: the Examples of Node.name, Node.register_hook
+    (a hook replacing grad_inputs, its handle removed), Node.register_prehook,
+    register_multi_grad_hook (mode="all" with the gradients of the tensors a pass reaches,
+    None for the others, and mode="any"), disable_saved_tensors_hooks (the error its
+    message becomes inside the block), saved_tensors_hooks with pack and unpack that
+    print, get_gradient_edge (autograd.grad from an intermediate's edge) and
+    ``isinstance(grad_fn, torch.autograd.graph.Node)``."""
+    a = torch.tensor([0., 0., 0.], requires_grad=True)
+    b = a.clone()
+    assert isinstance(b.grad_fn, torch.autograd.graph.Node)
+    print(b.grad_fn.name())
+    handle = b.grad_fn.register_hook(lambda gI, gO: (gO[0] * 2,))
+    b.sum().backward(retain_graph=True)
+    print(a.grad)
+    handle.remove()
+    a.grad = None
+    b.sum().backward(retain_graph=True)
+    print(a.grad)
+    a = torch.tensor([0., 0., 0.], requires_grad=True)
+    b = a.clone()
+    handle = b.grad_fn.register_prehook(lambda gI: (gI[0] * 2,))
+    b.sum().backward(retain_graph=True)
+    print(a.grad)
+    handle.remove()
+    a.grad = None
+    b.sum().backward(retain_graph=True)
+    print(a.grad)
+    x = torch.randn(3, requires_grad=True)
+    y = torch.randn(3, requires_grad=True)
+    z = torch.randn(3, requires_grad=True)
+    seen = []
+
+    def fn(grads):
+        seen.append([None if g is None else g.sum().item() for g in grads])
+
+    handle = torch.autograd.graph.register_multi_grad_hook((x, y, z), fn)
+    (x * 2 + y * 3).sum().backward()
+    (z * 4).sum().backward()
+    handle.remove()
+    print(seen)
+    seen.clear()
+    handle = torch.autograd.graph.register_multi_grad_hook((x, y), lambda g: seen.append(
+        g.sum().item()), mode="any")
+    (x * y).sum().backward()
+    handle.remove()
+    print(seen)
+    message = "saved tensors default hooks are disabled"
+    with torch.autograd.graph.disable_saved_tensors_hooks(message):
+        try:
+            with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
+                pass
+        except RuntimeError as error:
+            print(error)
+
+    def pack_hook(x):
+        print("Packing", x)
+        return x
+
+    def unpack_hook(x):
+        print("Unpacking", x)
+        return x
+
+    a = torch.ones(5, requires_grad=True)
+    b = torch.ones(5, requires_grad=True) * 2
+    with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+        y = a * b
+    y.sum().backward()
+    print(a.grad, b.grad)
+    x = torch.randn(2, 3, requires_grad=True)
+    h = x.exp()
+    out = (h * 3).sum()
+    edge = torch.autograd.graph.get_gradient_edge(h)
+    print(edge.node.name(), edge.output_nr)
+    g, = torch.autograd.grad(out, edge, retain_graph=True)
+    print(g)
+    gx, = torch.autograd.grad(out, x)
+    print(gx)
+    return {"a.grad": a.grad, "gx": gx, "x": x}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -40697,4 +40778,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings,
             scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring,
             dive_zh_ch05_cnn, dive_zh_ch03_scratch, nn_utils_checkpoint_clip_fusion_docstrings,
-            linalg_docstrings]
+            linalg_docstrings, autograd_graph_docstrings]
