@@ -40695,6 +40695,112 @@ def autograd_graph_docstrings(torch):
     return {"a.grad": a.grad, "gx": gx, "x": x}
 
 
+def uvadlc_meta_learning_protonet(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial16/Meta_Learning.ipynb:
+    ``split_batch`` (images and targets chunked into support and query halves), ProtoNet's
+    ``calculate_prototypes`` (``torch.unique(targets).sort()``, each class's mean feature by
+    ``torch.where(targets == c)[0]``, stacked), ``classify_feats`` (squared distances by
+    broadcasting ``prototypes[None, :] - feats[:, None]``, ``log_softmax(-dist)``, labels by
+    ``(classes[None, :] == targets[:, None]).long().argmax(dim=-1)``) and
+    ``calculate_loss`` with AdamW and MultiStepLR, written as the plain loop of its Lightning
+    module; then the test-time prototypes of a few-shot task. The DenseNet of get_convnet is
+    a small conv net stand-in (its convolutions without bias, as DenseNet's), the CIFAR-100
+    tasks seeded 32x32 images of 5 classes with 4 support and 4 query examples each, 3
+    steps."""
+    nn = torch.nn
+    F = nn.functional
+    optim = torch.optim
+
+    def split_batch(imgs, targets):
+        support_imgs, query_imgs = imgs.chunk(2, dim=0)
+        support_targets, query_targets = targets.chunk(2, dim=0)
+        return support_imgs, query_imgs, support_targets, query_targets
+
+    def get_convnet(output_size):
+        return nn.Sequential(nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8),
+                             nn.ReLU(),
+                             nn.MaxPool2d(2), nn.Conv2d(8, 16, 3, padding=1, bias=False), nn.ReLU(),
+                             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(16, output_size))
+
+    class ProtoNet(nn.Module):
+        def __init__(self, proto_dim, lr):
+            super().__init__()
+            self.hparams = {"proto_dim": proto_dim, "lr": lr}
+            self.model = get_convnet(output_size=proto_dim)
+            self.logged = {}
+
+        def configure_optimizers(self):
+            optimizer = optim.AdamW(self.parameters(), lr=self.hparams["lr"])
+            scheduler = optim.lr_scheduler.MultiStepLR(optimizer, milestones=[140, 180],
+                                                       gamma=0.1)
+            return [optimizer], [scheduler]
+
+        @staticmethod
+        def calculate_prototypes(features, targets):
+            classes, _ = torch.unique(targets).sort()
+            prototypes = []
+            for c in classes:
+                p = features[torch.where(targets == c)[0]].mean(dim=0)
+                prototypes.append(p)
+            prototypes = torch.stack(prototypes, dim=0)
+            return prototypes, classes
+
+        def classify_feats(self, prototypes, classes, feats, targets):
+            dist = torch.pow(prototypes[None, :] - feats[:, None], 2).sum(dim=2)
+            preds = F.log_softmax(-dist, dim=1)
+            labels = (classes[None, :] == targets[:, None]).long().argmax(dim=-1)
+            acc = (preds.argmax(dim=1) == labels).float().mean()
+            return preds, labels, acc
+
+        def log(self, name, value):
+            self.logged[name] = value.item()
+
+        def calculate_loss(self, batch, mode):
+            imgs, targets = batch
+            features = self.model(imgs)
+            support_feats, query_feats, support_targets, query_targets = split_batch(features,
+                                                                                     targets)
+            prototypes, classes = ProtoNet.calculate_prototypes(support_feats, support_targets)
+            preds, labels, acc = self.classify_feats(prototypes, classes, query_feats,
+                                                     query_targets)
+            loss = F.cross_entropy(preds, labels)
+            self.log(f"{mode}_loss", loss)
+            self.log(f"{mode}_acc", acc)
+            return loss
+
+        def training_step(self, batch, batch_idx):
+            return self.calculate_loss(batch, mode="train")
+
+    def task_batch(seed):
+        g = torch.Generator().manual_seed(seed)
+        classes = torch.randperm(100, generator=g)[:5]
+        targets = torch.cat([classes.repeat_interleave(4), classes.repeat_interleave(4)])
+        imgs = torch.rand(40, 3, 32, 32, generator=g) + targets.view(-1, 1, 1, 1) / 100
+        return imgs, targets
+
+    protonet = ProtoNet(proto_dim=8, lr=2e-4)
+    [optimizer], [scheduler] = protonet.configure_optimizers()
+    for batch_idx in range(3):
+        optimizer.zero_grad()
+        loss = protonet.training_step(task_batch(batch_idx), batch_idx)
+        loss.backward()
+        optimizer.step()
+        scheduler.step()
+        print(batch_idx, protonet.logged)
+    protonet.eval()
+    imgs, targets = task_batch(10)
+    with torch.no_grad():
+        feats = protonet.model(imgs)
+        prototypes, classes = ProtoNet.calculate_prototypes(*split_batch(feats, targets)[::2])
+        _, labels, acc = protonet.classify_feats(prototypes, classes, feats[20:], targets[20:])
+    print(classes, prototypes.shape, labels, acc, scheduler.get_last_lr())
+    # (the last Linear's bias moves every feature alike, which distances cancel: its gradient
+    # is 0 but for rounding, and AdamW's steps turn that into +-lr in either library; the
+    # prototypes are compared without it)
+    return {"conv": protonet.model[0].weight, "linear": protonet.model[8].weight,
+            "prototypes": prototypes - protonet.model[8].bias}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -40778,4 +40884,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings,
             scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring,
             dive_zh_ch05_cnn, dive_zh_ch03_scratch, nn_utils_checkpoint_clip_fusion_docstrings,
-            linalg_docstrings, autograd_graph_docstrings]
+            linalg_docstrings, autograd_graph_docstrings, uvadlc_meta_learning_protonet]
