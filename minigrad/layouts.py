@@ -11,7 +11,8 @@ order), and a convolution, the pooling layers, upsampling, ``group_norm``, ``F.p
 the shuffles, ``cat`` and ``stack`` lay their outputs out channels-last as PyTorch's do
 (``kernels/conv.in_suggested_format``, ``kernels/layout.in_input_format``,
 ``rules/layout.with_cat_layout``, ``with_stack_layout``). ``suggested_format`` is
-PyTorch's suggest_memory_format. Sparse layouts are not in minigrad. The factories accept these as PyTorch's do, with PyTorch's errors for the rest.
+PyTorch's suggest_memory_format. Sparse layouts are not in minigrad. The factories
+accept these as PyTorch's do, with PyTorch's errors for the rest.
 """
 
 from __future__ import annotations

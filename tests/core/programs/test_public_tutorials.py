@@ -6,14 +6,17 @@ aladdinpersson; the books' code: rasbt's LLMs-from-scratch and machine-learning-
 Learning with PyTorch's dlwpt-code; fastai's course22p2; Karpathy's build-nanogpt; Stanford's
 CS231n and CS224n assignments; the UvA deep learning notebooks of phlippe/uvadlc_notebooks;
 labml.ai's annotated modules and optimizers; rasbt's STAT 453; MIT 6.S191's labs;
-bentrevett's pytorch-image-classification; pytorch/examples' fast neural style; mrdbourke's Zero to Mastery;
+bentrevett's pytorch-image-classification; pytorch/examples' fast neural style;
+mrdbourke's Zero to Mastery;
 Karpathy's pytorch-made and pytorch-normalizing-flows; harvardnlp's annotated transformer;
 Atcold's NYU-DLSP20; bentrevett's pytorch-seq2seq; ShusenTang's Dive-into-DL-PyTorch (d2l's
 Chinese edition); fastai's fastbook; Karpathy's llama2.c; PyTorch's own reference pages: extending.rst,
 notes/modules.rst, data.rst, func.whirlwind_tour.rst, notes/autograd.md, notes/broadcasting.md,
 notes/gradcheck.md, optim.md, and the Examples of its docstrings that users paste: torch.nn's
 layers, losses, functional and init, torch.autograd.functional, torch.func, lr_scheduler,
-torch.utils.data, torch.distributions, the creation, indexing and reduction functions and the Tensor methods) run under
+torch.utils.data, torch.distributions, torch.linalg, torch.autograd.graph, torch.nn.utils,
+torch.utils.checkpoint, the creation, indexing and reduction functions and the Tensor
+methods) run under
 PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
 same numbers to float32 precision, raise the same warnings, and end with the same
 parameters and gradients.

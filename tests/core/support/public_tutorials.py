@@ -39754,7 +39754,8 @@ def nn_utils_rnn_and_vector_docstrings(torch):
     padded_sequences = pad_sequence(sequences)
     lengths = torch.as_tensor([v.size(0) for v in sequences])
     unpadded_sequences = unpad_sequence(padded_sequences, lengths)
-    print(torch.allclose(sequences[0], unpadded_sequences[0]), [u.shape for u in unpadded_sequences])
+    print(torch.allclose(sequences[0], unpadded_sequences[0]),
+          [u.shape for u in unpadded_sequences])
     a = torch.tensor([1, 2, 3])
     b = torch.tensor([4, 5])
     c = torch.tensor([6])
@@ -39787,7 +39788,8 @@ def scaled_dot_product_attention_tutorial(torch):
     ``CausalSelfAttention`` module (c_attn, chunk, view, transpose, ``is_causal`` and
     dropout in training only, resid_dropout) printed, run in eval mode (its train mode's
     ``y.transpose(1, 2).view(...)`` of the math path's output fails in PyTorch too: the
-    tutorial never runs it), its gradients, and compiled (``torch.compile(model, backend="eager")``, the same output). Its NestedTensor
+    tutorial never runs it), its gradients, and compiled (``torch.compile(model,
+    backend="eager")``, the same output). Its NestedTensor
     and ``attn_bias`` (causal_upper_left) sections are left out: minigrad has neither."""
     nn = torch.nn
     F = nn.functional
@@ -40136,7 +40138,8 @@ def dive_zh_ch05_cnn(torch):
             for X, y in data_iter:
                 if isinstance(net, torch.nn.Module):
                     net.eval()
-                    acc_sum += (net(X.to(device)).argmax(dim=1) == y.to(device)).float().sum().cpu().item()
+                    acc_sum += (net(X.to(device)).argmax(dim=1) ==
+                                y.to(device)).float().sum().cpu().item()
                     net.train()
                 n += y.shape[0]
         return acc_sum / n
