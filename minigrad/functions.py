@@ -112,6 +112,13 @@ def _check_max_arguments(function: str, args: tuple, kwargs: dict) -> None:
     """max()/min(): ``dim`` an int (or ``other`` a tensor), ``out`` a pair with ``dim``."""
     given = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
     dim, out = given.get("dim"), given.get("out")
+    if "other" in kwargs:  # (the (input, other) overload by keyword: nothing else with it)
+        extra = [name for name in kwargs if name not in ("input", "other", "out")]
+        if not isinstance(kwargs["other"], _Tensor) or extra or len(args) > 1:
+            raise _invalid_combination(function, args, kwargs, {0: (
+                "some of the keywords were incorrect: " + ", ".join(reversed(
+                    [name for name in kwargs if name not in ("input", "out")])))}
+                if extra or len(args) > 1 else None)
     if dim is not None and not _is_int(dim) and not isinstance(dim, _Tensor):
         raise _invalid_combination(function, args, kwargs)
     if _is_int(dim) and isinstance(out, _Tensor):
@@ -904,14 +911,16 @@ def logcumsumexp(input, dim, *, out=None):
 
 @_numpy_names
 @_checks_arguments(_check_max_arguments)
-def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
-    """The largest element; with ``dim``, (values, indices) along it."""
-    return _out("max", ops.max(input, dim, keepdim), out, input)
+def max(input, dim=None, keepdim=False, *, out=None, other=None):  # noqa: A001 - PyTorch's name
+    """The largest element; with ``dim``, (values, indices) along it; with a tensor
+    ``other`` (by position or keyword), the elementwise maximum."""
+    return _out("max", ops.max(input, dim if other is None else other, keepdim), out, input)
 
 
 @_numpy_names
-def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
-    return _out("min", ops.min(input, dim, keepdim), out, input)
+@_checks_arguments(_check_max_arguments)
+def min(input, dim=None, keepdim=False, *, out=None, other=None):  # noqa: A001 - PyTorch's name
+    return _out("min", ops.min(input, dim if other is None else other, keepdim), out, input)
 
 
 @_numpy_names

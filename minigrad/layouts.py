@@ -7,17 +7,17 @@ the only layout. The memory formats are ``torch.contiguous_format`` (row-major),
 next to each other in memory: strides such as (60, 1, 15, 3)), which ``contiguous``,
 ``clone``, ``to``, ``is_contiguous``, ``empty`` and the ``*_like`` factories honour.
 Elementwise ops keep a channels-last layout (NumPy's results follow their operands'
-order), and a convolution, the pooling layers and ``cat`` lay their outputs out
-channels-last as PyTorch's do (``kernels/conv.in_suggested_format``,
-``kernels/layout.in_input_format``, ``rules/layout.with_cat_layout``); upsampling,
-``group_norm``, ``stack`` and reductions with ``keepdim`` give row-major results where
-PyTorch's keep the format. Sparse layouts are not in
-minigrad. The factories accept these as PyTorch's do, with PyTorch's errors for the rest.
+order), and a convolution, the pooling layers, upsampling, ``group_norm``, ``F.pad``,
+the shuffles, ``cat`` and ``stack`` lay their outputs out channels-last as PyTorch's do
+(``kernels/conv.in_suggested_format``, ``kernels/layout.in_input_format``,
+``rules/layout.with_cat_layout``, ``with_stack_layout``). ``suggested_format`` is
+PyTorch's suggest_memory_format. Sparse layouts are not in minigrad. The factories
+accept these as PyTorch's do, with PyTorch's errors for the rest.
 """
 
 from __future__ import annotations
 
-from .kernels.layout import channels_last_strides, is_channels_last
+from .kernels.layout import channels_last_strides, is_channels_last, strides_like_channels_last
 
 
 class layout:
@@ -65,6 +65,16 @@ def is_in_format(fmt: memory_format, shape, strides) -> bool:
     """Whether a tensor of ``shape`` and ``strides`` is contiguous in the channels-last
     format ``fmt`` (False for a tensor of another rank, as PyTorch's is_contiguous)."""
     return len(shape) == CHANNELS_LAST_RANKS[fmt] and is_channels_last(tuple(shape), tuple(strides))
+
+
+def suggested_format(shape, strides) -> memory_format:
+    """PyTorch's suggest_memory_format: channels-last (3d for a 5-d tensor) where the
+    strides grow in that order, else contiguous_format, contiguous or not. ``x.to(
+    memory_format=fmt)`` returns x itself when this is fmt (a transposed matrix stays
+    transposed; a C == 1 image, contiguous both ways, is still copied to channels-last)."""
+    if strides_like_channels_last(tuple(shape), tuple(strides)):
+        return channels_last if len(shape) == 4 else channels_last_3d
+    return contiguous_format
 
 
 def _type_name(value) -> str:

@@ -19,7 +19,7 @@ __all__ = ["LinAlgError", "matrix_exp", "vector_norm", "matrix_norm", "norm", "i
            "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh",
            "eigvalsh", "cholesky", "cholesky_ex", "pinv", "lstsq", "matrix_power", "matrix_rank",
            "multi_dot", "cross", "matmul", "vecdot", "diagonal", "lu_factor", "lu_factor_ex",
-           "lu", "lu_solve", "householder_product"]
+           "lu", "lu_solve", "householder_product", "cond"]
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -88,6 +88,26 @@ def svd(A, full_matrices=True, *, driver=None, out=None):
 
 def svdvals(A, *, driver=None, out=None):
     return _out("linalg_svdvals", _linalg.svdvals(A), out, A)
+
+
+def cond(A, p=None, *, out=None):
+    """The condition number in the norm ``p``, composed as PyTorch's linalg_cond: for None,
+    2 and -2 the ratio of the largest and smallest singular values (its inverse for -2);
+    'nuc' the sum of the singular values times that of their reciprocals; else
+    ||A||_p ||A^-1||_p, a singular A's inverse filled with inf and 0 * inf read as inf."""
+    if p is None or p in (2, -2):
+        s = svdvals(A)
+        s_max, s_min = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
+        result = (s_min / s_max if p == -2 else s_max / s_min).squeeze(-1)
+    elif p == "nuc":
+        s = svdvals(A)
+        result = s.sum(-1) * s.reciprocal().sum(-1)
+    else:
+        inverse, info = inv_ex(A)
+        inverse.masked_fill_(info.unsqueeze(-1).unsqueeze(-1) > 0, float("inf"))
+        result = matrix_norm(A, p) * matrix_norm(inverse, p)
+        result.nan_to_num_(float("inf"), float("inf"), float("-inf"))
+    return _out("linalg_cond", result, out, A)
 
 
 def qr(A, mode="reduced", *, out=None):

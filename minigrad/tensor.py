@@ -517,6 +517,10 @@ class Tensor(TensorBase):
         ``storage_offset + sum(i_k * stride_k)``."""
         return ops.as_strided(self, size, stride, storage_offset)
 
+    def as_strided_(self, size, stride, storage_offset=None):
+        """``as_strided`` in place: this tensor takes the view's shape and strides."""
+        return ops.as_strided_(self, size, stride, storage_offset)
+
     def dim_order(self, *, ambiguity_check=False) -> tuple:
         """The dims from the outermost in memory to the innermost.
 
@@ -555,7 +559,8 @@ class Tensor(TensorBase):
         if fmt in layouts.CHANNELS_LAST_RANKS or fmt is layouts.contiguous_format:
             strides = (memory.contiguous_strides(self.shape) if fmt is layouts.contiguous_format
                        else layouts.format_strides(fmt, self.shape))
-            if copy or dtype not in (None, self.dtype) or not self.is_contiguous(fmt):
+            if copy or dtype not in (None, self.dtype) or \
+                    layouts.suggested_format(self.shape, self.stride()) is not fmt:
                 return _laid_out(ops.to_dtype(self, dtype or self.dtype, True), strides)
         return ops.to_dtype(self, dtype or self.dtype, copy)
 
@@ -1490,12 +1495,12 @@ class Tensor(TensorBase):
         return ops.mean(self, dim, keepdim, dtype=dtype)
 
     @arguments.takes_numpy_names
-    def max(self, dim=None, keepdim=False):
-        return ops.max(self, dim, keepdim)
+    def max(self, dim=None, keepdim=False, *, other=None):
+        return ops.max(self, dim if other is None else other, keepdim)
 
     @arguments.takes_numpy_names
-    def min(self, dim=None, keepdim=False):
-        return ops.min(self, dim, keepdim)
+    def min(self, dim=None, keepdim=False, *, other=None):
+        return ops.min(self, dim if other is None else other, keepdim)
 
     def amax(self, dim=(), keepdim=False):
         return ops.amax(self, dim, keepdim)

@@ -135,18 +135,20 @@ def _read(image, corner):
 
 
 def grid_sample(image, grid, mode: str, padding: str, align_corners: bool):
-    """image (N, C, H, W) sampled at grid (N, Ho, Wo, 2): (N, C, Ho, Wo)."""
+    """image (N, C, H, W) sampled at grid (N, Ho, Wo, 2): (N, C, Ho, Wo), row-major as
+    PyTorch's CPU kernel writes it whatever the image's layout (the reads below give
+    NumPy's channels-last order)."""
     height, width = image.shape[2:]
     x, _ = _source(grid[..., 0], width, padding, align_corners)
     y, _ = _source(grid[..., 1], height, padding, align_corners)
     if mode == "nearest":
-        return _read(image, _nearest(x, y, height, width))
+        return np.ascontiguousarray(_read(image, _nearest(x, y, height, width)))
     corners, (e, w, n, s) = _corners(x, y, height, width)
     nw, ne, sw, se = (_read(image, corner) for corner in corners)
     total = nw * (s * e)[:, None]
     for value, weight in ((ne, s * w), (sw, n * e), (se, n * w)):
         total = _fused(value, weight[:, None], total)
-    return total
+    return np.ascontiguousarray(total)
 
 
 def _fused(a, b, c):

@@ -83,6 +83,38 @@ def unsqueezed(x: np.ndarray, dim: int) -> np.ndarray:
                                            writeable=out.flags.writeable)
 
 
+def viewed(x: np.ndarray, shape) -> np.ndarray:
+    """``np.reshape(x, shape, copy=False)`` (x.view(shape)) with torch's strides for the
+    new size-1 dims, which NumPy picks otherwise (they are only records: a channels-last
+    (4, 4, 1, 1) viewed as (2, 2, 4, 1, 1) has strides (8, 4, 1, 4, 4) in torch)."""
+    out = np.reshape(x, shape, copy=False)
+    if not out.size or not x.ndim or 1 not in out.shape:
+        return out
+    strides = _view_strides(x.shape, geometry(x)[1], out.shape)
+    if strides == geometry(out)[1]:
+        return out
+    return np.lib.stride_tricks.as_strided(out, strides=[s * x.itemsize for s in strides],
+                                           writeable=out.flags.writeable)
+
+
+def _view_strides(old_shape, old_strides, new_shape) -> tuple:
+    """torch's computeStride: the old dims in chunks that step through memory together,
+    each chunk's new dims given strides from the chunk's last stride up (a new size-1 dim
+    at a chunk's start takes the stride past the chunk)."""
+    new, view_d, base = [0] * len(new_shape), len(new_shape) - 1, old_strides[-1]
+    old_numel = view_numel = 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        old_numel *= old_shape[d]
+        if d == 0 or (old_shape[d - 1] != 1 and old_strides[d - 1] != old_numel * base):
+            while view_d >= 0 and (view_numel < old_numel or new_shape[view_d] == 1):
+                new[view_d] = view_numel * base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if d > 0:
+                base, old_numel, view_numel = old_strides[d - 1], 1, 1
+    return tuple(new)
+
+
 def contiguous_strides(shape) -> tuple:
     """torch's row-major strides for ``shape`` (a size-0 dim steps like a size-1 one)."""
     strides, step = [], 1

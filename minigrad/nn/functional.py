@@ -21,7 +21,7 @@ import numpy as np
 
 import minigrad
 
-from .. import errors, ops
+from .. import errors, layouts, ops
 from ..autograd.broadcast import broadcast_shapes
 from ..dtypes import C_TYPE_NAMES
 from ..rules.arguments import check_sub
@@ -30,6 +30,8 @@ from ..rules.ctc import check_ctc_loss, ctc_lengths
 from ..rules.embedding_bag import check_embedding_bag
 from ..rules.out import write as write_out
 from ..tensor import Tensor
+from . import attention
+from .attention import SDPBackend
 
 __all__ = ["affine_grid", "grid_sample", "gumbel_softmax", "linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "scaled_dot_product_attention", "multi_head_attention_forward", "one_hot", "embedding", "embedding_bag",
@@ -370,9 +372,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     mask = _additive_mask(query, key, attn_mask, is_causal)
     factor = (1 / math.sqrt(query.size(-1)) if query.size(-1) else math.inf) if scale is None \
         else scale
-    if (query.dim() == 4 and dropout_p == 0.0 and value.size(-1) == query.size(-1)
-            and key.shape[:2] == query.shape[:2] == value.shape[:2]
-            and (attn_mask is None or not attn_mask.requires_grad)):
+    if _attention_kernel(query, key, value, attn_mask, dropout_p) == "flash":
         return ops.flash_attention(query, key, value, None if mask is None else mask._data,
                                    factor, given_scale=scale, attn_mask=mask,
                                    is_causal=is_causal)
@@ -392,6 +392,33 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         attn = dropout(attn, dropout_p, True)
     out = attn @ value
     return out if out.dtype == origin else out.to(origin)
+
+
+def _attention_kernel(query, key, value, attn_mask, dropout_p) -> str:
+    """"flash" or "math", as PyTorch's CPU picks them among the kernels nn.attention's
+    sdpa_kernel allows (all outside one): flash where it applies, else math; PyTorch's
+    warnings and error when neither is allowed and may run."""
+    allowed = attention.allowed
+    fused = query.dim() == 4 and key.dim() == 4 and value.dim() == 4
+    if (SDPBackend.FLASH_ATTENTION in allowed and fused and dropout_p == 0.0
+            and value.size(-1) == query.size(-1)
+            and key.shape[:2] == query.shape[:2] == value.shape[:2]
+            and (attn_mask is None or not attn_mask.requires_grad)):
+        return "flash"
+    if SDPBackend.MATH in allowed:
+        return "math"
+    if SDPBackend.FLASH_ATTENTION not in allowed:
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This "
+                           "is likely due to turning off both the math kernel and the fused "
+                           "kernels.")
+    errors.warn_at_caller("Flash attention kernel not used because:")
+    if not fused:
+        errors.warn_at_caller(
+            f"All fused kernels requires query, key and value to be 4 dimensional, but got "
+            f"Query dim: {query.dim()}, Key dim: {key.dim()}, Value dim: {value.dim()} instead.")
+    elif dropout_p != 0.0:
+        errors.warn_at_caller("Both fused kernels do not support non-zero dropout.")
+    raise RuntimeError("No available kernel.  Aborting execution.")
 
 
 def _check_attention(query, key, value) -> None:
@@ -1766,8 +1793,14 @@ def _adaptive_sizes(input: Tensor, output_size, spatial: int, kind: str) -> tupl
 def _adaptive_avg_pool(input: Tensor, output_size, spatial: int) -> Tensor:
     size = _adaptive_sizes(input, output_size, spatial, "avg")
     if size == (1,) * spatial and input.dim() in (spatial + 1, spatial + 2):
-        # (as PyTorch: a mean, MeanBackward1)
-        return input.mean(tuple(range(-1, -spatial - 1, -1)), keepdim=True)
+        # (as PyTorch: a mean, MeanBackward1; of a channels-last batch, given its strides in
+        # place, AsStridedBackward1)
+        out = input.mean(tuple(range(-1, -spatial - 1, -1)), keepdim=True)
+        if layouts.suggested_format(input.shape, input.stride()) is \
+                (layouts.channels_last, layouts.channels_last_3d)[spatial - 2]:
+            n, c = input.shape[:2]
+            out.as_strided_((n, c) + size, (c, 1) + (c,) * spatial)
+        return out
     return ops.adaptive_avg_pool(input, size)
 
 

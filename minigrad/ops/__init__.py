@@ -165,7 +165,8 @@ from .quantile import nanquantile, quantile  # noqa: F401
 from .split import (  # noqa: F401
     chunk, split, split_with_sizes, tensor_split, unbind, unsafe_chunk, unsafe_split,
     unsafe_split_with_sizes)
-from .strided import as_strided, regenerate_grad_fn, storage_offset, stride  # noqa: F401
+from .strided import (as_strided, as_strided_, regenerate_grad_fn, storage_offset,  # noqa: F401
+                      stride)
 from .shape import (  # noqa: F401
     cat, clone, contiguous, expand, flatten, flip, fliplr, flipud, narrow, permute, reshape, squeeze, squeeze_,
     stack, t, t_, to_dtype, transpose, transpose_, unsqueeze, unsqueeze_, view, view_dtype,

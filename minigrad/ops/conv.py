@@ -126,7 +126,7 @@ class MaxUnpool2DBackward0(Node):
 
     def forward(self, x, indices, output_size):
         self.save(indices=indices)
-        return kernels.max_unpool(x, indices, output_size)
+        return in_input_format(kernels.max_unpool(x, indices, output_size), x)
 
     def backward(self, saved, grad):
         return fn.max_pool_gather(grad, saved.indices, self.spatial)
@@ -240,7 +240,7 @@ class ConstantPadNdBackward0(Node):
 
     def forward(self, x, pad, value):
         self.save(pad=as_shown(pad), _pad=pad)  # (negative widths shown as C++'s unsigned)
-        return kernels.constant_pad(x, pad, value)
+        return in_input_format(kernels.constant_pad(x, pad, value), x, volumes=True)
 
     def backward(self, saved, grad):
         return fn.constant_pad(grad, tuple(-width for width in saved._pad))

@@ -19,6 +19,7 @@ from ..autograd.saved import SavedTensor
 from ..kernels import embedding_bag as bag_kernels
 from ..kernels import layers as kernels
 from ..kernels import normalization as norm_kernels
+from ..kernels.layout import in_input_format
 from . import fn, norm_backward
 from ._saved import as_shown
 from .linalg_module import Output, several_outputs, several_outputs_op
@@ -211,7 +212,8 @@ class NativeGroupNormBackward0(Node):
     def forward(self, x, weight, bias, group, eps):
         self.save(N=x.shape[0], C=x.shape[1], HxW=int(np.prod(x.shape[2:], dtype=np.int64)),
                   group=group, eps=eps)
-        return list(norm_kernels.group_norm(x, weight, bias, group, eps))
+        y, mean, rstd = norm_kernels.group_norm(x, weight, bias, group, eps)
+        return [in_input_format(y, x, volumes=True), mean, rstd]
 
     def backward(self, saved, grad=None, grad_mean=None, grad_rstd=None):
         return group_norm_backward(grad, grad_mean, grad_rstd, saved.input, saved.result1,

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input
+from ..kernels.layout import in_input_format
 from . import fn
 
 __all__ = ["edge_pad"]
@@ -39,7 +40,7 @@ class _EdgePad(Node):
     def forward(self, x, padding):
         indices = _open_mesh(x.shape, padding, self.mode)
         self.save(padding=tuple(padding), _indices=indices)  # ("_": not one of torch's names)
-        return x[indices]
+        return in_input_format(x[indices], x, volumes=True)
 
     def backward(self, saved, grad):
         return _edge_pad_backward(grad, saved.self, saved._indices, saved.padding, type(self))

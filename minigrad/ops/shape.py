@@ -23,7 +23,7 @@ from ..kernels import layout
 from ..autograd.replaced import forward_input_meta
 from ..autograd.tensor_base import make
 from ..rules.layout import (check_view_dtype, to_copy_gradient, with_cat_layout,
-                             with_empty_like_layout, with_reduction_layout)
+                             with_empty_like_layout, with_reduction_layout, with_stack_layout)
 from . import indexing, inplace
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
@@ -69,7 +69,7 @@ class ViewBackward0(Node):
 
     def forward(self, x, shape):
         self.save(self_sym_sizes=x.shape)
-        return np.reshape(x, shape, copy=False)
+        return layout.viewed(x, shape)
 
     def backward(self, saved, grad):
         return fn.reshape(grad, saved.self_sym_sizes)
@@ -594,8 +594,8 @@ def stack(tensors, dim=0):
                 f"[{', '.join(map(str, tensor.shape))}] at entry {entry}"
             )
     given, dim = dim, normalize_dim(dim, first.ndim + 1)
-    return with_reduction_layout(StackBackward0.apply(
-        *tensors, cast_to=dtypes.result_type(*tensors), dim=dim, given=given))
+    return with_stack_layout(StackBackward0.apply(
+        *tensors, cast_to=dtypes.result_type(*tensors), dim=dim, given=given), tensors, dim)
 
 
 def flip(x, dims):

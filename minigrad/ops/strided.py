@@ -103,6 +103,22 @@ def as_strided(x, size, stride, storage_offset=None):
                                     storage_offset=int(storage_offset), given_offset=given)
 
 
+class AsStridedBackward1(AsStridedBackward0):
+    formula = Formula("y", "x.as_strided_(size, stride, storage_offset): x's memory seen "
+                      "anew, in place", grad={"x": "G added back at those elements"})
+
+
+def as_strided_(x, size, stride, storage_offset=None):
+    """``x.as_strided_(...)``: x itself takes the view's shape and strides."""
+    inplace.check_inplace(x)
+    given = storage_offset is not None
+    if not given:
+        storage_offset = geometry(x._data)[2]
+    check_as_strided(x._data, tuple(size), tuple(stride), int(storage_offset))
+    return shape_ops._change_layout(x, AsStridedBackward1, size=tuple(size), stride=tuple(stride),
+                                    storage_offset=int(storage_offset), given_offset=given)
+
+
 def as_strided_node(base, view_array: np.ndarray) -> AsStridedBackward0:
     """A recorded ``AsStridedBackward0`` from ``base`` to the view ``view_array``."""
     size, strides, offset = geometry(view_array)

@@ -21,6 +21,8 @@ from __future__ import annotations
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..kernels import upsample as kernels
+from ..kernels.layout import in_input_format
+from ..rules.layout import check_shuffle_layout
 from . import fn
 
 __all__ = ["upsample", "pixel_shuffle", "pixel_unshuffle", "PixelShuffleBackward0",
@@ -38,8 +40,9 @@ class UpsampleNearest1DBackward0(Node):
 
     def forward(self, x, output_size, scales, align_corners=None):
         _save_sizes(self, output_size, scales, align_corners)
-        self.save(self_sym_sizes=x.shape)
-        return kernels.upsample(x, output_size, scales, self.mode, bool(align_corners))
+        self.save(self_sym_sizes=x.shape)  # (channels-last in, channels-last out: PyTorch's)
+        return in_input_format(kernels.upsample(x, output_size, scales, self.mode,
+                                                bool(align_corners)), x, volumes=True)
 
     def backward(self, saved, grad):
         return upsample_backward(grad, type(self), saved.self_sym_sizes, saved.output_size,
@@ -211,7 +214,7 @@ class ChannelShuffleBackward0(Node):
 
     def forward(self, x, groups):
         self.save(groups=groups, _channels=x.shape[1])
-        return kernels.channel_shuffle(x, groups)
+        return in_input_format(kernels.channel_shuffle(x, groups), x, volumes=True)
 
     def backward(self, saved, grad):
         return fn.channel_shuffle(grad, saved._channels // saved.groups)
@@ -223,7 +226,7 @@ class PixelShuffleBackward0(Node):
 
     def forward(self, x, factor):
         self.save(upscale_factor=factor)
-        return kernels.pixel_shuffle(x, factor)
+        return in_input_format(kernels.pixel_shuffle(x, factor), x)
 
     def backward(self, saved, grad):
         return fn.pixel_unshuffle(grad, saved.upscale_factor)
@@ -235,7 +238,7 @@ class PixelUnshuffleBackward0(Node):
 
     def forward(self, x, factor):
         self.save(downscale_factor=factor)
-        return kernels.pixel_unshuffle(x, factor)
+        return in_input_format(kernels.pixel_unshuffle(x, factor), x)
 
     def backward(self, saved, grad):
         return fn.pixel_shuffle(grad, saved.downscale_factor)
@@ -265,9 +268,11 @@ def channel_shuffle(x, groups: int):
 
 def pixel_shuffle(x, factor: int):
     """(*, C r^2, H, W) -> (*, C, H r, W r): each r x r block of pixels from r^2 channels."""
+    check_shuffle_layout(x)
     return PixelShuffleBackward0.apply(x, factor=factor)
 
 
 def pixel_unshuffle(x, factor: int):
     """(*, C, H r, W r) -> (*, C r^2, H, W): pixel_shuffle undone."""
+    check_shuffle_layout(x)
     return PixelUnshuffleBackward0.apply(x, factor=factor)

@@ -43,9 +43,10 @@ OVERLOADS = {
     "mean": ("Tensor input, *, torch.dtype dtype = None, Tensor out = None",
              "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
              "Tensor out = None"),
-    "max": ("Tensor input, *, Tensor out = None",
-            "Tensor input, Tensor other, *, Tensor out = None",
-            "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"),
+    **{name: ("Tensor input, *, Tensor out = None",
+              "Tensor input, Tensor other, *, Tensor out = None",
+              "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None")
+       for name in ("max", "min")},
     "Tensor.view": ("torch.dtype dtype", "tuple of ints size"),
     "pow": ("Tensor input, Tensor exponent, *, Tensor out = None",
             "Number self, Tensor exponent, *, Tensor out = None",

@@ -14,7 +14,7 @@ from ..autograd.tensor_base import TensorBase
 from ..kernels.layout import (cast_preserved, channels_last_strides, contiguous_strides,
                               empty_strided, geometry, in_iterator_layout,
                               is_non_overlapping_and_dense, preserved_strides, storage_nbytes,
-                              strides_like_channels_last, with_strides)
+                              strides_like_channels_last, viewed, with_strides)
 
 
 def with_iterator_layout(result, *operands, cast_to=None):
@@ -124,6 +124,30 @@ def with_cat_layout(result, parts):
             _relay(result, laid_out)
         return result
     return with_reduction_layout(result)
+
+
+def with_stack_layout(result, parts, dim: int):
+    """``stack``'s result as PyTorch's stack makes it when ``dim`` is not the new last
+    one: ``cat`` of the parts along ``dim`` (channels-last when they all are, as
+    ``with_cat_layout``), then viewed with ``dim`` split in two; else row-major."""
+    data, first = result._data, parts[0]._data
+    if dim < first.ndim and first.size and first.ndim in (4, 5) and all(
+            strides_like_channels_last(*geometry(p._data)[:2]) for p in parts):
+        joined = list(first.shape)
+        joined[dim] *= len(parts)
+        cat = with_strides(np.ascontiguousarray(data).reshape(joined),
+                           channels_last_strides(tuple(joined)))
+        _relay(result, viewed(cat, data.shape))
+        return result
+    return with_reduction_layout(result)
+
+
+def check_shuffle_layout(x) -> None:
+    """pixel_shuffle and pixel_unshuffle lay their result out in the input's suggested
+    format, and PyTorch's CPU kernels take only row-major and 2-d channels-last ones: a
+    5-d input with channels-last-3d strides is refused, with its text."""
+    if x._data.ndim == 5 and strides_like_channels_last(*geometry(x._data)[:2]):
+        raise RuntimeError("Unsupported memory format. Supports only ChannelsLast, Contiguous")
 
 
 def with_empty_like_layout(results, x):

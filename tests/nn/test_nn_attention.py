@@ -16,6 +16,7 @@ for longer sequences (off by 3.4 at length 40: a PyTorch bug, not copied).
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -249,3 +250,50 @@ def test_float16_math_path_as_torch(kind):
     assert seen[0][:2] == seen[1][:2] == (True, "ToCopyBackward0")
     for a, b in zip(seen[0][2:], seen[1][2:]):
         np.testing.assert_array_equal(b, a)
+
+
+def _kernel_choices(lib):
+    """torch.nn.attention's sdpa_kernel: which kernel runs (its node), PyTorch's warnings
+    and errors where the allowed ones cannot, the blocks nested, SDPBackend printed."""
+    F, attention = lib.nn.functional, lib.nn.attention
+    SDPBackend, sdpa_kernel = attention.SDPBackend, attention.sdpa_kernel
+    lib.manual_seed(0)
+    q3 = lib.randn(2, 3, 8, requires_grad=True)
+    q4 = lib.randn(2, 1, 3, 8, requires_grad=True)
+    said = []
+    for backends, call in (
+            (SDPBackend.FLASH_ATTENTION, lambda: F.scaled_dot_product_attention(q3, q3, q3)),
+            (SDPBackend.FLASH_ATTENTION,
+             lambda: F.scaled_dot_product_attention(q4, q4, q4, dropout_p=0.5)),
+            (SDPBackend.FLASH_ATTENTION, lambda: F.scaled_dot_product_attention(
+                q4, q4, q4, attn_mask=lib.ones(3, 3, dtype=lib.bool))),
+            (SDPBackend.MATH, lambda: F.scaled_dot_product_attention(q4, q4, q4)),
+            ([SDPBackend.MATH, SDPBackend.FLASH_ATTENTION],
+             lambda: F.scaled_dot_product_attention(q4, q4, q4)),
+            (SDPBackend.EFFICIENT_ATTENTION, lambda: F.scaled_dot_product_attention(q4, q4, q4)),
+            ([], lambda: F.scaled_dot_product_attention(q4, q4, q4))):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with sdpa_kernel(backends):
+                try:
+                    said.append((str(backends), call().grad_fn.name()))
+                except RuntimeError as error:
+                    said.append((str(backends), str(error)))
+        said.append([str(w.message).split(" (Triggered")[0] for w in caught])
+    try:
+        with sdpa_kernel(3):
+            pass
+    except AssertionError as error:
+        said.append(str(error))
+    with sdpa_kernel(SDPBackend.MATH):
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            pass
+        said.append(F.scaled_dot_product_attention(q4, q4, q4).grad_fn.name())
+    said.append(F.scaled_dot_product_attention(q4, q4, q4).grad_fn.name())
+    said.append((repr(SDPBackend.MATH), str(SDPBackend.FLASH_ATTENTION), SDPBackend.MATH.value,
+                 list(SDPBackend.__members__)))
+    return said
+
+
+def test_sdpa_kernel_chooses_as_torch():
+    assert _kernel_choices(mg) == _kernel_choices(torch)

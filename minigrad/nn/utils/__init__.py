@@ -1,6 +1,7 @@
 """``minigrad.nn.utils``: helpers around a model's parameters and gradients.
 
-    clip_grad.py           clip_grad_norm_, clip_grad_value_ (keep gradient steps bounded)
+    clip_grad.py           clip_grad_norm_, clip_grad_value_, get_total_norm,
+                           clip_grads_with_norm_ (keep gradient steps bounded)
     convert_parameters.py  parameters_to_vector, vector_to_parameters
     rnn.py                 pad_sequence, unpad_sequence (batches of sequences of unequal length)
     parametrize.py         register_parametrization, remove_parametrizations, cached
@@ -13,7 +14,8 @@
     stateless.py           functional_call (the older name of torch.func.functional_call)
 """
 
-from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, get_total_norm  # noqa: F401
+from .clip_grad import (clip_grad_norm, clip_grad_norm_, clip_grad_value_,  # noqa: F401
+                        clip_grads_with_norm_, get_total_norm)
 from . import rnn  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 from . import parametrize, parametrizations  # noqa: F401

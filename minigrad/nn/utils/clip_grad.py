@@ -13,7 +13,8 @@ import minigrad
 from ...autograd.grad_mode import no_grad
 from ...tensor import Tensor
 
-__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm"]
+__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "clip_grads_with_norm_",
+           "get_total_norm"]
 
 
 def _as_list(tensors) -> list:
@@ -49,11 +50,20 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0,
                       stacklevel=3)
     grads = [p.grad for p in parameters if p.grad is not None]
     total_norm = get_total_norm(grads, norm_type, error_if_nonfinite, foreach)
+    clip_grads_with_norm_(parameters, max_norm, total_norm, foreach)
+    return total_norm
+
+
+@no_grad()
+def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor,
+                          foreach: bool | None = None) -> None:
+    """Scale every gradient by min(1, max_norm / (total_norm + 1e-6)), in place, for a
+    ``total_norm`` computed beforehand (``get_total_norm``): clip_grad_norm_'s second half."""
+    grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
     if grads:
         coefficient = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
         for grad in grads:
             grad.mul_(coefficient)
-    return total_norm
 
 
 def clip_grad_norm(parameters, max_norm: float, norm_type: float = 2.0,

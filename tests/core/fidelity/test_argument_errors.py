@@ -24,6 +24,19 @@ def _a(lib):
 
 
 CALLS = {
+    # max()/min()'s (input, other) overload by keyword (Dive-into-DL's ReLU:
+    # torch.max(input=X, other=torch.tensor(0.0))), and the calls none of them takes
+    **{f"{name}{label}": (lambda call: lambda L: call(L, L.tensor([1., -2., 3.])))(call)
+       for name in ("max", "min") for label, call in {
+           " input= other=": lambda L, t, n=name: getattr(L, n)(input=t, other=L.tensor(0.)),
+           " other=": lambda L, t, n=name: getattr(L, n)(t, other=t * 2),
+           " other= out=": lambda L, t, n=name: getattr(L, n)(t, other=t, out=L.empty(3)),
+           " other= an int": lambda L, t, n=name: getattr(L, n)(t, other=1),
+           " other= and dim=": lambda L, t, n=name: getattr(L, n)(t, dim=0, other=t),
+           " other= and a dim": lambda L, t, n=name: getattr(L, n)(t, 0, other=t),
+           " a str": lambda L, t, n=name: getattr(L, n)(t, "a"),
+           " method other=": lambda L, t, n=name: getattr(t, n)(other=L.tensor(0.)),
+       }.items()},
     # .requires_grad = and .grad = : the setters' own texts (not requires_grad_()'s)
     "requires_grad = False on a result": lambda L: setattr(
         L.ones(2, requires_grad=True) * 2, "requires_grad", False),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import array
 import warnings
 
+import numpy as np
 import pytest
 import torch
 
@@ -202,6 +203,133 @@ MEMORY_FORMATS = {
 @pytest.mark.parametrize("name", MEMORY_FORMATS)
 def test_memory_formats_as_torch(name):
     assert outcome(MEMORY_FORMATS[name], mg) == outcome(MEMORY_FORMATS[name], torch)
+
+
+def _images(lib, *shape, requires_grad=True):
+    """A leaf, and it laid out channels-last (3d for volumes): what the ops below take."""
+    leaf = lib.randn(*shape, requires_grad=requires_grad)
+    return leaf, leaf.to(memory_format=lib.channels_last if len(shape) == 4
+                         else lib.channels_last_3d)
+
+
+def _through(op, *shape):
+    return lambda lib: (lambda leaf, x: (op(lib, x), leaf))(*_images(lib, *shape))
+
+
+# Ops whose result PyTorch lays out in its input's suggested memory format (or, for
+# grid_sample, row-major whatever the input): (result, the leaf its gradient reaches).
+KEPT_FORMATS = {
+    **{f"interpolate {mode}": _through(
+        lambda lib, x, mode=mode: lib.nn.functional.interpolate(x, size=(7, 9), mode=mode),
+        2, 3, 4, 5) for mode in ("nearest", "nearest-exact", "bilinear", "bicubic", "area")},
+    "Upsample align_corners": _through(lambda lib, x: lib.nn.Upsample(
+        scale_factor=2, mode="bilinear", align_corners=True)(x), 2, 3, 4, 5),
+    **{f"interpolate 3d {mode}": _through(
+        lambda lib, x, mode=mode: lib.nn.functional.interpolate(x, scale_factor=2, mode=mode),
+        2, 3, 2, 3, 4) for mode in ("nearest", "trilinear")},
+    "group_norm": _through(lambda lib, x: lib.nn.functional.group_norm(x, 2), 2, 4, 3, 5),
+    "GroupNorm 3d": _through(lambda lib, x: lib.nn.GroupNorm(2, 4)(x), 2, 4, 3, 2, 3),
+    "stack 0": _through(lambda lib, x: lib.stack([x, x * 2]), 2, 4, 3, 5),
+    "stack 1": _through(lambda lib, x: lib.stack([x, x * 2, x], 1), 2, 4, 3, 5),
+    "stack -2": _through(lambda lib, x: lib.stack([x, x * 2], -2), 2, 4, 3, 5),
+    "stack last": _through(lambda lib, x: lib.stack([x, x * 2], -1), 2, 4, 3, 5),
+    "stack 1x1": _through(lambda lib, x: lib.stack([x, x * 2]), 2, 4, 1, 1),
+    "stack C == 1": _through(lambda lib, x: lib.stack([x, x * 2], 1), 2, 1, 3, 5),
+    "stack 3d": _through(lambda lib, x: lib.stack([x, x * 2], 2), 2, 4, 2, 3, 2),
+    "view to size-1 dims": _through(lambda lib, x: x.view(2, 1, 4, 1, 1), 2, 4, 1, 1),
+    "adaptive_avg_pool2d 1": _through(
+        lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x, 1), 2, 4, 3, 5),
+    "AdaptiveAvgPool2d (1, 1) of 1x1": _through(
+        lambda lib, x: lib.nn.AdaptiveAvgPool2d((1, 1))(x), 2, 4, 1, 1),
+    "adaptive_avg_pool3d 1": _through(
+        lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(x, 1), 2, 4, 3, 2, 3),
+    "adaptive_avg_pool2d 1 of C == 1": _through(
+        lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x, 1), 2, 1, 3, 5),
+    **{f"pad {mode}": _through(
+        lambda lib, x, mode=mode: lib.nn.functional.pad(x, (1, 2, 2, 1), mode=mode), 2, 4, 3, 5)
+       for mode in ("constant", "reflect", "replicate", "circular")},
+    "pad cutting": _through(lambda lib, x: lib.nn.functional.pad(x, (-1, 0, 1, 0)), 2, 4, 3, 5),
+    "pad 3d reflect": _through(
+        lambda lib, x: lib.nn.functional.pad(x, (1,) * 6, mode="reflect"), 2, 4, 3, 2, 3),
+    "channel_shuffle": _through(lambda lib, x: lib.nn.functional.channel_shuffle(x, 2), 2, 4, 3, 5),
+    "pixel_shuffle": _through(lambda lib, x: lib.nn.functional.pixel_shuffle(x, 2), 2, 8, 3, 5),
+    "pixel_unshuffle": _through(lambda lib, x: lib.nn.functional.pixel_unshuffle(x, 2), 2, 2, 4, 6),
+    "pixel_shuffle of a volume": _through(
+        lambda lib, x: lib.nn.functional.pixel_shuffle(x, 2), 2, 3, 4, 4, 4),
+    "max_unpool2d": _through(lambda lib, x: lib.nn.functional.max_unpool2d(
+        *lib.nn.functional.max_pool2d(x, 2, return_indices=True), 2), 2, 4, 4, 6),
+    "grid_sample": _through(lambda lib, x: lib.nn.functional.grid_sample(
+        x, lib.linspace(-1, 1, 2 * 5 * 6 * 2).view(2, 5, 6, 2), align_corners=False), 2, 4, 3, 5),
+    "grid_sample of a row-major image": lambda lib: (lambda x: (lib.nn.functional.grid_sample(
+        x, lib.linspace(-1, 1, 2 * 5 * 6 * 2).view(2, 5, 6, 2), mode="nearest",
+        align_corners=False), x))(lib.randn(2, 4, 3, 5, requires_grad=True)),
+}
+
+
+@pytest.mark.parametrize("name", KEPT_FORMATS)
+def test_ops_keep_the_memory_format_as_torch(name):
+    """Strides, node, version, both contiguity answers and values as PyTorch's; then the
+    gradient a weighted sum sends back to the leaf."""
+    said = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        try:
+            y, leaf = KEPT_FORMATS[name](lib)
+        except RuntimeError as error:
+            said.append(("error", str(error)))
+            continue
+        laid = _laid_out(y) + (y._version,)
+        (y * lib.arange(y.numel(), dtype=y.dtype).view(y.shape).sin()).sum().backward()
+        said.append((laid, y.detach().numpy().copy(), leaf.grad.numpy().copy()))
+    mine, theirs = said
+    assert mine[0] == theirs[0]
+    if mine[0] == "error":
+        assert mine == theirs
+        return
+    for a, b in zip(mine[1:], theirs[1:]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+TO_MEMORY_FORMAT = {
+    "a transposed matrix to contiguous_format": lambda lib: lib.randn(3, 2).t(),
+    "channels-last to contiguous_format": lambda lib: lib.randn(2, 4, 3, 3).to(
+        memory_format=lib.channels_last),
+    "a permuted image to contiguous_format": lambda lib: lib.randn(2, 3, 4, 5).permute(0, 1, 3, 2),
+    "C == 1 to channels_last": lambda lib: lib.randn(2, 1, 3, 3),
+    "1x1 to channels_last": lambda lib: lib.randn(2, 3, 1, 1),
+    "a strided volume to channels_last_3d": lambda lib: lib.randn(2, 3, 4, 5, 6)[:, :, ::2],
+    "C == 1 volume to channels_last_3d": lambda lib: lib.randn(2, 1, 2, 3, 3),
+}
+
+
+@pytest.mark.parametrize("name", TO_MEMORY_FORMAT)
+def test_to_memory_format_aliases_as_torch(name):
+    """x.to(memory_format=fmt) is x itself exactly when fmt is x's suggested format, as
+    PyTorch's to_will_alias decides (not when x is contiguous in fmt)."""
+    said = []
+    for lib in (mg, torch):
+        x = TO_MEMORY_FORMAT[name](lib)
+        fmt = (lib.contiguous_format if "contiguous_format" in name else
+               lib.channels_last_3d if x.dim() == 5 else lib.channels_last)
+        y = x.to(memory_format=fmt)
+        said.append((y is x, y.stride()))
+    assert said[0] == said[1]
+
+
+def test_as_strided_in_place_as_torch():
+    """x.as_strided_: x takes the view's shape and strides (AsStridedBackward1, its version
+    moved on), PyTorch's error on a leaf; the gradient added back where the view reads."""
+    said = []
+    for lib in (mg, torch):
+        a = lib.randn(3, 4, requires_grad=True)
+        b = lib.randn(3, 4, requires_grad=True)
+        z = a * b
+        z.as_strided_((2, 2), (1, 2), 1)
+        (z * lib.tensor([[1., 2.], [3., 4.]])).sum().backward()
+        said.append((outcome(lambda lib: a.as_strided_((2, 2), (1, 2)), lib), z.shape, z.stride(),
+                     z.grad_fn.name(), z.grad_fn._saved_size, z.grad_fn._saved_storage_offset,
+                     z._version, a.grad.tolist(), b.grad.tolist()))
+    assert said[0] == said[1]
 
 
 def _convolved(lib, dtype, dims, which):

@@ -921,3 +921,26 @@ LSTSQ_ERRORS = {
 @pytest.mark.parametrize("name", LSTSQ_ERRORS)
 def test_lstsq_errors_as_torch(name):
     assert outcome(LSTSQ_ERRORS[name], mg) == outcome(LSTSQ_ERRORS[name], torch)
+
+
+def _conditions(lib):
+    """linalg.cond in every norm: values, node, the gradient (PyTorch's own error where
+    its composition modifies the inverse it saved), a singular matrix's inf."""
+    lib.manual_seed(0)
+    A = lib.randn(2, 3, 3, dtype=lib.float64, requires_grad=True)
+    singular = lib.tensor([[1., 2.], [2., 4.]], dtype=lib.float64)
+    said = []
+    for p in (None, 2, -2, "fro", "nuc", float("inf"), float("-inf"), 1, -1):
+        c = lib.linalg.cond(A, p)
+        try:
+            g = lib.autograd.grad(c.sum(), A)[0].numpy().round(6).tolist()
+        except RuntimeError as error:
+            g = str(error)
+        said.append((p, c.detach().numpy().round(8).tolist(), c.grad_fn.name(), g,
+                     lib.linalg.cond(singular, p).item() if p not in (None, 2, -2, "nuc")
+                     else None))
+    return said
+
+
+def test_cond_as_torch():
+    assert _conditions(mg) == _conditions(torch)

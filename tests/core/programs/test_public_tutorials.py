@@ -5,14 +5,18 @@ basics" repositories of jcjohnson, MorvanZhou, udacity, bentrevett, lyeoni and
 aladdinpersson; the books' code: rasbt's LLMs-from-scratch and machine-learning-book, Deep
 Learning with PyTorch's dlwpt-code; fastai's course22p2; Karpathy's build-nanogpt; Stanford's
 CS231n and CS224n assignments; the UvA deep learning notebooks of phlippe/uvadlc_notebooks;
-labml.ai's annotated modules and optimizers; rasbt's STAT 453; mrdbourke's Zero to Mastery;
+labml.ai's annotated modules and optimizers; rasbt's STAT 453; MIT 6.S191's labs;
+bentrevett's pytorch-image-classification; pytorch/examples' fast neural style;
+mrdbourke's Zero to Mastery;
 Karpathy's pytorch-made and pytorch-normalizing-flows; harvardnlp's annotated transformer;
 Atcold's NYU-DLSP20; bentrevett's pytorch-seq2seq; ShusenTang's Dive-into-DL-PyTorch (d2l's
 Chinese edition); fastai's fastbook; Karpathy's llama2.c; PyTorch's own reference pages: extending.rst,
 notes/modules.rst, data.rst, func.whirlwind_tour.rst, notes/autograd.md, notes/broadcasting.md,
 notes/gradcheck.md, optim.md, and the Examples of its docstrings that users paste: torch.nn's
 layers, losses, functional and init, torch.autograd.functional, torch.func, lr_scheduler,
-torch.utils.data, torch.distributions, the creation, indexing and reduction functions and the Tensor methods) run under
+torch.utils.data, torch.distributions, torch.linalg, torch.autograd.graph, torch.nn.utils,
+torch.utils.checkpoint, the creation, indexing and reduction functions and the Tensor
+methods) run under
 PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
 same numbers to float32 precision, raise the same warnings, and end with the same
 parameters and gradients.
@@ -47,7 +51,7 @@ TRIGGERED = re.compile(r" \(Triggered internally at .*?\)", re.S)
 # decompositions the first time a transform runs in the process, 18 DeprecationWarnings)
 OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process", "TypedStorage is deprecated",
              "Using torch.cross without specifying the dim arg is deprecated",
-             "`torch.jit.script` is deprecated")
+             "`torch.jit.script` is deprecated", "`torch.jit.script_method` is deprecated")
 
 
 @contextlib.contextmanager
@@ -125,7 +129,13 @@ def run(program, library):
 # by their small spread: the first step's outputs are 1.1e-5 (relative) from PyTorch's, the
 # conv1 weights end 2.7e-6 away, and the epochs' mean losses, printed to 4 digits, 3e-4
 # (relative).
+# MIT 6.S191's music generation: a float32 LSTM, whose gate products oneDNN sums in its own
+# order (73 % of the first forward's outputs differ from PyTorch's in the last bits; the loss
+# is PyTorch's bits), then Adam at lr 5e-3, whose first steps are lr * sign(g) where a
+# gradient is near its eps: the output layer's rows of characters absent from the batch end
+# 9.9e-6 from PyTorch's after two steps (its printed losses are PyTorch's to 2e-5).
 FINAL_TOLERANCE = {"d2l_neural_style": {"rtol": 1e-4, "atol": 1e-5},
+                   "mit_6s191_lab1_music_generation": {"rtol": 1e-3, "atol": 2e-5},
                    "cs231n_network_visualization_and_style_transfer": {"rtol": 1e-4, "atol": 1e-4},
                    "transfer_learning_tutorial": {"rtol": 1e-3, "atol": 1e-5},
                    "d2l_recurrent": {"rtol": 1e-3, "atol": 3e-6},

@@ -38880,6 +38880,1930 @@ def dive_zh_word2vec_and_analogy(torch):
     return {"embed_v": net[0].weight, "embed_u": net[1].weight}
 
 
+def mit_6s191_lab1_intro_to_pytorch(torch):
+    """MITDeepLearning/introtodeeplearning lab1/PT_Part1_Intro.ipynb (MIT 6.S191): 0-d,
+    1-d, 2-d and 4-d tensors with their ndim and shape, indexing a row, a column and a
+    scalar, ``torch.add``/``subtract``/``multiply`` in a small computation graph, the
+    ``OurDenseLayer`` module (a Parameter W and bias, sigmoid of x W + b), an
+    ``nn.Sequential`` of Linear and Sigmoid, a subclass of it, ``LinearButSometimesIdentity``
+    (a forward flag), the gradient of x**2 at 3, and gradient descent on (x - x_f)**2
+    rebuilding x with ``torch.tensor([x], requires_grad=True)`` each step (50 of its 500
+    steps)."""
+    nn = torch.nn
+    integer = torch.tensor(1234)
+    decimal = torch.tensor(3.14159265359)
+    print(f"`integer` is a {integer.ndim}-d Tensor: {integer}")
+    print(f"`decimal` is a {decimal.ndim}-d Tensor: {decimal}")
+    fibonacci = torch.tensor([1, 1, 2, 3, 5, 8])
+    count_to_100 = torch.tensor(range(100))
+    print(f"`fibonacci` is a {fibonacci.ndim}-d Tensor with shape: {fibonacci.shape}")
+    print(f"`count_to_100` is a {count_to_100.ndim}-d Tensor with shape: {count_to_100.shape}")
+    matrix = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    assert isinstance(matrix, torch.Tensor), "matrix must be a torch Tensor object"
+    assert matrix.ndim == 2
+    images = torch.zeros(10, 3, 256, 256)
+    assert list(images.shape) == [10, 3, 256, 256], "images is incorrect shape"
+    print(f"images is a {images.ndim}-d Tensor with shape: {images.shape}")
+    row_vector = matrix[1]
+    column_vector = matrix[:, 1]
+    scalar = matrix[0, 1]
+    print(f"`row_vector`: {row_vector}")
+    print(f"`column_vector`: {column_vector}")
+    print(f"`scalar`: {scalar}")
+    a = torch.tensor(15)
+    b = torch.tensor(61)
+    c1 = torch.add(a, b)
+    c2 = a + b
+    print(f"c1: {c1}")
+    print(f"c2: {c2}")
+
+    def func(a, b):
+        c = torch.add(a, b)
+        d = torch.subtract(b, 1)
+        e = torch.multiply(c, d)
+        return e
+
+    a, b = 1.5, 2.5
+    e_out = func(torch.tensor(a), torch.tensor(b))
+    print(f"e_out: {e_out}")
+
+    class OurDenseLayer(torch.nn.Module):
+        def __init__(self, num_inputs, num_outputs):
+            super(OurDenseLayer, self).__init__()
+            self.W = torch.nn.Parameter(torch.randn(num_inputs, num_outputs))
+            self.bias = torch.nn.Parameter(torch.randn(num_outputs))
+
+        def forward(self, x):
+            z = torch.matmul(x, self.W) + self.bias
+            y = torch.sigmoid(z)
+            return y
+
+    layer = OurDenseLayer(num_inputs=2, num_outputs=3)
+    x_input = torch.tensor([[1, 2.0]])
+    y = layer(x_input)
+    print(f"input shape: {x_input.shape}")
+    print(f"output shape: {y.shape}")
+    print(f"output result: {y}")
+    n_input_nodes = 2
+    n_output_nodes = 3
+    model = nn.Sequential(nn.Linear(n_input_nodes, n_output_nodes), nn.Sigmoid())
+    print(model)
+    x_input = torch.tensor([[1, 2.0]])
+    model_output = model(x_input)
+    print(f"input shape: {x_input.shape}")
+    print(f"output shape: {y.shape}")
+    print(f"output result: {y}")
+    print(model_output)
+
+    class LinearWithSigmoidActivation(nn.Module):
+        def __init__(self, num_inputs, num_outputs):
+            super(LinearWithSigmoidActivation, self).__init__()
+            self.linear = nn.Linear(num_inputs, num_outputs)
+            self.activation = nn.Sigmoid()
+
+        def forward(self, inputs):
+            linear_output = self.linear(inputs)
+            output = self.activation(linear_output)
+            return output
+
+    model = LinearWithSigmoidActivation(n_input_nodes, n_output_nodes)
+    y = model(x_input)
+    print(f"input shape: {x_input.shape}")
+    print(f"output shape: {y.shape}")
+    print(f"output result: {y}")
+
+    class LinearButSometimesIdentity(nn.Module):
+        def __init__(self, num_inputs, num_outputs):
+            super(LinearButSometimesIdentity, self).__init__()
+            self.linear = nn.Linear(num_inputs, num_outputs)
+
+        def forward(self, inputs, isidentity=False):
+            if isidentity:
+                return inputs
+            else:
+                return self.linear(inputs)
+
+    model = LinearButSometimesIdentity(num_inputs=2, num_outputs=3)
+    out_with_linear = model(x_input)
+    out_with_identity = model(x_input, isidentity=True)
+    print(f"input: {x_input}")
+    print("Network linear output: {}; network identity output: {}".format(out_with_linear,
+                                                                           out_with_identity))
+    x = torch.tensor(3.0, requires_grad=True)
+    y = x ** 2
+    y.backward()
+    dy_dx = x.grad
+    print("dy_dx of y=x^2 at x=3.0 is: ", dy_dx)
+    assert dy_dx == 6.0
+    x = torch.randn(1)
+    print(f"Initializing x={x.item()}")
+    learning_rate = 1e-2
+    history = []
+    x_f = 4
+    for i in range(50):
+        x = torch.tensor([x], requires_grad=True)
+        loss = (x - x_f) ** 2
+        loss.backward()
+        x = x.item() - learning_rate * x.grad
+        history.append(x.item())
+    print(history[:3], history[-1], x)
+    return {"W": layer.W, "linear": model.linear.weight, "x": x}
+
+
+def mit_6s191_lab2_mnist(torch):
+    """MITDeepLearning/introtodeeplearning lab2/PT_Part1_MNIST.ipynb (MIT 6.S191): a
+    fully connected ``build_fc_model`` (Flatten, Linear(784, 128), ReLU, Linear(128, 10))
+    trained with SGD by the lab's ``train`` (loss times batch size, argmax accuracy,
+    printed per epoch), ``evaluate`` under ``no_grad``, then the lab's ``CNN`` (Conv2d(1,
+    24, 3), MaxPool2d, Conv2d(24, 36, 3), MaxPool2d, Flatten, Linear(900, 128), ReLU,
+    Linear(128, 10)) trained with SGD, its softmax predictions and argmax. MNIST is 128
+    seeded random images (train) and 64 (test), batch 64, one epoch each."""
+    nn = torch.nn
+    optim = torch.optim
+    device = torch.device("cpu")
+    train_dataset = image_dataset(torch, 128, seed=6)
+    test_dataset = image_dataset(torch, 64, seed=7)
+    image, label = train_dataset[0]
+    print(image.size())
+    print(label)
+    trainset_loader = torch.utils.data.DataLoader(train_dataset, batch_size=64, shuffle=True)
+    testset_loader = torch.utils.data.DataLoader(test_dataset, batch_size=64, shuffle=False)
+
+    def build_fc_model():
+        fc_model = nn.Sequential(
+            nn.Flatten(),
+            nn.Linear(28 * 28, 128),
+            nn.ReLU(),
+            nn.Linear(128, 10),
+        )
+        return fc_model
+
+    fc_model_sequential = build_fc_model()
+    fc_model = fc_model_sequential.to(device)
+    print(fc_model)
+    loss_function = nn.CrossEntropyLoss()
+    optimizer = optim.SGD(fc_model.parameters(), lr=0.1)
+
+    def train(model, dataloader, criterion, optimizer, epochs):
+        model.train()
+        for epoch in range(epochs):
+            total_loss = 0
+            correct_pred = 0
+            total_pred = 0
+            for images, labels in trainset_loader:
+                images, labels = images.to(device), labels.to(device)
+                outputs = fc_model(images)
+                loss = loss_function(outputs, labels)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                total_loss += loss.item() * images.size(0)
+                predicted = torch.argmax(outputs, dim=1)
+                correct_pred += (predicted == labels).sum().item()
+                total_pred += labels.size(0)
+            total_epoch_loss = total_loss / total_pred
+            epoch_accuracy = correct_pred / total_pred
+            print(f"Epoch {epoch + 1}, Loss: {total_epoch_loss}, Accuracy: {epoch_accuracy:.4f}")
+
+    train(fc_model, trainset_loader, loss_function, optimizer, 1)
+
+    def evaluate(model, dataloader, loss_function):
+        model.eval()
+        test_loss = 0
+        correct_pred = 0
+        total_pred = 0
+        with torch.no_grad():
+            for images, labels in testset_loader:
+                images, labels = images.to(device), labels.to(device)
+                outputs = model(images)
+                loss = loss_function(outputs, labels)
+                test_loss += loss.item() * images.size(0)
+                predicted = torch.argmax(outputs, dim=1)
+                correct_pred += (predicted == labels).sum().item()
+                total_pred += labels.size(0)
+        test_loss /= total_pred
+        test_acc = correct_pred / total_pred
+        return test_loss, test_acc
+
+    test_loss, test_acc = evaluate(fc_model, trainset_loader, loss_function)
+    print("Test accuracy:", test_acc, test_loss)
+
+    class CNN(nn.Module):
+        def __init__(self):
+            super(CNN, self).__init__()
+            self.conv1 = nn.Conv2d(1, 24, kernel_size=3)
+            self.pool1 = nn.MaxPool2d(kernel_size=2)
+            self.conv2 = nn.Conv2d(24, 36, kernel_size=3)
+            self.pool2 = nn.MaxPool2d(kernel_size=2)
+            self.flatten = nn.Flatten()
+            self.fc1 = nn.Linear(36 * 5 * 5, 128)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = self.conv1(x)
+            x = self.relu(x)
+            x = self.pool1(x)
+            x = self.conv2(x)
+            x = self.relu(x)
+            x = self.pool2(x)
+            x = self.flatten(x)
+            x = self.fc1(x)
+            x = self.relu(x)
+            x = self.fc2(x)
+            return x
+
+    cnn_model = CNN().to(device)
+    image, label = train_dataset[0]
+    image = image.to(device).unsqueeze(0)
+    output = cnn_model(image)
+    print(cnn_model)
+    print(output.shape)
+    optimizer = optim.SGD(cnn_model.parameters(), lr=1e-2)
+    loss_history = []
+    for epoch in range(1):
+        total_loss = 0
+        correct_pred = 0
+        total_pred = 0
+        for idx, (images, labels) in enumerate(trainset_loader):
+            images, labels = images.to(device), labels.to(device)
+            logits = cnn_model(images)
+            loss = loss_function(logits, labels)
+            loss_history.append(loss.detach().cpu().numpy())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total_loss += loss.item() * images.size(0)
+            predicted = torch.argmax(logits, dim=1)
+            correct_pred += (predicted == labels).sum().item()
+            total_pred += labels.size(0)
+        total_epoch_loss = total_loss / total_pred
+        epoch_accuracy = correct_pred / total_pred
+        print(f"Epoch {epoch + 1}, Loss: {total_epoch_loss}, Accuracy: {epoch_accuracy:.4f}")
+    print(loss_history)
+    test_loss, test_acc = evaluate(cnn_model, testset_loader, loss_function)
+    print("Test accuracy:", test_acc)
+    test_image, test_label = test_dataset[0]
+    test_image = test_image.to(device).unsqueeze(0)
+    logits = cnn_model(test_image)
+    probabilities = torch.nn.functional.softmax(logits, dim=1)
+    print(probabilities)
+    prediction = torch.argmax(probabilities, dim=1)
+    print(prediction, prediction.item(), "Label of this digit is:", test_label)
+    return {"fc": fc_model[1].weight, "conv1": cnn_model.conv1.weight,
+            "fc1": cnn_model.fc1.weight, "fc1.grad": cnn_model.fc1.weight.grad}
+
+
+def mit_6s191_lab1_music_generation(torch):
+    """MITDeepLearning/introtodeeplearning lab1/PT_Part2_Music_Generation.ipynb (MIT
+    6.S191): the songs' characters numbered (``char2idx``, ``idx2char``), ``get_batch``
+    (NumPy's random choice of starts, tensors of the input and target sequences), the
+    lab's ``LSTMModel`` (Embedding, LSTM with batch_first and an ``init_hidden`` of zeros,
+    Linear), ``compute_loss`` (labels and logits viewed flat into CrossEntropyLoss), the
+    untrained prediction's multinomial samples, ``train_step`` with Adam, and
+    ``generate_text`` sampling with ``torch.multinomial`` from the softmax one character
+    at a time. The songs are two made-up ABC tunes, the sizes small (embedding 16, hidden
+    32, sequence 20, batch 4), 2 steps and 30 generated characters."""
+    nn = torch.nn
+    device = torch.device("cpu")
+    songs = ["X:1\nT:Made Up Reel\nM:4/4\nK:D\n|:d2fd A2FA|dfaf gfed|cBAG FGAF|GFED EFGE:|",
+             "X:2\nT:Another Jig\nM:6/8\nK:G\n|:GAB d2B|c2A BGE|DGG GFG|A3 AGA:|"]
+    songs_joined = "\n\n".join(songs)
+    vocab = sorted(set(songs_joined))
+    print("There are", len(vocab), "unique characters in the dataset")
+    char2idx = {u: i for i, u in enumerate(vocab)}
+    idx2char = np.array(vocab)
+
+    def vectorize_string(string):
+        return np.array([char2idx[c] for c in string])
+
+    vectorized_songs = vectorize_string(songs_joined)
+    print("{} ---- characters mapped to int ----> {}".format(repr(songs_joined[:10]),
+                                                            vectorized_songs[:10]))
+    rng = np.random.RandomState(0)
+
+    def get_batch(vectorized_songs, seq_length, batch_size):
+        n = vectorized_songs.shape[0] - 1
+        idx = rng.choice(n - seq_length, batch_size)
+        input_batch = [vectorized_songs[i:i + seq_length] for i in idx]
+        output_batch = [vectorized_songs[i + 1:i + seq_length + 1] for i in idx]
+        x_batch = torch.tensor(input_batch, dtype=torch.long)
+        y_batch = torch.tensor(output_batch, dtype=torch.long)
+        return x_batch, y_batch
+
+    x_batch, y_batch = get_batch(vectorized_songs, seq_length=5, batch_size=1)
+    for i, (input_idx, target_idx) in enumerate(zip(x_batch[0], y_batch[0])):
+        print("Step {:3d}".format(i))
+        print("  input: {} ({:s})".format(input_idx, repr(idx2char[input_idx.item()])))
+        print("  expected output: {} ({:s})".format(target_idx,
+                                                    repr(idx2char[target_idx.item()])))
+
+    class LSTMModel(nn.Module):
+        def __init__(self, vocab_size, embedding_dim, hidden_size):
+            super(LSTMModel, self).__init__()
+            self.hidden_size = hidden_size
+            self.embedding = nn.Embedding(vocab_size, embedding_dim)
+            self.lstm = nn.LSTM(embedding_dim, hidden_size, batch_first=True)
+            self.fc = nn.Linear(hidden_size, vocab_size)
+
+        def init_hidden(self, batch_size, device):
+            return (torch.zeros(1, batch_size, self.hidden_size).to(device),
+                    torch.zeros(1, batch_size, self.hidden_size).to(device))
+
+        def forward(self, x, state=None, return_state=False):
+            x = self.embedding(x)
+            if state is None:
+                state = self.init_hidden(x.size(0), x.device)
+            out, state = self.lstm(x, state)
+            out = self.fc(out)
+            return out if not return_state else (out, state)
+
+    vocab_size = len(vocab)
+    embedding_dim = 16
+    hidden_size = 32
+    batch_size = 4
+    model = LSTMModel(vocab_size, embedding_dim, hidden_size).to(device)
+    print(model)
+    x, y = get_batch(vectorized_songs, seq_length=20, batch_size=batch_size)
+    x = x.to(device)
+    y = y.to(device)
+    pred = model(x)
+    print("Input shape:      ", x.shape, " # (batch_size, sequence_length)")
+    print("Prediction shape: ", pred.shape, "# (batch_size, sequence_length, vocab_size)")
+    sampled_indices = torch.multinomial(torch.softmax(pred[0], dim=-1), num_samples=1)
+    sampled_indices = sampled_indices.squeeze(-1).cpu().numpy()
+    print(sampled_indices)
+    print("Input: \n", repr("".join(idx2char[x[0].cpu()])))
+    print("Next Char Predictions: \n", repr("".join(idx2char[sampled_indices])))
+    cross_entropy = nn.CrossEntropyLoss()
+
+    def compute_loss(labels, logits):
+        batched_labels = labels.view(-1)
+        batched_logits = logits.view(-1, logits.size(-1))
+        loss = cross_entropy(batched_logits, batched_labels)
+        return loss
+
+    example_batch_loss = compute_loss(y, pred)
+    print(f"Prediction shape: {pred.shape} # (batch_size, sequence_length, vocab_size)")
+    print(f"scalar_loss:      {example_batch_loss.mean().item()}")
+    optimizer = torch.optim.Adam(model.parameters(), lr=5e-3)
+
+    def train_step(x, y):
+        model.train()
+        optimizer.zero_grad()
+        y_hat = model(x)
+        loss = compute_loss(y, y_hat)
+        loss.backward()
+        optimizer.step()
+        return loss
+
+    history = []
+    for iter in range(2):
+        x_batch, y_batch = get_batch(vectorized_songs, 20, batch_size)
+        x_batch = torch.tensor(x_batch, dtype=torch.long).to(device)
+        y_batch = torch.tensor(y_batch, dtype=torch.long).to(device)
+        loss = train_step(x_batch, y_batch)
+        history.append(loss.item())
+    print(history)
+
+    def generate_text(model, start_string, generation_length=1000):
+        input_idx = [char2idx[s] for s in start_string]
+        input_idx = torch.tensor([input_idx], dtype=torch.long).to(device)
+        state = model.init_hidden(input_idx.size(0), device)
+        text_generated = []
+        for i in range(generation_length):
+            predictions, state = model(input_idx, state, return_state=True)
+            predictions = predictions.squeeze(0)
+            input_idx = torch.multinomial(torch.softmax(predictions, dim=-1), num_samples=1)
+            text_generated.append(idx2char[input_idx].item())
+        return start_string + "".join(text_generated)
+
+    model.eval()
+    with torch.no_grad():
+        generated_text = generate_text(model, start_string="X", generation_length=30)
+    print(repr(generated_text))
+    return {"embedding": model.embedding.weight, "lstm": model.lstm.weight_hh_l0,
+            "fc": model.fc.weight}
+
+
+def examples_fast_neural_style(torch):
+    """pytorch/examples fast_neural_style/neural_style/transformer_net.py, utils.py and
+    neural_style.py's train: the ``TransformerNet`` (ConvLayer: ReflectionPad2d then
+    Conv2d; InstanceNorm2d(affine=True); five ResidualBlocks; UpsampleConvLayer:
+    ``interpolate(mode='nearest', scale_factor=2)`` then a padded conv), ``gram_matrix``
+    (features viewed (b, ch, h*w), ``bmm`` with the transpose over ch*h*w),
+    ``normalize_batch`` (ImageNet's mean and std through ``new_tensor(...).view(-1, 1,
+    1)``, the batch divided by 255), and the training loop: Adam, content loss as the
+    MSE of relu2_2 features, style loss summed over the Gram matrices of four feature
+    maps, the weights 1e5 and 1e10, the aggregated losses printed. VGG16 is a small
+    stand-in of its four slices (its ``namedtuple`` of outputs), the style image and the
+    batch 2 random 32x32 images x 255, one step (a second one lands elements whose
+    gradients cancel, after InstanceNorm, to near 0 and so are float rounding's sign, at
+    Adam's step of 1e-3 apart: measured, see the test's tolerances)."""
+    import collections
+    nn = torch.nn
+
+    class ConvLayer(torch.nn.Module):
+        def __init__(self, in_channels, out_channels, kernel_size, stride):
+            super(ConvLayer, self).__init__()
+            reflection_padding = kernel_size // 2
+            self.reflection_pad = torch.nn.ReflectionPad2d(reflection_padding)
+            self.conv2d = torch.nn.Conv2d(in_channels, out_channels, kernel_size, stride)
+
+        def forward(self, x):
+            out = self.reflection_pad(x)
+            out = self.conv2d(out)
+            return out
+
+    class ResidualBlock(torch.nn.Module):
+        def __init__(self, channels):
+            super(ResidualBlock, self).__init__()
+            self.conv1 = ConvLayer(channels, channels, kernel_size=3, stride=1)
+            self.in1 = torch.nn.InstanceNorm2d(channels, affine=True)
+            self.conv2 = ConvLayer(channels, channels, kernel_size=3, stride=1)
+            self.in2 = torch.nn.InstanceNorm2d(channels, affine=True)
+            self.relu = torch.nn.ReLU()
+
+        def forward(self, x):
+            residual = x
+            out = self.relu(self.in1(self.conv1(x)))
+            out = self.in2(self.conv2(out))
+            out = out + residual
+            return out
+
+    class UpsampleConvLayer(torch.nn.Module):
+        def __init__(self, in_channels, out_channels, kernel_size, stride, upsample=None):
+            super(UpsampleConvLayer, self).__init__()
+            self.upsample = upsample
+            reflection_padding = kernel_size // 2
+            self.reflection_pad = torch.nn.ReflectionPad2d(reflection_padding)
+            self.conv2d = torch.nn.Conv2d(in_channels, out_channels, kernel_size, stride)
+
+        def forward(self, x):
+            x_in = x
+            if self.upsample:
+                x_in = torch.nn.functional.interpolate(x_in, mode='nearest',
+                                                       scale_factor=self.upsample)
+            out = self.reflection_pad(x_in)
+            out = self.conv2d(out)
+            return out
+
+    class TransformerNet(torch.nn.Module):
+        def __init__(self):
+            super(TransformerNet, self).__init__()
+            self.conv1 = ConvLayer(3, 32, kernel_size=9, stride=1)
+            self.in1 = torch.nn.InstanceNorm2d(32, affine=True)
+            self.conv2 = ConvLayer(32, 64, kernel_size=3, stride=2)
+            self.in2 = torch.nn.InstanceNorm2d(64, affine=True)
+            self.conv3 = ConvLayer(64, 128, kernel_size=3, stride=2)
+            self.in3 = torch.nn.InstanceNorm2d(128, affine=True)
+            self.res1 = ResidualBlock(128)
+            self.res2 = ResidualBlock(128)
+            self.res3 = ResidualBlock(128)
+            self.res4 = ResidualBlock(128)
+            self.res5 = ResidualBlock(128)
+            self.deconv1 = UpsampleConvLayer(128, 64, kernel_size=3, stride=1, upsample=2)
+            self.in4 = torch.nn.InstanceNorm2d(64, affine=True)
+            self.deconv2 = UpsampleConvLayer(64, 32, kernel_size=3, stride=1, upsample=2)
+            self.in5 = torch.nn.InstanceNorm2d(32, affine=True)
+            self.deconv3 = ConvLayer(32, 3, kernel_size=9, stride=1)
+            self.relu = torch.nn.ReLU()
+
+        def forward(self, X):
+            y = self.relu(self.in1(self.conv1(X)))
+            y = self.relu(self.in2(self.conv2(y)))
+            y = self.relu(self.in3(self.conv3(y)))
+            y = self.res1(y)
+            y = self.res2(y)
+            y = self.res3(y)
+            y = self.res4(y)
+            y = self.res5(y)
+            y = self.relu(self.in4(self.deconv1(y)))
+            y = self.relu(self.in5(self.deconv2(y)))
+            y = self.deconv3(y)
+            return y
+
+    class Vgg16(torch.nn.Module):
+        def __init__(self, requires_grad=False):
+            super(Vgg16, self).__init__()
+            self.slice1 = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(inplace=True))
+            self.slice2 = nn.Sequential(nn.MaxPool2d(2, 2), nn.Conv2d(8, 16, 3, padding=1),
+                                        nn.ReLU(inplace=True))
+            self.slice3 = nn.Sequential(nn.MaxPool2d(2, 2), nn.Conv2d(16, 16, 3, padding=1),
+                                        nn.ReLU(inplace=True))
+            self.slice4 = nn.Sequential(nn.MaxPool2d(2, 2), nn.Conv2d(16, 32, 3, padding=1),
+                                        nn.ReLU(inplace=True))
+            if not requires_grad:
+                for param in self.parameters():
+                    param.requires_grad = False
+
+        def forward(self, X):
+            h = self.slice1(X)
+            h_relu1_2 = h
+            h = self.slice2(h)
+            h_relu2_2 = h
+            h = self.slice3(h)
+            h_relu3_3 = h
+            h = self.slice4(h)
+            h_relu4_3 = h
+            vgg_outputs = collections.namedtuple("VggOutputs",
+                                                 ['relu1_2', 'relu2_2', 'relu3_3', 'relu4_3'])
+            out = vgg_outputs(h_relu1_2, h_relu2_2, h_relu3_3, h_relu4_3)
+            return out
+
+    def gram_matrix(y):
+        (b, ch, h, w) = y.size()
+        features = y.view(b, ch, w * h)
+        features_t = features.transpose(1, 2)
+        gram = features.bmm(features_t) / (ch * h * w)
+        return gram
+
+    def normalize_batch(batch):
+        mean = batch.new_tensor([0.485, 0.456, 0.406]).view(-1, 1, 1)
+        std = batch.new_tensor([0.229, 0.224, 0.225]).view(-1, 1, 1)
+        batch = batch.div_(255.0)
+        return (batch - mean) / std
+
+    transformer = TransformerNet()
+    optimizer = torch.optim.Adam(transformer.parameters(), 1e-3)
+    mse_loss = torch.nn.MSELoss()
+    vgg = Vgg16(requires_grad=False)
+    style = torch.rand(1, 3, 32, 32) * 255
+    style = style.repeat(2, 1, 1, 1)
+    features_style = vgg(normalize_batch(style))
+    gram_style = [gram_matrix(y) for y in features_style]
+    print([g.shape for g in gram_style])
+    content_weight, style_weight, log_interval = 1e5, 1e10, 1
+    transformer.train()
+    agg_content_loss = 0.
+    agg_style_loss = 0.
+    count = 0
+    for batch_id in range(1):
+        x = torch.rand(2, 3, 32, 32) * 255
+        n_batch = len(x)
+        count += n_batch
+        optimizer.zero_grad()
+        y = transformer(x)
+        y = normalize_batch(y)
+        x = normalize_batch(x)
+        features_y = vgg(y)
+        features_x = vgg(x)
+        content_loss = content_weight * mse_loss(features_y.relu2_2, features_x.relu2_2)
+        style_loss = 0.
+        for ft_y, gm_s in zip(features_y, gram_style):
+            gm_y = gram_matrix(ft_y)
+            style_loss += mse_loss(gm_y, gm_s[:n_batch, :, :])
+        style_loss *= style_weight
+        total_loss = content_loss + style_loss
+        total_loss.backward()
+        optimizer.step()
+        agg_content_loss += content_loss.item()
+        agg_style_loss += style_loss.item()
+        if (batch_id + 1) % log_interval == 0:
+            mesg = "Epoch {}:\t[{}/{}]\tcontent: {:.6f}\tstyle: {:.6f}\ttotal: {:.6f}".format(
+                1, count, 4, agg_content_loss / (batch_id + 1), agg_style_loss / (batch_id + 1),
+                (agg_content_loss + agg_style_loss) / (batch_id + 1))
+            print(mesg)
+    transformer.eval()
+    with torch.no_grad():
+        output = transformer(torch.rand(1, 3, 16, 16) * 255)
+    img = output[0].clone().clamp(0, 255).numpy()
+    img = img.transpose(1, 2, 0).astype("uint8")
+    print(output.shape, img.shape, img.dtype)
+    return {"conv1": transformer.conv1.conv2d.weight, "in1": transformer.in1.weight,
+            "in5.grad": transformer.in5.weight.grad,
+            "deconv3.grad": transformer.deconv3.conv2d.weight.grad}
+
+
+def bentrevett_image_classification_mlp_lenet(torch):
+    """bentrevett/pytorch-image-classification 1_mlp.ipynb and 2_lenet.ipynb: the MLP
+    (Linear 784-250-100-10, ReLU, ``x.view(batch_size, -1)``, returning the logits and the
+    hidden layer), ``count_parameters``, Adam and CrossEntropyLoss, ``calculate_accuracy``
+    (``argmax(1, keepdim=True)``, ``eq(y.view_as(top_pred))``), ``train`` and ``evaluate``
+    loops with their mean loss and accuracy, ``epoch_time``; then LeNet (two Conv2d with
+    ``F.max_pool2d(kernel_size=2)`` and ReLU, three Linear) trained the same way, and
+    ``get_predictions`` (softmax probabilities under no_grad, ``torch.cat`` of the batches).
+    MNIST is 192 seeded random images split by ``data.random_split`` (90 % train), batch
+    64, one epoch each."""
+    nn = torch.nn
+    F = nn.functional
+    optim = torch.optim
+    data = torch.utils.data
+    SEED = 1234
+    random_state = np.random.RandomState(SEED)
+    torch.manual_seed(SEED)
+    train_data = image_dataset(torch, 192, seed=8)
+    test_data = image_dataset(torch, 64, seed=9)
+    VALID_RATIO = 0.9
+    n_train_examples = int(len(train_data) * VALID_RATIO)
+    n_valid_examples = len(train_data) - n_train_examples
+    train_data, valid_data = data.random_split(train_data, [n_train_examples, n_valid_examples])
+    print(f'Number of training examples: {len(train_data)}')
+    print(f'Number of validation examples: {len(valid_data)}')
+    print(f'Number of testing examples: {len(test_data)}')
+    BATCH_SIZE = 64
+    train_iterator = data.DataLoader(train_data, shuffle=True, batch_size=BATCH_SIZE)
+    valid_iterator = data.DataLoader(valid_data, batch_size=BATCH_SIZE)
+    test_iterator = data.DataLoader(test_data, batch_size=BATCH_SIZE)
+
+    class MLP(nn.Module):
+        def __init__(self, input_dim, output_dim):
+            super().__init__()
+            self.input_fc = nn.Linear(input_dim, 250)
+            self.hidden_fc = nn.Linear(250, 100)
+            self.output_fc = nn.Linear(100, output_dim)
+
+        def forward(self, x):
+            batch_size = x.shape[0]
+            x = x.view(batch_size, -1)
+            h_1 = F.relu(self.input_fc(x))
+            h_2 = F.relu(self.hidden_fc(h_1))
+            y_pred = self.output_fc(h_2)
+            return y_pred, h_2
+
+    class LeNet(nn.Module):
+        def __init__(self, output_dim):
+            super().__init__()
+            self.conv1 = nn.Conv2d(in_channels=1, out_channels=6, kernel_size=5)
+            self.conv2 = nn.Conv2d(in_channels=6, out_channels=16, kernel_size=5)
+            self.fc_1 = nn.Linear(16 * 4 * 4, 120)
+            self.fc_2 = nn.Linear(120, 84)
+            self.fc_3 = nn.Linear(84, output_dim)
+
+        def forward(self, x):
+            x = self.conv1(x)
+            x = F.max_pool2d(x, kernel_size=2)
+            x = F.relu(x)
+            x = self.conv2(x)
+            x = F.max_pool2d(x, kernel_size=2)
+            x = F.relu(x)
+            x = x.view(x.shape[0], -1)
+            h = x
+            x = self.fc_1(x)
+            x = F.relu(x)
+            x = self.fc_2(x)
+            x = F.relu(x)
+            x = self.fc_3(x)
+            return x, h
+
+    def count_parameters(model):
+        return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+    def calculate_accuracy(y_pred, y):
+        top_pred = y_pred.argmax(1, keepdim=True)
+        correct = top_pred.eq(y.view_as(top_pred)).sum()
+        acc = correct.float() / y.shape[0]
+        return acc
+
+    def train(model, iterator, optimizer, criterion, device):
+        epoch_loss = 0
+        epoch_acc = 0
+        model.train()
+        for (x, y) in iterator:
+            x = x.to(device)
+            y = y.to(device)
+            optimizer.zero_grad()
+            y_pred, _ = model(x)
+            loss = criterion(y_pred, y)
+            acc = calculate_accuracy(y_pred, y)
+            loss.backward()
+            optimizer.step()
+            epoch_loss += loss.item()
+            epoch_acc += acc.item()
+        return epoch_loss / len(iterator), epoch_acc / len(iterator)
+
+    def evaluate(model, iterator, criterion, device):
+        epoch_loss = 0
+        epoch_acc = 0
+        model.eval()
+        with torch.no_grad():
+            for (x, y) in iterator:
+                x = x.to(device)
+                y = y.to(device)
+                y_pred, _ = model(x)
+                loss = criterion(y_pred, y)
+                acc = calculate_accuracy(y_pred, y)
+                epoch_loss += loss.item()
+                epoch_acc += acc.item()
+        return epoch_loss / len(iterator), epoch_acc / len(iterator)
+
+    def get_predictions(model, iterator, device):
+        model.eval()
+        images = []
+        labels = []
+        probs = []
+        with torch.no_grad():
+            for (x, y) in iterator:
+                x = x.to(device)
+                y_pred, _ = model(x)
+                y_prob = F.softmax(y_pred, dim=-1)
+                images.append(x.cpu())
+                labels.append(y.cpu())
+                probs.append(y_prob.cpu())
+        images = torch.cat(images, dim=0)
+        labels = torch.cat(labels, dim=0)
+        probs = torch.cat(probs, dim=0)
+        return images, labels, probs
+
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    kept = {}
+    for model in (MLP(28 * 28, 10), LeNet(10)):
+        print(f'The model has {count_parameters(model):,} trainable parameters')
+        optimizer = optim.Adam(model.parameters())
+        criterion = nn.CrossEntropyLoss()
+        model = model.to(device)
+        criterion = criterion.to(device)
+        best_valid_loss = float('inf')
+        for epoch in range(1):
+            train_loss, train_acc = train(model, train_iterator, optimizer, criterion, device)
+            valid_loss, valid_acc = evaluate(model, valid_iterator, criterion, device)
+            if valid_loss < best_valid_loss:
+                best_valid_loss = valid_loss
+            print(f'Epoch: {epoch + 1:02}')
+            print(f'\tTrain Loss: {train_loss:.3f} | Train Acc: {train_acc * 100:.2f}%')
+            print(f'\t Val. Loss: {valid_loss:.3f} |  Val. Acc: {valid_acc * 100:.2f}%')
+        test_loss, test_acc = evaluate(model, test_iterator, criterion, device)
+        print(f'Test Loss: {test_loss:.3f} | Test Acc: {test_acc * 100:.2f}%')
+        images, labels, probs = get_predictions(model, test_iterator, device)
+        pred_labels = torch.argmax(probs, 1)
+        corrects = torch.eq(labels, pred_labels)
+        incorrect_examples = []
+        for image, label, prob, correct in zip(images, labels, probs, corrects):
+            if not correct:
+                incorrect_examples.append((image, label, prob))
+        incorrect_examples.sort(reverse=True, key=lambda x: torch.max(x[2], dim=0).values)
+        print(images.shape, probs[:2], len(incorrect_examples), incorrect_examples[0][2].max())
+        kept[type(model).__name__] = next(model.parameters())
+    print(random_state.rand())
+    return kept
+
+
+def torch_compile_tutorial(torch):
+    """pytorch/tutorials intermediate_source/torch_compile_tutorial.py: ``torch.compile``
+    of a function (``opt_foo1 = torch.compile(foo)``), as a decorator, of a function calling
+    another, of a module (``mod.compile()`` and ``torch.compile(mod)``), the graph-break
+    example ``bar`` (a data-dependent ``if b.sum() < 0``) run with both signs,
+    ``torch._dynamo.reset()`` between them, and the training-step comparison (eager and
+    compiled outputs of the same model and input equal) on a small MLP instead of its
+    ResNet; its timings are left out, and each compile is given ``backend="eager"`` (the
+    tutorial's default, inductor, spends 25 s here compiling C++ in PyTorch; minigrad runs
+    every backend eagerly)."""
+    compile = functools.partial(torch.compile, backend="eager")
+    def foo(x, y):
+        a = torch.sin(x)
+        b = torch.cos(y)
+        return a + b
+
+    opt_foo1 = compile(foo)
+    print(opt_foo1(torch.randn(3, 3), torch.randn(3, 3)))
+
+    @compile
+    def opt_foo2(x, y):
+        a = torch.sin(x)
+        b = torch.cos(y)
+        return a + b
+
+    print(opt_foo2(torch.randn(3, 3), torch.randn(3, 3)))
+
+    def inner(x):
+        return torch.sin(x)
+
+    @compile
+    def outer(x, y):
+        a = inner(x)
+        b = torch.cos(y)
+        return a + b
+
+    print(outer(torch.randn(3, 3), torch.randn(3, 3)))
+
+    class MyModule(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(3, 3)
+
+        def forward(self, x):
+            return torch.nn.functional.relu(self.lin(x))
+
+    mod = MyModule()
+    mod.compile(backend="eager")
+    print(mod(torch.randn(3, 3)))
+    mod = MyModule()
+    opt_mod = compile(mod)
+    t = torch.randn(3, 3)
+    print(opt_mod(t), torch.equal(opt_mod(t), mod(t)))
+
+    def bar(a, b):
+        x = a / (torch.abs(a) + 1)
+        if b.sum() < 0:
+            b = b * -1
+        return x * b
+
+    opt_bar = compile(bar)
+    inp1 = torch.ones(4)
+    inp2 = torch.ones(4)
+    print(opt_bar(inp1, inp2))
+    print(opt_bar(inp1, -inp2))
+    torch._dynamo.reset()
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
+    opt = torch.optim.Adam(model.parameters())
+
+    def train(mod, data):
+        opt.zero_grad(True)
+        pred = mod(data[0])
+        loss = torch.nn.CrossEntropyLoss()(pred, data[1])
+        loss.backward()
+        opt.step()
+
+    train_opt = compile(train)
+    data = (torch.randn(16, 8), torch.randint(4, (16,)))
+    for i in range(3):
+        train_opt(model, data)
+    with torch.no_grad():
+        print(model(data[0])[:2])
+    eval_opt = compile(model)
+    print(torch.allclose(eval_opt(data[0]), model(data[0])))
+    return {"lin": mod.lin.weight, "model": model[0].weight, "grad": model[2].weight.grad}
+
+
+def nn_utils_rnn_and_vector_docstrings(torch):
+    """pytorch/pytorch torch/nn/utils/rnn.py and torch/nn/utils/convert_parameters.py: the
+    Examples of pad_sequence (batch_first, padding_value, padding_side='left'),
+    pack_sequence (enforce_sorted), unpad_sequence and unpack_sequence (the tensors back,
+    ``torch.equal`` to the originals), pack_padded_sequence with pad_packed_sequence
+    (total_length); then parameters_to_vector and vector_to_parameters on a small model."""
+    rnn = torch.nn.utils.rnn
+    pack_padded_sequence, pack_sequence = rnn.pack_padded_sequence, rnn.pack_sequence
+    pad_packed_sequence, pad_sequence = rnn.pad_packed_sequence, rnn.pad_sequence
+    unpack_sequence, unpad_sequence = rnn.unpack_sequence, rnn.unpad_sequence
+    a = torch.ones(25, 300)
+    b = torch.ones(22, 300)
+    c = torch.ones(15, 300)
+    print(pad_sequence([a, b, c]).size())
+    print(pad_sequence([a, b, c], batch_first=True, padding_value=-1.0)[:, -4:, 0])
+    print(pad_sequence([torch.tensor([1, 2, 3]), torch.tensor([4, 5])], batch_first=True,
+                       padding_side="left"))
+    a = torch.tensor([1, 2, 3])
+    b = torch.tensor([4, 5])
+    c = torch.tensor([6])
+    print(pack_sequence([a, b, c]))
+    print(pack_sequence([b, a, c], enforce_sorted=False))
+    a = torch.ones(25, 300)
+    b = torch.ones(22, 300)
+    c = torch.ones(15, 300)
+    sequences = [a, b, c]
+    padded_sequences = pad_sequence(sequences)
+    lengths = torch.as_tensor([v.size(0) for v in sequences])
+    unpadded_sequences = unpad_sequence(padded_sequences, lengths)
+    print(torch.allclose(sequences[0], unpadded_sequences[0]),
+          [u.shape for u in unpadded_sequences])
+    a = torch.tensor([1, 2, 3])
+    b = torch.tensor([4, 5])
+    c = torch.tensor([6])
+    sequences = [a, b, c]
+    packed_sequences = pack_sequence(sequences)
+    unpacked_sequences = unpack_sequence(packed_sequences)
+    print(torch.allclose(sequences[0], unpacked_sequences[0]), unpacked_sequences)
+    seq = torch.tensor([[1, 2, 0], [3, 0, 0], [4, 5, 6]])
+    lens = [2, 1, 3]
+    packed = pack_padded_sequence(seq, lens, batch_first=True, enforce_sorted=False)
+    print(packed)
+    seq_unpacked, lens_unpacked = pad_packed_sequence(packed, batch_first=True, total_length=4)
+    print(seq_unpacked, lens_unpacked)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.Tanh(), torch.nn.Linear(2, 1))
+    vec = torch.nn.utils.parameters_to_vector(model.parameters())
+    print(vec.shape, vec)
+    torch.nn.utils.vector_to_parameters(vec * 2, model.parameters())
+    print(model[0].weight, model[2].bias)
+    return {"weight": model[0].weight, "vec": vec}
+
+
+def scaled_dot_product_attention_tutorial(torch):
+    """pytorch/tutorials intermediate_source/scaled_dot_product_attention_tutorial.py:
+    ``F.scaled_dot_product_attention`` of (2, 3, 8) query, key and value; the kernels
+    chosen with ``torch.nn.attention.sdpa_kernel`` (``SDPBackend.MATH``, then
+    ``FLASH_ATTENTION`` and ``EFFICIENT_ATTENTION`` in its try/except RuntimeError
+    printing "... is not supported. See warnings for reasons.", with PyTorch's warnings on
+    a CPU), the outputs compared instead of timed (float32 where the tutorial uses float16
+    on a GPU, 2 x 4 heads x 16 positions x 8 instead of 32 x 32 x 1024 x 32); the
+    ``CausalSelfAttention`` module (c_attn, chunk, view, transpose, ``is_causal`` and
+    dropout in training only, resid_dropout) printed, run in eval mode (its train mode's
+    ``y.transpose(1, 2).view(...)`` of the math path's output fails in PyTorch too: the
+    tutorial never runs it), its gradients, and compiled (``torch.compile(model,
+    backend="eager")``, the same output). Its NestedTensor
+    and ``attn_bias`` (causal_upper_left) sections are left out: minigrad has neither."""
+    nn = torch.nn
+    F = nn.functional
+    SDPBackend, sdpa_kernel = torch.nn.attention.SDPBackend, torch.nn.attention.sdpa_kernel
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    query, key, value = torch.randn(2, 3, 8, device=device), torch.randn(2, 3, 8, device=device), \
+        torch.randn(2, 3, 8, device=device)
+    print(F.scaled_dot_product_attention(query, key, value))
+    batch_size = 2
+    max_sequence_len = 16
+    num_heads = 4
+    embed_dimension = 8
+    dtype = torch.float32
+    query = torch.rand(batch_size, num_heads, max_sequence_len, embed_dimension, device=device,
+                       dtype=dtype)
+    key = torch.rand(batch_size, num_heads, max_sequence_len, embed_dimension, device=device,
+                     dtype=dtype)
+    value = torch.rand(batch_size, num_heads, max_sequence_len, embed_dimension, device=device,
+                       dtype=dtype)
+    default = F.scaled_dot_product_attention(query, key, value)
+    print(f"The default implementation gives {default.sum().item():.3f}")
+    with sdpa_kernel(SDPBackend.MATH):
+        math_out = F.scaled_dot_product_attention(query, key, value)
+        print(f"The math implementation gives {math_out.sum().item():.3f}")
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        try:
+            flash_out = F.scaled_dot_product_attention(query, key, value)
+            print(f"The flash attention implementation gives {flash_out.sum().item():.3f}")
+        except RuntimeError:
+            print("FlashAttention is not supported. See warnings for reasons.")
+    with sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION):
+        try:
+            efficient_out = F.scaled_dot_product_attention(query, key, value)
+            print(f"The memory efficient implementation gives {efficient_out.sum().item():.3f}")
+        except RuntimeError:
+            print("EfficientAttention is not supported. See warnings for reasons.")
+    print(torch.allclose(default, math_out, atol=1e-6), (default - math_out).abs().max() < 1e-5)
+
+    class CausalSelfAttention(nn.Module):
+        def __init__(self, num_heads: int, embed_dimension: int, bias: bool = False,
+                     is_causal: bool = False, dropout: float = 0.0):
+            super().__init__()
+            assert embed_dimension % num_heads == 0
+            self.c_attn = nn.Linear(embed_dimension, 3 * embed_dimension, bias=bias)
+            self.c_proj = nn.Linear(embed_dimension, embed_dimension, bias=bias)
+            self.dropout = dropout
+            self.resid_dropout = nn.Dropout(dropout)
+            self.num_heads = num_heads
+            self.embed_dimension = embed_dimension
+            self.is_causal = is_causal
+
+        def forward(self, x):
+            query_projected = self.c_attn(x)
+            batch_size = query_projected.size(0)
+            embed_dim = query_projected.size(2)
+            head_dim = embed_dim // (self.num_heads * 3)
+            query, key, value = query_projected.chunk(3, -1)
+            query = query.view(batch_size, -1, self.num_heads, head_dim).transpose(1, 2)
+            key = key.view(batch_size, -1, self.num_heads, head_dim).transpose(1, 2)
+            value = value.view(batch_size, -1, self.num_heads, head_dim).transpose(1, 2)
+            if self.training:
+                dropout = self.dropout
+                is_causal = self.is_causal
+            else:
+                dropout = 0.0
+                is_causal = False
+            y = F.scaled_dot_product_attention(query, key, value, attn_mask=None,
+                                               dropout_p=dropout, is_causal=is_causal)
+            y = y.transpose(1, 2).view(batch_size, -1, self.num_heads * head_dim)
+            y = self.resid_dropout(self.c_proj(y))
+            return y
+
+    num_heads = 4
+    heads_per_dim = 8
+    embed_dimension = num_heads * heads_per_dim
+    model = CausalSelfAttention(num_heads=num_heads, embed_dimension=embed_dimension, bias=False,
+                                is_causal=True, dropout=0.1).to(device).to(dtype).eval()
+    print(model)
+    x = torch.rand(batch_size, max_sequence_len, embed_dimension, device=device, dtype=dtype)
+    with torch.no_grad():
+        eval_out = model(x)
+    print(eval_out.shape, eval_out[0, :2, :4])
+    out = model(x)
+    out.pow(2).mean().backward()
+    print(out.grad_fn, out.grad_fn.next_functions[0][0].next_functions[0][0])
+    compiled_model = torch.compile(model, backend="eager")
+    with torch.no_grad():
+        compiled_out = compiled_model(x)
+    print(torch.allclose(compiled_out, eval_out), compiled_out[1, -1, :4])
+    return {"c_attn.grad": model.c_attn.weight.grad, "c_proj.grad": model.c_proj.weight.grad}
+
+
+def scaled_dot_product_attention_docstring(torch):
+    """pytorch/pytorch torch/nn/functional.py: scaled_dot_product_attention's docstring,
+    its Python reference ("Efficient implementation equivalent to the following": the
+    causal mask from ``ones(L, S, dtype=torch.bool).tril(diagonal=0)``, a bool mask
+    ``masked_fill_`` with -inf, a float mask added, ``enable_gqa``'s repeat_interleave,
+    softmax, ``torch.dropout(attn_weight, dropout_p, train=True)``) run beside the
+    function with and without a mask, causal, with GQA, gradients compared; and its
+    Example (query (32, 8, 128, 64), sizes made 2, 4, 16, 8) with ``enable_gqa=True``."""
+    F = torch.nn.functional
+
+    def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                     is_causal=False, scale=None, enable_gqa=False):
+        L, S = query.size(-2), key.size(-2)
+        scale_factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+        attn_bias = torch.zeros(L, S, dtype=query.dtype, device=query.device)
+        if is_causal:
+            assert attn_mask is None
+            temp_mask = torch.ones(L, S, dtype=torch.bool).tril(diagonal=0)
+            attn_bias.masked_fill_(temp_mask.logical_not(), float("-inf"))
+        if attn_mask is not None:
+            if attn_mask.dtype == torch.bool:
+                attn_bias.masked_fill_(attn_mask.logical_not(), float("-inf"))
+            else:
+                attn_bias = attn_mask + attn_bias
+        if enable_gqa:
+            key = key.repeat_interleave(query.size(-3) // key.size(-3), -3)
+            value = value.repeat_interleave(query.size(-3) // value.size(-3), -3)
+        attn_weight = query @ key.transpose(-2, -1) * scale_factor
+        attn_weight += attn_bias
+        attn_weight = torch.softmax(attn_weight, dim=-1)
+        attn_weight = torch.dropout(attn_weight, dropout_p, train=True)
+        return attn_weight @ value
+
+    kept = {}
+    for name, kwargs in (("plain", {}), ("causal", {"is_causal": True}),
+                         ("bool mask", {"attn_mask": torch.rand(16, 16) > 0.3}),
+                         ("float mask", {"attn_mask": torch.randn(16, 16)}),
+                         ("scale", {"scale": 0.5})):
+        q = torch.randn(2, 4, 16, 8, requires_grad=True)
+        k = torch.randn(2, 4, 16, 8, requires_grad=True)
+        v = torch.randn(2, 4, 16, 8, requires_grad=True)
+        mine = scaled_dot_product_attention(q, k, v, **kwargs)
+        theirs = F.scaled_dot_product_attention(q, k, v, **kwargs)
+        (mine * theirs.detach()).sum().backward()
+        reference = q.grad.clone()
+        q.grad = None
+        (theirs * theirs.detach()).sum().backward()
+        print(name, mine.grad_fn, theirs.grad_fn, (mine - theirs).abs().max() < 1e-5,
+              (reference - q.grad).abs().max() < 1e-4, theirs[0, 0, :2, :3])
+        kept[name] = q.grad
+    query = torch.randn(2, 4, 16, 8)
+    key = torch.randn(2, 2, 16, 8)
+    value = torch.randn(2, 2, 16, 8)
+    res = F.scaled_dot_product_attention(query, key, value, enable_gqa=True)
+    print(res.shape, torch.allclose(res, scaled_dot_product_attention(query, key, value,
+                                                                      enable_gqa=True), atol=1e-6))
+    return kept
+
+
+def dive_zh_ch05_cnn(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter05_CNN: 5.1_conv-layer.ipynb (corr2d
+    with its loops writing ``Y[i, j]``, the Conv2D module of a Parameter kernel and bias,
+    the edge detector learnt by hand-written SGD on ``.data`` and ``grad.fill_(0)``),
+    5.2_padding-and-strides (comp_conv2d's ``X.view((1, 1) + X.shape)`` through four
+    Conv2d), 5.3_channels (corr2d_multi_in, corr2d_multi_in_out stacking, the 1x1 conv as
+    ``torch.mm``), 5.4_pooling (pool2d by hand, MaxPool2d with padding and strides on two
+    channels), 5.5_lenet and 5.8_nin (LeNet with Sigmoid, GlobalAvgPool2d as ``F.avg_pool2d(x,
+    kernel_size=x.size()[2:])``), 5.10_batch-norm (batch_norm from scratch with its moving
+    averages, the BatchNorm module in LeNet, gamma and beta printed) and 5.11/5.12 (Residual
+    and DenseBlock, transition_block shapes); train_ch5 on 128 seeded Fashion-MNIST images
+    (batch 64, one epoch, Adam; its time column left out)."""
+    nn = torch.nn
+    F = nn.functional
+
+    def corr2d(X, K):
+        h, w = K.shape
+        Y = torch.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                Y[i, j] = (X[i: i + h, j: j + w] * K).sum()
+        return Y
+
+    X = torch.tensor([[0, 1, 2], [3, 4, 5], [6, 7, 8]])
+    K = torch.tensor([[0, 1], [2, 3]])
+    print(corr2d(X, K))
+
+    class Conv2D(nn.Module):
+        def __init__(self, kernel_size):
+            super(Conv2D, self).__init__()
+            self.weight = nn.Parameter(torch.randn(kernel_size))
+            self.bias = nn.Parameter(torch.randn(1))
+
+        def forward(self, x):
+            return corr2d(x, self.weight) + self.bias
+
+    X = torch.ones(6, 8)
+    X[:, 2:6] = 0
+    print(X)
+    K = torch.tensor([[1, -1]])
+    Y = corr2d(X, K)
+    print(Y)
+    conv2d = Conv2D(kernel_size=(1, 2))
+    step = 20
+    lr = 0.01
+    for i in range(step):
+        Y_hat = conv2d(X)
+        l = ((Y_hat - Y) ** 2).sum()
+        l.backward()
+        conv2d.weight.data -= lr * conv2d.weight.grad
+        conv2d.bias.data -= lr * conv2d.bias.grad
+        conv2d.weight.grad.fill_(0)
+        conv2d.bias.grad.fill_(0)
+        if (i + 1) % 5 == 0:
+            print('Step %d, loss %.3f' % (i + 1, l.item()))
+    print("weight: ", conv2d.weight.data)
+    print("bias: ", conv2d.bias.data)
+
+    def comp_conv2d(conv2d, X):
+        X = X.view((1, 1) + X.shape)
+        Y = conv2d(X)
+        return Y.view(Y.shape[2:])
+
+    X = torch.rand(8, 8)
+    for conv in (nn.Conv2d(in_channels=1, out_channels=1, kernel_size=3, padding=1),
+                 nn.Conv2d(in_channels=1, out_channels=1, kernel_size=(5, 3), padding=(2, 1)),
+                 nn.Conv2d(1, 1, kernel_size=3, padding=1, stride=2),
+                 nn.Conv2d(1, 1, kernel_size=(3, 5), padding=(0, 1), stride=(3, 4))):
+        print(comp_conv2d(conv, X).shape)
+
+    def corr2d_multi_in(X, K):
+        res = corr2d(X[0, :, :], K[0, :, :])
+        for i in range(1, X.shape[0]):
+            res += corr2d(X[i, :, :], K[i, :, :])
+        return res
+
+    X = torch.tensor([[[0, 1, 2], [3, 4, 5], [6, 7, 8]], [[1, 2, 3], [4, 5, 6], [7, 8, 9]]])
+    K = torch.tensor([[[0, 1], [2, 3]], [[1, 2], [3, 4]]])
+    print(corr2d_multi_in(X, K))
+
+    def corr2d_multi_in_out(X, K):
+        return torch.stack([corr2d_multi_in(X, k) for k in K])
+
+    K = torch.stack([K, K + 1, K + 2])
+    print(K.shape)
+    print(corr2d_multi_in_out(X, K))
+
+    def corr2d_multi_in_out_1x1(X, K):
+        c_i, h, w = X.shape
+        c_o = K.shape[0]
+        X = X.view(c_i, h * w)
+        K = K.view(c_o, c_i)
+        Y = torch.mm(K, X)
+        return Y.view(c_o, h, w)
+
+    X = torch.rand(3, 3, 3)
+    K = torch.rand(2, 3, 1, 1)
+    Y1 = corr2d_multi_in_out_1x1(X, K)
+    Y2 = corr2d_multi_in_out(X, K)
+    print((Y1 - Y2).norm().item() < 1e-6)
+
+    def pool2d(X, pool_size, mode='max'):
+        X = X.float()
+        p_h, p_w = pool_size
+        Y = torch.zeros(X.shape[0] - p_h + 1, X.shape[1] - p_w + 1)
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                if mode == 'max':
+                    Y[i, j] = X[i: i + p_h, j: j + p_w].max()
+                elif mode == 'avg':
+                    Y[i, j] = X[i: i + p_h, j: j + p_w].mean()
+        return Y
+
+    X = torch.tensor([[0, 1, 2], [3, 4, 5], [6, 7, 8]])
+    print(pool2d(X, (2, 2)), pool2d(X, (2, 2), 'avg'))
+    X = torch.arange(16, dtype=torch.float).view((1, 1, 4, 4))
+    print(nn.MaxPool2d(3)(X), nn.MaxPool2d(3, padding=1, stride=2)(X))
+    print(nn.MaxPool2d((2, 4), padding=(1, 2), stride=(2, 3))(X))
+    X = torch.cat((X, X + 1), dim=1)
+    print(nn.MaxPool2d(3, padding=1, stride=2)(X))
+
+    class GlobalAvgPool2d(nn.Module):
+        def __init__(self):
+            super(GlobalAvgPool2d, self).__init__()
+
+        def forward(self, x):
+            return F.avg_pool2d(x, kernel_size=x.size()[2:])
+
+    print(GlobalAvgPool2d()(X))
+
+    def batch_norm(is_training, X, gamma, beta, moving_mean, moving_var, eps, momentum):
+        if not is_training:
+            X_hat = (X - moving_mean) / torch.sqrt(moving_var + eps)
+        else:
+            assert len(X.shape) in (2, 4)
+            if len(X.shape) == 2:
+                mean = X.mean(dim=0)
+                var = ((X - mean) ** 2).mean(dim=0)
+            else:
+                mean = X.mean(dim=0, keepdim=True).mean(dim=2, keepdim=True).mean(dim=3,
+                                                                                 keepdim=True)
+                var = ((X - mean) ** 2).mean(dim=0, keepdim=True).mean(
+                    dim=2, keepdim=True).mean(dim=3, keepdim=True)
+            X_hat = (X - mean) / torch.sqrt(var + eps)
+            moving_mean = momentum * moving_mean + (1.0 - momentum) * mean
+            moving_var = momentum * moving_var + (1.0 - momentum) * var
+        Y = gamma * X_hat + beta
+        return Y, moving_mean, moving_var
+
+    class BatchNorm(nn.Module):
+        def __init__(self, num_features, num_dims):
+            super(BatchNorm, self).__init__()
+            if num_dims == 2:
+                shape = (1, num_features)
+            else:
+                shape = (1, num_features, 1, 1)
+            self.gamma = nn.Parameter(torch.ones(shape))
+            self.beta = nn.Parameter(torch.zeros(shape))
+            self.moving_mean = torch.zeros(shape)
+            self.moving_var = torch.zeros(shape)
+
+        def forward(self, X):
+            if self.moving_mean.device != X.device:
+                self.moving_mean = self.moving_mean.to(X.device)
+                self.moving_var = self.moving_var.to(X.device)
+            Y, self.moving_mean, self.moving_var = batch_norm(
+                self.training, X, self.gamma, self.beta, self.moving_mean, self.moving_var,
+                eps=1e-5, momentum=0.9)
+            return Y
+
+    class FlattenLayer(nn.Module):
+        def forward(self, x):
+            return x.view(x.shape[0], -1)
+
+    class LeNet(nn.Module):
+        def __init__(self):
+            super(LeNet, self).__init__()
+            self.conv = nn.Sequential(
+                nn.Conv2d(1, 6, 5), nn.Sigmoid(), nn.MaxPool2d(2, 2),
+                nn.Conv2d(6, 16, 5), nn.Sigmoid(), nn.MaxPool2d(2, 2))
+            self.fc = nn.Sequential(
+                nn.Linear(16 * 4 * 4, 120), nn.Sigmoid(), nn.Linear(120, 84), nn.Sigmoid(),
+                nn.Linear(84, 10))
+
+        def forward(self, img):
+            feature = self.conv(img)
+            output = self.fc(feature.view(img.shape[0], -1))
+            return output
+
+    def evaluate_accuracy(data_iter, net, device=None):
+        if device is None and isinstance(net, torch.nn.Module):
+            device = list(net.parameters())[0].device
+        acc_sum, n = 0.0, 0
+        with torch.no_grad():
+            for X, y in data_iter:
+                if isinstance(net, torch.nn.Module):
+                    net.eval()
+                    acc_sum += (net(X.to(device)).argmax(dim=1) ==
+                                y.to(device)).float().sum().cpu().item()
+                    net.train()
+                n += y.shape[0]
+        return acc_sum / n
+
+    def train_ch5(net, train_iter, test_iter, batch_size, optimizer, device, num_epochs):
+        net = net.to(device)
+        print("training on ", device)
+        loss = torch.nn.CrossEntropyLoss()
+        for epoch in range(num_epochs):
+            train_l_sum, train_acc_sum, n, batch_count = 0.0, 0.0, 0, 0
+            for X, y in train_iter:
+                X = X.to(device)
+                y = y.to(device)
+                y_hat = net(X)
+                l = loss(y_hat, y)
+                optimizer.zero_grad()
+                l.backward()
+                optimizer.step()
+                train_l_sum += l.cpu().item()
+                train_acc_sum += (y_hat.argmax(dim=1) == y).sum().cpu().item()
+                n += y.shape[0]
+                batch_count += 1
+            test_acc = evaluate_accuracy(test_iter, net)
+            print('epoch %d, loss %.4f, train acc %.3f, test acc %.3f'
+                  % (epoch + 1, train_l_sum / batch_count, train_acc_sum / n, test_acc))
+
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    batch_size = 64
+    train_iter = torch.utils.data.DataLoader(image_dataset(torch, 128, seed=11),
+                                             batch_size=batch_size, shuffle=True)
+    test_iter = torch.utils.data.DataLoader(image_dataset(torch, 64, seed=12),
+                                            batch_size=batch_size, shuffle=False)
+    net = LeNet()
+    print(net)
+    lr, num_epochs = 0.001, 1
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    train_ch5(net, train_iter, test_iter, batch_size, optimizer, device, num_epochs)
+    bn_net = nn.Sequential(
+        nn.Conv2d(1, 6, 5), BatchNorm(6, num_dims=4), nn.Sigmoid(), nn.MaxPool2d(2, 2),
+        nn.Conv2d(6, 16, 5), BatchNorm(16, num_dims=4), nn.Sigmoid(), nn.MaxPool2d(2, 2),
+        FlattenLayer(), nn.Linear(16 * 4 * 4, 120), BatchNorm(120, num_dims=2), nn.Sigmoid(),
+        nn.Linear(120, 84), BatchNorm(84, num_dims=2), nn.Sigmoid(), nn.Linear(84, 10))
+    optimizer = torch.optim.Adam(bn_net.parameters(), lr=lr)
+    train_ch5(bn_net, train_iter, test_iter, batch_size, optimizer, device, num_epochs)
+    print(bn_net[1].gamma.view((-1,)), bn_net[1].beta.view((-1,)))
+    # (its moving_mean is left unprinted: the conv bias before it gets a gradient that is 0
+    # but for rounding, which Adam's first steps turn into +-lr either way, in both libraries)
+    print(bn_net[1].moving_var.view(-1))
+
+    class Residual(nn.Module):
+        def __init__(self, in_channels, out_channels, use_1x1conv=False, stride=1):
+            super(Residual, self).__init__()
+            self.conv1 = nn.Conv2d(in_channels, out_channels, kernel_size=3, padding=1,
+                                   stride=stride)
+            self.conv2 = nn.Conv2d(out_channels, out_channels, kernel_size=3, padding=1)
+            if use_1x1conv:
+                self.conv3 = nn.Conv2d(in_channels, out_channels, kernel_size=1, stride=stride)
+            else:
+                self.conv3 = None
+            self.bn1 = nn.BatchNorm2d(out_channels)
+            self.bn2 = nn.BatchNorm2d(out_channels)
+
+        def forward(self, X):
+            Y = F.relu(self.bn1(self.conv1(X)))
+            Y = self.bn2(self.conv2(Y))
+            if self.conv3:
+                X = self.conv3(X)
+            return F.relu(Y + X)
+
+    blk = Residual(3, 3)
+    X = torch.rand((4, 3, 6, 6))
+    print(blk(X).shape)
+    blk = Residual(3, 6, use_1x1conv=True, stride=2)
+    print(blk(X).shape)
+
+    def conv_block(in_channels, out_channels):
+        blk = nn.Sequential(nn.BatchNorm2d(in_channels), nn.ReLU(),
+                            nn.Conv2d(in_channels, out_channels, kernel_size=3, padding=1))
+        return blk
+
+    class DenseBlock(nn.Module):
+        def __init__(self, num_convs, in_channels, out_channels):
+            super(DenseBlock, self).__init__()
+            net = []
+            for i in range(num_convs):
+                in_c = in_channels + i * out_channels
+                net.append(conv_block(in_c, out_channels))
+            self.net = nn.ModuleList(net)
+            self.out_channels = in_channels + num_convs * out_channels
+
+        def forward(self, X):
+            for blk in self.net:
+                Y = blk(X)
+                X = torch.cat((X, Y), dim=1)
+            return X
+
+    dense = DenseBlock(2, 3, 10)
+    X = torch.rand(4, 3, 8, 8)
+    Y = dense(X)
+    print(Y.shape)
+
+    def transition_block(in_channels, out_channels):
+        blk = nn.Sequential(
+            nn.BatchNorm2d(in_channels), nn.ReLU(),
+            nn.Conv2d(in_channels, out_channels, kernel_size=1),
+            nn.AvgPool2d(kernel_size=2, stride=2))
+        return blk
+
+    tblk = transition_block(23, 10)
+    print(tblk(Y).shape, tblk(Y)[0, 0, 0])
+    return {"conv2d": conv2d.weight, "lenet": net.conv[0].weight, "bn": bn_net[1].gamma,
+            "bn.moving_var": bn_net[5].moving_var, "beta.grad": bn_net[1].beta.grad}
+
+
+def dive_zh_ch03_scratch(torch):
+    """ShusenTang/Dive-into-DL-PyTorch code/chapter03_DL-basics: 3.2_linear-regression-
+    scratch.ipynb (features from ``np.random.normal`` as a float32 tensor, data_iter with
+    ``random.shuffle`` and ``index_select``, linreg, squared_loss, sgd on ``param.data``,
+    ``grad.data.zero_()``), 3.3_linear-regression-pytorch (TensorDataset, ``nn.Sequential``
+    with an OrderedDict, ``init.normal_``/``init.constant_``, SGD, the dense layer's weight
+    and bias against the true ones), 3.6_softmax-regression-scratch (softmax by
+    ``X.exp()`` over its row sums, cross_entropy by ``gather(1, y.view(-1, 1))``,
+    accuracy, evaluate_accuracy, train_ch3 with the hand-written sgd), 3.7 concise
+    (FlattenLayer, ``init.normal_(net.linear.weight, mean=0, std=0.01)``) and
+    3.9_mlp-scratch (ReLU as ``torch.max(input=X, other=torch.tensor(0.0))``). Offline:
+    its 1,000 examples, Fashion-MNIST 128 seeded images, batch
+    64, 2 epochs each (not 3 to 5)."""
+    nn = torch.nn
+    init = nn.init
+    num_inputs = 2
+    num_examples = 1000
+    true_w = [2, -3.4]
+    true_b = 4.2
+    rng = np.random.RandomState(1)
+    features = torch.tensor(rng.normal(0, 1, (num_examples, num_inputs)), dtype=torch.float)
+    labels = true_w[0] * features[:, 0] + true_w[1] * features[:, 1] + true_b
+    labels += torch.tensor(rng.normal(0, 0.01, size=labels.size()), dtype=torch.float)
+    print(features[0], labels[0])
+
+    def data_iter(batch_size, features, labels):
+        num_examples = len(features)
+        indices = list(range(num_examples))
+        random.shuffle(indices)
+        for i in range(0, num_examples, batch_size):
+            j = torch.LongTensor(indices[i: min(i + batch_size, num_examples)])
+            yield features.index_select(0, j), labels.index_select(0, j)
+
+    batch_size = 10
+    for X, y in data_iter(batch_size, features, labels):
+        print(X, y)
+        break
+    w = torch.tensor(rng.normal(0, 0.01, (num_inputs, 1)), dtype=torch.float32)
+    b = torch.zeros(1, dtype=torch.float32)
+    w.requires_grad_(requires_grad=True)
+    b.requires_grad_(requires_grad=True)
+
+    def linreg(X, w, b):
+        return torch.mm(X, w) + b
+
+    def squared_loss(y_hat, y):
+        return (y_hat - y.view(y_hat.size())) ** 2 / 2
+
+    def sgd(params, lr, batch_size):
+        for param in params:
+            param.data -= lr * param.grad / batch_size
+
+    lr = 0.03
+    num_epochs = 2
+    net = linreg
+    loss = squared_loss
+    for epoch in range(num_epochs):
+        for X, y in data_iter(batch_size, features, labels):
+            l = loss(net(X, w, b), y).sum()
+            l.backward()
+            sgd([w, b], lr, batch_size)
+            w.grad.data.zero_()
+            b.grad.data.zero_()
+        train_l = loss(net(features, w, b), labels)
+        print('epoch %d, loss %f' % (epoch + 1, train_l.mean().item()))
+    print(true_w, '\n', w)
+    print(true_b, '\n', b)
+    OrderedDict = collections.OrderedDict
+    dataset = torch.utils.data.TensorDataset(features, labels)
+    data_loader = torch.utils.data.DataLoader(dataset, batch_size, shuffle=True)
+    net = nn.Sequential(OrderedDict([('linear', nn.Linear(num_inputs, 1))]))
+    print(net)
+    print(net[0])
+    for param in net.parameters():
+        print(param)
+    init.normal_(net[0].weight, mean=0, std=0.01)
+    init.constant_(net[0].bias, val=0)
+    loss = nn.MSELoss()
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.03)
+    print(optimizer)
+    for epoch in range(1, num_epochs + 1):
+        for X, y in data_loader:
+            output = net(X)
+            l = loss(output, y.view(-1, 1))
+            optimizer.zero_grad()
+            l.backward()
+            optimizer.step()
+        print('epoch %d, loss: %f' % (epoch, l.item()))
+    dense = net[0]
+    print(true_w, dense.weight)
+    print(true_b, dense.bias)
+    train_iter = torch.utils.data.DataLoader(image_dataset(torch, 128, seed=13), batch_size=64,
+                                             shuffle=True)
+    test_iter = torch.utils.data.DataLoader(image_dataset(torch, 64, seed=14), batch_size=64)
+    num_inputs = 784
+    num_outputs = 10
+    W = torch.tensor(np.random.RandomState(2).normal(0, 0.01, (num_inputs, num_outputs)),
+                     dtype=torch.float)
+    b = torch.zeros(num_outputs, dtype=torch.float)
+    W.requires_grad_(requires_grad=True)
+    b.requires_grad_(requires_grad=True)
+    X = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    print(X.sum(dim=0, keepdim=True))
+    print(X.sum(dim=1, keepdim=True))
+
+    def softmax(X):
+        X_exp = X.exp()
+        partition = X_exp.sum(dim=1, keepdim=True)
+        return X_exp / partition
+
+    X = torch.rand((2, 5))
+    X_prob = softmax(X)
+    print(X_prob, X_prob.sum(dim=1))
+
+    def net(X):
+        return softmax(torch.mm(X.view((-1, num_inputs)), W) + b)
+
+    y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+    y = torch.LongTensor([0, 2])
+    print(y_hat.gather(1, y.view(-1, 1)))
+
+    def cross_entropy(y_hat, y):
+        return - torch.log(y_hat.gather(1, y.view(-1, 1)))
+
+    def accuracy(y_hat, y):
+        return (y_hat.argmax(dim=1) == y).float().mean().item()
+
+    print(accuracy(y_hat, y))
+
+    def evaluate_accuracy(data_iter, net):
+        acc_sum, n = 0.0, 0
+        for X, y in data_iter:
+            acc_sum += (net(X).argmax(dim=1) == y).float().sum().item()
+            n += y.shape[0]
+        return acc_sum / n
+
+    print(evaluate_accuracy(test_iter, net))
+
+    def train_ch3(net, train_iter, test_iter, loss, num_epochs, batch_size, params=None, lr=None,
+                  optimizer=None):
+        for epoch in range(num_epochs):
+            train_l_sum, train_acc_sum, n = 0.0, 0.0, 0
+            for X, y in train_iter:
+                y_hat = net(X)
+                l = loss(y_hat, y).sum()
+                if optimizer is not None:
+                    optimizer.zero_grad()
+                elif params is not None and params[0].grad is not None:
+                    for param in params:
+                        param.grad.data.zero_()
+                l.backward()
+                if optimizer is None:
+                    sgd(params, lr, batch_size)
+                else:
+                    optimizer.step()
+                train_l_sum += l.item()
+                train_acc_sum += (y_hat.argmax(dim=1) == y).sum().item()
+                n += y.shape[0]
+            test_acc = evaluate_accuracy(test_iter, net)
+            print('epoch %d, loss %.4f, train acc %.3f, test acc %.3f'
+                  % (epoch + 1, train_l_sum / n, train_acc_sum / n, test_acc))
+
+    train_ch3(net, train_iter, test_iter, cross_entropy, num_epochs, 64, [W, b], 0.1)
+    X, y = next(iter(test_iter))
+    print(net(X).argmax(dim=1)[:10], y[:10])
+
+    class FlattenLayer(nn.Module):
+        def __init__(self):
+            super(FlattenLayer, self).__init__()
+
+        def forward(self, x):
+            return x.view(x.shape[0], -1)
+
+    net2 = nn.Sequential(OrderedDict([('flatten', FlattenLayer()),
+                                      ('linear', nn.Linear(num_inputs, num_outputs))]))
+    init.normal_(net2.linear.weight, mean=0, std=0.01)
+    init.constant_(net2.linear.bias, val=0)
+    loss = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(net2.parameters(), lr=0.1)
+    train_ch3(net2, train_iter, test_iter, loss, num_epochs, 64, None, None, optimizer)
+    num_hiddens = 256
+    W1 = torch.tensor(np.random.RandomState(3).normal(0, 0.01, (num_inputs, num_hiddens)),
+                      dtype=torch.float)
+    b1 = torch.zeros(num_hiddens, dtype=torch.float)
+    W2 = torch.tensor(np.random.RandomState(4).normal(0, 0.01, (num_hiddens, num_outputs)),
+                      dtype=torch.float)
+    b2 = torch.zeros(num_outputs, dtype=torch.float)
+    params = [W1, b1, W2, b2]
+    for param in params:
+        param.requires_grad_(requires_grad=True)
+
+    def relu(X):
+        return torch.max(input=X, other=torch.tensor(0.0))
+
+    def mlp(X):
+        X = X.view((-1, num_inputs))
+        H = relu(torch.matmul(X, W1) + b1)
+        return torch.matmul(H, W2) + b2
+
+    loss = torch.nn.CrossEntropyLoss()
+    train_ch3(mlp, train_iter, test_iter, loss, num_epochs, 64, params, 100.0)
+    return {"w": w, "W": W, "linear": net2.linear.weight, "W1": W1, "W2.grad": W2.grad}
+
+
+def nn_utils_checkpoint_clip_fusion_docstrings(torch):
+    """pytorch/pytorch torch/utils/checkpoint.py (checkpoint of a function with
+    ``use_reentrant=False``, and checkpoint_sequential's Example: a model of Linear and
+    ReLU in 2 segments), torch/nn/utils/clip_grad.py (clip_grad_norm_ and its two halves,
+    get_total_norm of the gradients then clip_grads_with_norm_, giving the same gradients;
+    clip_grad_value_), torch/nn/utils/fusion.py (fuse_conv_bn_eval of an eval-mode Conv2d
+    and BatchNorm2d: the same outputs) and torch/nn/utils/prune.py's global_unstructured
+    Example (L1 over two layers' weights, amount 0.2, the masks' zeros counted)."""
+    nn = torch.nn
+    checkpoint = torch.utils.checkpoint.checkpoint
+    checkpoint_sequential = torch.utils.checkpoint.checkpoint_sequential
+
+    def run(x, w):
+        return (x @ w).tanh().sin()
+
+    x = torch.randn(4, 3, requires_grad=True)
+    w = torch.randn(3, 3, requires_grad=True)
+    y = checkpoint(run, x, w, use_reentrant=False)
+    y.sum().backward()
+    print(y.grad_fn, x.grad, w.grad)
+    model = nn.Sequential(nn.Linear(5, 8), nn.ReLU(), nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 2))
+    input_var = torch.randn(3, 5, requires_grad=True)
+    out = checkpoint_sequential(model, 2, input_var, use_reentrant=False)
+    out.pow(2).sum().backward()
+    print(out, input_var.grad)
+    grads_ckpt = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    model(input_var).pow(2).sum().backward()
+    print(all(torch.allclose(a, p.grad) for a, p in zip(grads_ckpt, model.parameters())))
+    total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+    clipped = [p.grad.clone() for p in model.parameters()]
+    print(total, torch.nn.utils.get_total_norm([p.grad for p in model.parameters()]))
+    model.zero_grad()
+    model(input_var).pow(2).sum().backward()
+    grads = [p.grad for p in model.parameters() if p.grad is not None]
+    total_norm = torch.nn.utils.get_total_norm(grads, 2.0, False, None)
+    torch.nn.utils.clip_grads_with_norm_(model.parameters(), 1.0, total_norm, None)
+    print(total_norm, all(torch.equal(a, p.grad) for a, p in zip(clipped, model.parameters())))
+    torch.nn.utils.clip_grad_value_(model.parameters(), clip_value=0.01)
+    print(model[0].weight.grad[:2])
+    conv = nn.Conv2d(3, 4, 3, padding=1).eval()
+    bn = nn.BatchNorm2d(4)
+    bn.running_mean.uniform_(-1, 1)
+    bn.running_var.uniform_(0.5, 2)
+    bn.weight.data.uniform_(0.5, 1.5)
+    bn.eval()
+    fused = torch.nn.utils.fusion.fuse_conv_bn_eval(conv, bn)
+    images = torch.randn(2, 3, 5, 5)
+    print(fused, (fused(images) - bn(conv(images))).abs().max() < 1e-5, fused.weight.requires_grad)
+    prune = importlib.import_module(torch.__name__ + ".nn.utils.prune")  # (import ... as prune)
+    net = nn.Sequential(nn.Linear(10, 8), nn.ReLU(), nn.Linear(8, 4))
+    parameters_to_prune = ((net[0], 'weight'), (net[2], 'weight'))
+    prune.global_unstructured(parameters_to_prune, pruning_method=prune.L1Unstructured, amount=0.2)
+    print(float(torch.sum(net[0].weight == 0)), float(torch.sum(net[2].weight == 0)),
+          [name for name, _ in net[0].named_buffers()])
+    return {"w.grad": w.grad, "input.grad": input_var.grad, "fused": fused.weight,
+            "pruned": net[0].weight}
+
+
+def linalg_docstrings(torch):
+    """pytorch/pytorch torch/linalg/__init__.py: the Examples of torch.linalg's cholesky,
+    qr (the 3x3 matrix of 12, -51, 4, ... : Q, R, ``(Q @ R).round()``, ``(Q.T @ Q).round()``,
+    mode='r', a batch checked with ``torch.dist``), det (a batch), slogdet, eigh and
+    eigvalsh (real symmetric; the complex examples' dtype is not in minigrad), inv,
+    pinv, matrix_rank, lstsq (broadcast A against B, against pinv), vector_norm and
+    matrix_norm (ord 3.5, -1, 'fro', 'nuc', dims), svdvals, cond, matrix_power,
+    matrix_exp, multi_dot, vecdot and cross, printed as the docstrings print them
+    (invariants where a factor's signs are LAPACK's choice), and a gradient through det,
+    matrix_norm and inv in float64. (tensorinv and tensorsolve are not in minigrad.)"""
+    LA = torch.linalg
+    A = torch.randn(3, 3, dtype=torch.float64)
+    A = A @ A.mT + torch.eye(3, dtype=torch.float64)
+    L = torch.linalg.cholesky(A)
+    print(L, torch.dist(L @ L.mT, A) < 1e-12)
+    A = torch.tensor([[12., -51, 4], [6, 167, -68], [-4, 24, -41]])
+    Q, R = torch.linalg.qr(A)
+    print(Q)
+    print(R.round(decimals=4))  # (LAPACK's last bits: PyTorch's R is -14.000001, ...)
+    print((Q @ R).round())
+    print((Q.T @ Q).round())
+    Q2, R2 = torch.linalg.qr(A, mode='r')
+    print(Q2, R2.round(decimals=4))
+    A = torch.randn(3, 4, 5)
+    Q, R = torch.linalg.qr(A, mode='complete')
+    print(torch.dist(Q @ R, A) < 1e-5, torch.dist(Q.mT @ Q, torch.eye(4)) < 1e-5)
+    A = torch.randn(3, 3)
+    print(torch.linalg.det(A))
+    A = torch.randn(3, 2, 2)
+    print(torch.linalg.det(A))
+    A = torch.randn(3, 3)
+    print(torch.linalg.det(A), torch.linalg.slogdet(A))
+    A = torch.randn(2, 2, dtype=torch.float64)
+    A = A + A.T
+    L, Q = torch.linalg.eigh(A)
+    print(L, torch.dist(Q @ torch.diag_embed(L) @ Q.mH, A) < 1e-12, torch.linalg.eigvalsh(A))
+    A = torch.randn(4, 4)
+    Ainv = torch.linalg.inv(A)
+    print(torch.dist(A @ Ainv, torch.eye(4)) < 1e-5)
+    A = torch.randn(2, 3, 4, 4)
+    Ainv = torch.linalg.inv(A)
+    print(torch.dist(A @ Ainv, torch.eye(4)) < 1e-4)
+    A = torch.randn(3, 5)
+    print(torch.linalg.pinv(A), torch.dist(A @ torch.linalg.pinv(A) @ A, A) < 1e-5)
+    A = torch.eye(10)
+    print(torch.linalg.matrix_rank(A))
+    B = torch.eye(10)
+    B[0, 0] = 0
+    print(torch.linalg.matrix_rank(B))
+    A = torch.randn(2, 4, 3, 3)
+    print(torch.linalg.matrix_rank(A), torch.linalg.matrix_rank(A, hermitian=False))
+    A = torch.randn(1, 3, 3)
+    B = torch.randn(2, 3, 3)
+    X = torch.linalg.lstsq(A, B).solution
+    print(X.shape, torch.dist(X, torch.linalg.pinv(A) @ B) < 1e-4)
+    a = torch.arange(9, dtype=torch.float) - 4
+    B = a.reshape((3, 3))
+    print(LA.vector_norm(a, ord=3.5), LA.vector_norm(B, ord=3.5))
+    print(LA.vector_norm(a), LA.vector_norm(B, ord=float('inf')), LA.vector_norm(B, ord=0, dim=1))
+    A = torch.arange(9, dtype=torch.float).reshape(3, 3)
+    print(LA.matrix_norm(A), LA.matrix_norm(A, ord=-1))
+    B = A.expand(2, -1, -1)
+    print(LA.matrix_norm(B), LA.matrix_norm(B, dim=(0, 2)), LA.matrix_norm(A, ord='nuc'))
+    print(LA.matrix_norm(A, ord=1), LA.matrix_norm(A, ord=float('inf')))
+    A = torch.randn(5, 3)
+    S = torch.linalg.svdvals(A)
+    print(S, torch.dist(S, torch.linalg.svd(A, full_matrices=False).S) < 1e-6)
+    A = torch.randn(3, 3)
+    print(torch.linalg.cond(A), torch.linalg.cond(A, 'fro'), torch.linalg.cond(A, 1))
+    A = torch.randn(3, 3)
+    print(torch.linalg.matrix_power(A, 0), torch.linalg.matrix_power(A, 3),
+          torch.linalg.matrix_power(A, -2))
+    A = torch.empty(2, 2, 2)
+    A[0, :, :] = torch.eye(2, 2)
+    A[1, :, :] = 2 * torch.eye(2, 2)
+    print(torch.linalg.matrix_exp(A))
+    A = torch.tensor([[0, 3.14159], [-3.14159, 0]])
+    print(torch.linalg.matrix_exp(A))
+    print(torch.linalg.multi_dot([torch.tensor([1, 2]), torch.tensor([2, 3])]))
+    print(torch.linalg.multi_dot([torch.tensor([[1, 2]]), torch.tensor([2, 3])]))
+    print(torch.linalg.multi_dot([torch.tensor([[1, 2]]), torch.tensor([[2], [3]])]))
+    A = torch.arange(2 * 3, dtype=torch.float).view(2, 3)
+    B = torch.arange(3 * 2, dtype=torch.float).view(3, 2)
+    C = torch.arange(2 * 2, dtype=torch.float).view(2, 2)
+    print(torch.linalg.multi_dot((A, B, C)))
+    v1 = torch.randn(3, 2)
+    v2 = torch.randn(3, 2)
+    print(torch.linalg.vecdot(v1, v2), torch.linalg.vecdot(v1, v2, dim=0))
+    a = torch.randn(4, 3)
+    b = torch.randn(4, 3)
+    print(torch.linalg.cross(a, b))
+    a = torch.randn(1, 3)
+    print(torch.linalg.cross(a, b))
+    A = torch.randn(3, 3, dtype=torch.float64, requires_grad=True)
+    loss = torch.linalg.det(A) + torch.linalg.matrix_norm(A) + torch.linalg.inv(A).sum()
+    loss.backward()
+    print(loss.grad_fn, A.grad)
+    return {"A.grad": A.grad, "lstsq": X}
+
+
+def autograd_graph_docstrings(torch):
+    """pytorch/pytorch torch/autograd/graph.py: the Examples of Node.name, Node.register_hook
+    (a hook replacing grad_inputs, its handle removed), Node.register_prehook,
+    register_multi_grad_hook (mode="all" with the gradients of the tensors a pass reaches,
+    None for the others, and mode="any"), disable_saved_tensors_hooks (the error its
+    message becomes inside the block), saved_tensors_hooks with pack and unpack that
+    print, get_gradient_edge (autograd.grad from an intermediate's edge) and
+    ``isinstance(grad_fn, torch.autograd.graph.Node)``."""
+    a = torch.tensor([0., 0., 0.], requires_grad=True)
+    b = a.clone()
+    assert isinstance(b.grad_fn, torch.autograd.graph.Node)
+    print(b.grad_fn.name())
+    handle = b.grad_fn.register_hook(lambda gI, gO: (gO[0] * 2,))
+    b.sum().backward(retain_graph=True)
+    print(a.grad)
+    handle.remove()
+    a.grad = None
+    b.sum().backward(retain_graph=True)
+    print(a.grad)
+    a = torch.tensor([0., 0., 0.], requires_grad=True)
+    b = a.clone()
+    handle = b.grad_fn.register_prehook(lambda gI: (gI[0] * 2,))
+    b.sum().backward(retain_graph=True)
+    print(a.grad)
+    handle.remove()
+    a.grad = None
+    b.sum().backward(retain_graph=True)
+    print(a.grad)
+    x = torch.randn(3, requires_grad=True)
+    y = torch.randn(3, requires_grad=True)
+    z = torch.randn(3, requires_grad=True)
+    seen = []
+
+    def fn(grads):
+        seen.append([None if g is None else g.sum().item() for g in grads])
+
+    handle = torch.autograd.graph.register_multi_grad_hook((x, y, z), fn)
+    (x * 2 + y * 3).sum().backward()
+    (z * 4).sum().backward()
+    handle.remove()
+    print(seen)
+    seen.clear()
+    handle = torch.autograd.graph.register_multi_grad_hook((x, y), lambda g: seen.append(
+        g.sum().item()), mode="any")
+    (x * y).sum().backward()
+    handle.remove()
+    print(seen)
+    message = "saved tensors default hooks are disabled"
+    with torch.autograd.graph.disable_saved_tensors_hooks(message):
+        try:
+            with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
+                pass
+        except RuntimeError as error:
+            print(error)
+
+    def pack_hook(x):
+        print("Packing", x)
+        return x
+
+    def unpack_hook(x):
+        print("Unpacking", x)
+        return x
+
+    a = torch.ones(5, requires_grad=True)
+    b = torch.ones(5, requires_grad=True) * 2
+    with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+        y = a * b
+    y.sum().backward()
+    print(a.grad, b.grad)
+    x = torch.randn(2, 3, requires_grad=True)
+    h = x.exp()
+    out = (h * 3).sum()
+    edge = torch.autograd.graph.get_gradient_edge(h)
+    print(edge.node.name(), edge.output_nr)
+    g, = torch.autograd.grad(out, edge, retain_graph=True)
+    print(g)
+    gx, = torch.autograd.grad(out, x)
+    print(gx)
+    return {"a.grad": a.grad, "gx": gx, "x": x}
+
+
+def uvadlc_meta_learning_protonet(torch):
+    """phlippe/uvadlc_notebooks docs/tutorial_notebooks/tutorial16/Meta_Learning.ipynb:
+    ``split_batch`` (images and targets chunked into support and query halves), ProtoNet's
+    ``calculate_prototypes`` (``torch.unique(targets).sort()``, each class's mean feature by
+    ``torch.where(targets == c)[0]``, stacked), ``classify_feats`` (squared distances by
+    broadcasting ``prototypes[None, :] - feats[:, None]``, ``log_softmax(-dist)``, labels by
+    ``(classes[None, :] == targets[:, None]).long().argmax(dim=-1)``) and
+    ``calculate_loss`` with AdamW and MultiStepLR, written as the plain loop of its Lightning
+    module; then the test-time prototypes of a few-shot task. The DenseNet of get_convnet is
+    a small conv net stand-in (its convolutions without bias, as DenseNet's), the CIFAR-100
+    tasks seeded 32x32 images of 5 classes with 4 support and 4 query examples each, 3
+    steps."""
+    nn = torch.nn
+    F = nn.functional
+    optim = torch.optim
+
+    def split_batch(imgs, targets):
+        support_imgs, query_imgs = imgs.chunk(2, dim=0)
+        support_targets, query_targets = targets.chunk(2, dim=0)
+        return support_imgs, query_imgs, support_targets, query_targets
+
+    def get_convnet(output_size):
+        return nn.Sequential(nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8),
+                             nn.ReLU(),
+                             nn.MaxPool2d(2), nn.Conv2d(8, 16, 3, padding=1, bias=False), nn.ReLU(),
+                             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(16, output_size))
+
+    class ProtoNet(nn.Module):
+        def __init__(self, proto_dim, lr):
+            super().__init__()
+            self.hparams = {"proto_dim": proto_dim, "lr": lr}
+            self.model = get_convnet(output_size=proto_dim)
+            self.logged = {}
+
+        def configure_optimizers(self):
+            optimizer = optim.AdamW(self.parameters(), lr=self.hparams["lr"])
+            scheduler = optim.lr_scheduler.MultiStepLR(optimizer, milestones=[140, 180],
+                                                       gamma=0.1)
+            return [optimizer], [scheduler]
+
+        @staticmethod
+        def calculate_prototypes(features, targets):
+            classes, _ = torch.unique(targets).sort()
+            prototypes = []
+            for c in classes:
+                p = features[torch.where(targets == c)[0]].mean(dim=0)
+                prototypes.append(p)
+            prototypes = torch.stack(prototypes, dim=0)
+            return prototypes, classes
+
+        def classify_feats(self, prototypes, classes, feats, targets):
+            dist = torch.pow(prototypes[None, :] - feats[:, None], 2).sum(dim=2)
+            preds = F.log_softmax(-dist, dim=1)
+            labels = (classes[None, :] == targets[:, None]).long().argmax(dim=-1)
+            acc = (preds.argmax(dim=1) == labels).float().mean()
+            return preds, labels, acc
+
+        def log(self, name, value):
+            self.logged[name] = value.item()
+
+        def calculate_loss(self, batch, mode):
+            imgs, targets = batch
+            features = self.model(imgs)
+            support_feats, query_feats, support_targets, query_targets = split_batch(features,
+                                                                                     targets)
+            prototypes, classes = ProtoNet.calculate_prototypes(support_feats, support_targets)
+            preds, labels, acc = self.classify_feats(prototypes, classes, query_feats,
+                                                     query_targets)
+            loss = F.cross_entropy(preds, labels)
+            self.log(f"{mode}_loss", loss)
+            self.log(f"{mode}_acc", acc)
+            return loss
+
+        def training_step(self, batch, batch_idx):
+            return self.calculate_loss(batch, mode="train")
+
+    def task_batch(seed):
+        g = torch.Generator().manual_seed(seed)
+        classes = torch.randperm(100, generator=g)[:5]
+        targets = torch.cat([classes.repeat_interleave(4), classes.repeat_interleave(4)])
+        imgs = torch.rand(40, 3, 32, 32, generator=g) + targets.view(-1, 1, 1, 1) / 100
+        return imgs, targets
+
+    protonet = ProtoNet(proto_dim=8, lr=2e-4)
+    [optimizer], [scheduler] = protonet.configure_optimizers()
+    for batch_idx in range(3):
+        optimizer.zero_grad()
+        loss = protonet.training_step(task_batch(batch_idx), batch_idx)
+        loss.backward()
+        optimizer.step()
+        scheduler.step()
+        print(batch_idx, protonet.logged)
+    protonet.eval()
+    imgs, targets = task_batch(10)
+    with torch.no_grad():
+        feats = protonet.model(imgs)
+        prototypes, classes = ProtoNet.calculate_prototypes(*split_batch(feats, targets)[::2])
+        _, labels, acc = protonet.classify_feats(prototypes, classes, feats[20:], targets[20:])
+    print(classes, prototypes.shape, labels, acc, scheduler.get_last_lr())
+    # (the last Linear's bias moves every feature alike, which distances cancel: its gradient
+    # is 0 but for rounding, and AdamW's steps turn that into +-lr in either library; the
+    # prototypes are compared without it)
+    return {"conv": protonet.model[0].weight, "linear": protonet.model[8].weight,
+            "prototypes": prototypes - protonet.model[8].bias}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -38957,4 +40881,10 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             fastbook_nlp_dive, fastbook_foundations, llama2c_model_train_and_export,
             micrograd_lecture_pytorch_cells, cs231n_network_visualization_and_style_transfer,
             cs231n_transformer_layers_and_simclr, d2l_computational_performance,
-            transfer_learning_tutorial, memory_format_channels_last]
+            transfer_learning_tutorial, memory_format_channels_last,
+            mit_6s191_lab1_intro_to_pytorch, mit_6s191_lab2_mnist, mit_6s191_lab1_music_generation,
+            examples_fast_neural_style, bentrevett_image_classification_mlp_lenet,
+            torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings,
+            scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring,
+            dive_zh_ch05_cnn, dive_zh_ch03_scratch, nn_utils_checkpoint_clip_fusion_docstrings,
+            linalg_docstrings, autograd_graph_docstrings, uvadlc_meta_learning_protonet]
