@@ -63,14 +63,16 @@ def widget_texts(notebook) -> list[str]:
 
 
 def without_pytorch(text: str) -> str:
-    """The text with PyTorch's messages (from their first words to the end of the line) cut."""
-    lines = []
-    for line in html.unescape(text).splitlines():
-        for start in PYTORCH:
-            if start in line:
-                line = line[:line.index(start)]
-        lines.append(line)
-    return "\n".join(lines)
+    """The text with PyTorch's messages cut: from their first words (which a lesson's
+    ``textwrap.fill`` may have broken across lines) to the end of their paragraph (the next
+    empty line, or the end: a message printed in lines of 80 characters goes on below)."""
+    text = html.unescape(text)
+    for start in PYTORCH:
+        words = re.compile(r"\s+".join(map(re.escape, start.split())))
+        while (found := words.search(text)) is not None:
+            end = text.find("\n\n", found.end())
+            text = text[:found.start()] + ("" if end < 0 else text[end:])
+    return text
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=[f"{p.parent.name}/{p.stem}" for p in LESSONS])
@@ -89,6 +91,10 @@ def test_the_test_finds_english():
     assert not english_left(without_pytorch(
         "Trying to backward through the graph a second time (or directly access saved tensors "
         "after they have already been freed)."))
+    wrapped = ("through .detach(): one of the variables needed for gradient computation has "
+               "been\nmodified by an inplace operation: [torch.FloatTensor [3]], which is output"
+               " 0 of\nSigmoid, is at version 1.\n\nthe loss falls from 0.72 at step 0")
+    assert without_pytorch(wrapped) == "through .detach(): \n\nthe loss falls from 0.72 at step 0"
     assert texts_of_output({"output_type": "display_data", "data": {
         "text/html": '<img src="x" alt="Loss curve on a log scale">'}})[-1] == \
         "Loss curve on a log scale"
