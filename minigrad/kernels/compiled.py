@@ -1,8 +1,9 @@
 """Kernels compiled to machine code with numba, when it is installed: PyTorch's
 vectorised float32 CPU loops for softmax and log_softmax along the last dim and
 their gradients (one row at a time: its largest value, the sum of its exps in 16
-float lanes, then the row written once), for sigmoid, and tanh with its gradient,
-written as the plain loops they are, with the float32 exp of SLEEF, the vector
+float lanes, then the row written once), for sigmoid, tanh with its gradient, and
+a float32 sum (its cascade of 32 lanes: ``cascade_sum``), written as the plain loops
+they are, with the float32 exp of SLEEF, the vector
 math library PyTorch's kernels call (``sleef_expf``). (16 lanes: PyTorch's
 AVX-512 code, which it runs on this kit's machines; on an AVX2 machine it adds
 in 8, and some sums round otherwise there, as with ``kernels/softmax.py``'s.)

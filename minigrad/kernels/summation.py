@@ -19,7 +19,10 @@ Each result is then added into the output, which starts at 0, in the order the
 iterator visits them. The results differ from NumPy's in the last bits for
 most sums of 5 or more elements. ``sum_over`` follows that order for float32 and
 float64 arrays of fewer than 32,768 elements (above that PyTorch splits the work
-between threads) and returns ``None`` otherwise.
+between threads) and returns ``None`` otherwise. A C-contiguous float32 array's whole
+sum, and its sums along the last dim, are ``compiled.cascade_sum``'s at any size (the
+same order; a whole sum of 32,768 elements or more in the shares PyTorch's threads
+take, ``_float32_sum``).
 """
 
 from __future__ import annotations
