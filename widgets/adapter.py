@@ -28,6 +28,7 @@ learner's code imported torch already, so ``sys.modules`` is asked instead.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import minigrad
@@ -189,8 +190,20 @@ def _call(torch, node, grads: tuple):
     node (a Python class, ``CubeBackward``, ``CompiledFunctionBackward``) is not
     callable in torch, its ``apply`` runs the Function's backward."""
     if isinstance(node, torch.autograd.function.BackwardCFunction):
-        return node.apply(*grads)
+        with _no_donated_buffers(torch):
+            return node.apply(*grads)
     return node(*grads)
+
+
+def _no_donated_buffers(torch):
+    """torch.compile's backward may refuse to run outside a backward call that frees the
+    graph ("compiled with non-empty donated buffers which requires ... retain_graph=False",
+    depending on what the process compiled before): the stepper runs each node once, as the
+    engine would, so that refusal is switched off for the call (PyTorch's own setting)."""
+    config = getattr(getattr(torch, "_functorch", None), "config", None)
+    if config is None or not hasattr(config, "donated_buffer"):
+        return contextlib.nullcontext()
+    return config.patch(donated_buffer=False)
 
 
 def _one_per_output(node, grads) -> tuple:

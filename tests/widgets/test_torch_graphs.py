@@ -333,3 +333,22 @@ def test_stepper_runs_a_python_functions_node(make):
     for name, leaf in names.items():
         torch.testing.assert_close(shown[leaf], fresh_names[name].grad)
     assert texts(parse(stepper.svg))  # (and it is drawn)
+
+
+def test_a_compiled_models_backward_is_run_with_donated_buffers_off():
+    # (a fresh-clone CI run met torch.compile's refusal, "compiled with non-empty donated
+    # buffers which requires ... retain_graph=False", when the stepper ran the compiled
+    # region's node outside a backward call, after other tests had compiled in that process)
+    import torch._functorch.config as config
+
+    from widgets.adapter import _no_donated_buffers
+
+    assert config.donated_buffer is True  # (PyTorch's default)
+    with _no_donated_buffers(torch):
+        assert config.donated_buffer is False
+    assert config.donated_buffer is True
+
+    class Bare:  # (a torch without the setting: nothing to switch off)
+        pass
+    with _no_donated_buffers(Bare()):
+        pass
