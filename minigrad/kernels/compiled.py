@@ -1,12 +1,12 @@
 """Kernels compiled to machine code with numba, when it is installed: PyTorch's
 vectorised float32 CPU loops for softmax and log_softmax along the last dim and
-their gradients (one row at a time: its largest value, the sum of its exps in 16
+their gradients (one row at a time: its largest value, the sum of its exps in
 float lanes, then the row written once), for sigmoid, tanh with its gradient, and
 a float32 sum (its cascade of 32 lanes: ``cascade_sum``), written as the plain loops
 they are, with the float32 exp of SLEEF, the vector
-math library PyTorch's kernels call (``sleef_expf``). (16 lanes: PyTorch's
-AVX-512 code, which it runs on this kit's machines; on an AVX2 machine it adds
-in 8, and some sums round otherwise there, as with ``kernels/softmax.py``'s.)
+math library PyTorch's kernels call (``sleef_expf``). (The lanes are PyTorch's
+vector's on this machine, ``vec.CAPABILITY``: 16 floats with AVX-512, 8 with AVX2;
+the sums round otherwise on the two, in PyTorch as here.)
 
 Why compiled: NumPy makes such a row in six whole-array steps, each a pass over
 memory and a call from Python (some µs for a small tensor), and it has no exp
@@ -37,6 +37,8 @@ import threading
 
 import numpy as np
 
+from . import vec
+
 __all__ = ["AVAILABLE", "log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
            "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
            "sigmoid_vectorised", "cascade_sum", "cascade_sum_rows", "warm"]
@@ -45,7 +47,7 @@ AVAILABLE = (os.environ.get("MINIGRAD_NUMBA", "1") != "0"
              and importlib.util.find_spec("numba") is not None)
 
 _F32 = np.float32
-_LANES = 16  # float32 lanes of an AVX-512 vector (PyTorch's CPU capability here)
+_LANES = vec.NATIVE_VECTOR_BYTES // 4  # float32 lanes of PyTorch's vectors here: 16 or 8
 
 
 # ---- SLEEF's float32 exp (xexpf, 1-ulp), as PyTorch's Vectorized<float>::exp -------
@@ -97,15 +99,17 @@ def _pow2f(q):
 
 
 # ---- lane sums: PyTorch's vec::reduce_all on float32 -----------------------------------
-# A row is added up in 16 lanes (whole vectors lane by lane, the leftover elements into
-# the first lanes), then the lanes as AVX-512's shuffles add them (i + 8, i + 4, i + 2,
-# i + 1); a row shorter than a vector one element after the other. ``add_lanes`` and
-# ``max_lanes`` are, once compiled, one vector of 16 floats added (or compared) per 16
-# elements (``_compile``: LLVM would not make vectors of the plain loop's 16 lanes: as
-# 16 variables it took 0.16 ms per million floats, as vectors 0.04).
+# A row is added up in ``_LANES`` lanes (16 with AVX-512, 8 with AVX2: whole vectors lane
+# by lane, the leftover elements into the first lanes), then the lanes as the vector
+# shuffles add them (with 16: i + 8, i + 4, i + 2, i + 1); a row shorter than a vector one
+# element after the other. ``add_lanes`` and ``max_lanes`` are, once compiled, one vector
+# of floats added (or compared) per vector of elements (``_compile``: LLVM would not make
+# vectors of the plain loop's 16 lanes: as 16 variables it took 0.16 ms per million
+# floats, as vectors 0.04).
 
 def add_lanes(row, full, lanes):
-    """Lane i: row[i] + row[i + 16] + ... below ``full`` (a multiple of 16), in order."""
+    """Lane i: row[i] + row[i + 16] + ... below ``full`` (a multiple of 16), in order
+    (16: ``_LANES``, as everywhere below)."""
     for i in range(_LANES):
         lanes[i] = row[i]
     for start in range(_LANES, full, _LANES):
@@ -149,7 +153,8 @@ def _row_total(row, lanes):
 
 
 def _halves(lanes):
-    """The 16 lanes added as AVX-512's shuffles add them: i + 8, then i + 4, i + 2, i + 1."""
+    """The lanes added as the vector shuffles add them: i + 8, then i + 4, i + 2, i + 1
+    (AVX2's 8 lanes from i + 4)."""
     width = _LANES
     while width > 1:
         width //= 2
@@ -332,35 +337,33 @@ def _cascade(x, levels, block):
     return total
 
 
-# ---- tanh and its derivative in float32: ``x`` C-contiguous, ``out`` new, same shape ---
+# ---- tanh and its derivative in float32: one value each, compiled into NumPy ufuncs ----
 
-def tanh_rounded(out, x):
-    """tanh of float32 values computed in float64 and rounded once (PyTorch's SLEEF tanh
+def tanh_rounded(x):
+    """tanh of a float32 value computed in float64 and rounded once (PyTorch's SLEEF tanh
     gives that in 99.9 % of values): what NumPy does in three calls (to float64, tanh,
-    to float32), in one."""
-    values, results = x.ravel(), out.ravel()
-    for i in range(values.size):
-        results[i] = _F32(math.tanh(np.float64(values[i])))
+    to float32), in one. Compiled, a NumPy ufunc of float32 arrays (``_UFUNCS``), called
+    as ``np.tanh`` is and at its cost: a small tensor's tanh runs once per RNN step."""
+    return _F32(math.tanh(np.float64(x)))
 
 
-def tanh_backward_rounded(out, grad, y):
+def tanh_backward_rounded(y, grad):
     """grad * (1 - y * y) with 1 - y * y rounded once, as PyTorch's fused multiply-add:
-    y * y is exact in float64, so one float64 subtraction rounded to float32 is it."""
-    grads, values, results = grad.ravel(), y.ravel(), out.ravel()
-    for i in range(values.size):
-        wide = np.float64(values[i])
-        results[i] = _F32(1.0 - wide * wide) * grads[i]
+    y * y is exact in float64, so one float64 subtraction rounded to float32 is it. (A
+    ufunc too; y first, so that NumPy lays the result out as ``(1 - y*y) * grad``.)"""
+    wide = np.float64(y)
+    return _F32(1.0 - wide * wide) * grad
 
 
 # ---- sigmoid in float32: ``x`` C-contiguous, ``out`` new, same shape --------------------
 
 def sigmoid_vectorised(out, x):
-    """1 / (1 + exp(0 - x)) as PyTorch's loop computes it: whole runs of 32 floats with
-    its vector code (SLEEF's exp, an exact division), the last few with its scalar
-    code, the C library's expf (float64's exp, rounded: the same in all but a few in a
-    million)."""
+    """1 / (1 + exp(0 - x)) as PyTorch's loop computes it: whole runs of two vectors (32
+    floats with AVX-512, 16 with AVX2) with its vector code (SLEEF's exp, an exact
+    division), the last few with its scalar code, the C library's expf (float64's exp,
+    rounded: the same in all but a few in a million)."""
     values, results = x.ravel(), out.ravel()
-    whole = values.size - values.size % 32
+    whole = values.size - values.size % (2 * _LANES)
     for i in range(whole):
         results[i] = _F32(1) / (_F32(1) + sleef_expf(_F32(0) - values[i]))
     for i in range(whole, values.size):
@@ -372,8 +375,9 @@ def sigmoid_vectorised(out, x):
 _HELPERS = ("sleef_expf", "_pow2f", "_row_total", "_row_dot", "_halves", "_row_max", "_larger",
             "_exps_and_total", "_holds_nan", "_cascade")
 _KERNELS = ("log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
-            "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
-            "sigmoid_vectorised", "cascade_sum", "cascade_sum_rows")
+            "softmax_backward_rows", "sigmoid_vectorised", "cascade_sum", "cascade_sum_rows")
+_UFUNCS = {"tanh_rounded": ["float32(float32)"],
+           "tanh_backward_rounded": ["float32(float32, float32)"]}
 _lock = threading.Lock()
 
 
@@ -475,6 +479,8 @@ def _compile() -> None:
         names[name] = numba.njit(names[name], inline="always", error_model="numpy")
     for name in _KERNELS:
         names[name] = _kernel(numba, _PYTHON[name])
+    for name, signatures in _UFUNCS.items():
+        names[name] = _ufunc(numba, _PYTHON[name], signatures)
 
 
 def _kernel(numba, function):
@@ -482,6 +488,15 @@ def _kernel(numba, function):
         return numba.njit(function, nogil=True, error_model="numpy", cache=True)
     except RuntimeError:  # (no folder numba may write its cache to: compiled per process)
         return numba.njit(function, nogil=True, error_model="numpy")
+
+
+def _ufunc(numba, function, signatures):
+    """``function`` of one value, compiled into a NumPy ufunc (numba's DUFunc wraps it in
+    Python; its ``ufunc`` is NumPy's own, as quick to call as ``np.tanh``)."""
+    try:
+        return numba.vectorize(signatures, nopython=True, cache=True)(function).ufunc
+    except RuntimeError:  # (no folder numba may write its cache to, as _kernel)
+        return numba.vectorize(signatures, nopython=True)(function).ufunc
 
 
 def _first_call(name):
@@ -496,8 +511,8 @@ def _first_call(name):
     return call
 
 
-_PYTHON = {name: globals()[name] for name in _KERNELS}
-for _name in _KERNELS:
+_PYTHON = {name: globals()[name] for name in (*_KERNELS, *_UFUNCS)}
+for _name in _PYTHON:
     globals()[_name] = _first_call(_name)
 del _name
 
@@ -516,8 +531,8 @@ def warm() -> None:
                                        .reshape(shape)):
             plain = given.copy()
             sigmoid_vectorised(np.empty_like(given), given)
-            tanh_rounded(np.empty_like(given), given)
-            tanh_backward_rounded(np.empty_like(given), given, plain)
+            tanh_rounded(given)  # (compiled once for every array: a ufunc)
+            tanh_backward_rounded(given, plain)
             if given.ndim == 1:
                 cascade_sum(given)
             if given.ndim == 2:

@@ -89,10 +89,8 @@ def tanh_backward(grad, y):
     in PyTorch as here). float16 is computed in float32 and rounded at the end, as in
     PyTorch. A big array in parts on threads (``threads.parts``), with the same bits."""
     if y.dtype is _FLOAT32 and grad.dtype is _FLOAT32 and y.size < threads.BIG:
-        if _compiled(y, grad):  # (the usual case, first: a small float32)
-            out = np.empty(y.shape, _FLOAT32)
-            compiled.tanh_backward_rounded(out, grad, y)
-            return out
+        if compiled.AVAILABLE and type(y) is np.ndarray and type(grad) is np.ndarray:
+            return compiled.tanh_backward_rounded(y, grad)  # (the usual case: one ufunc)
         return one_minus_square(y) * grad
     if y.dtype.char == "e" or grad.dtype.char == "e":
         # (in PyTorch's float16 loops a NaN of both is grad's)
@@ -207,23 +205,17 @@ def tanh(x):
     ``np.tanh``). (``_rounded_from_float64``'s float32 case written out first: it runs
     once per tanh of every RNN step.)"""
     if x.dtype is _FLOAT32 and x.ndim and x.size < threads.BIG:
-        if _compiled(x):  # (the same steps in one compiled loop: kernels/compiled.py)
-            out = np.empty(x.shape, _FLOAT32)
-            compiled.tanh_rounded(out, x)
-            return out
+        if compiled.AVAILABLE and type(x) is np.ndarray:
+            return compiled.tanh_rounded(x)  # (the same steps in one ufunc: compiled.py)
         return np.tanh(x.astype(_FLOAT64)).astype(_FLOAT32)
     return np.asarray(_rounded_from_float64(np.tanh, x))
 
 
-def _compiled(x, other=None) -> bool:
-    """Whether the compiled loops take these float32 arrays: there, and both plain
-    C-contiguous arrays of one shape (other layouts keep NumPy's, whose result follows
-    the operand's layout, as PyTorch's). Written without a generator: it runs before
-    every small tanh and its gradient."""
-    if not compiled.AVAILABLE or type(x) is not np.ndarray or not x.flags.c_contiguous:
-        return False
-    return other is None or (type(other) is np.ndarray and other.flags.c_contiguous
-                             and other.shape == x.shape)
+def _compiled(x) -> bool:
+    """Whether the compiled row loop takes this float32 array: there, and a plain
+    C-contiguous array (other layouts keep NumPy's, whose result follows the operand's
+    layout, as PyTorch's)."""
+    return compiled.AVAILABLE and type(x) is np.ndarray and x.flags.c_contiguous
 
 
 def _rounded_from_float64(ufunc, x):

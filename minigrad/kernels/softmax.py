@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import compiled, threads
+from . import compiled, threads, vec
 from .fma import fma32, fma64
 from .summation import sum_axes
 
@@ -38,11 +38,12 @@ def _along_rows(array: np.ndarray, dim: int) -> bool:
     return array.size >= threads.BIG and dim % array.ndim == array.ndim - 1
 
 
-# PyTorch's softmax and log_softmax kernels along the last dim, float32 and float64 (on
-# this kit's AVX-512 machine): exp(x - max) per element, summed in vector lanes (16
-# floats or 8 doubles: whole vectors lane by lane, the leftover elements into the first
-# lanes; then the lanes: float32's pairwise, i + 8, i + 4, i + 2, i + 1, by its SIMD
-# shuffles, float64's one after the other, as ATen's generic vec_reduce_all adds them; a
+# PyTorch's softmax and log_softmax kernels along the last dim, float32 and float64:
+# exp(x - max) per element, summed in vector lanes (a vector of this machine's,
+# vec.NATIVE_VECTOR_BYTES: AVX-512's 16 floats or 8 doubles, AVX2's 8 or 4; whole vectors
+# lane by lane, the leftover elements into the first lanes; then the lanes: float32's
+# pairwise, i + 8, i + 4, i + 2, i + 1 (AVX2 from i + 4), by its SIMD shuffles,
+# float64's one after the other, as ATen's generic vec_reduce_all adds them; a
 # row shorter than a vector one element after the other), then softmax multiplies by
 # 1 / sum and log_softmax subtracts log(sum). float32's exp and log are computed in
 # float64 and rounded (PyTorch's SLEEF kernels nearly always give that), float64's are
@@ -50,7 +51,8 @@ def _along_rows(array: np.ndarray, dim: int) -> bool:
 # log_softmax's have PyTorch's bits (35 % and 83 % with NumPy's own exp and pairwise
 # sums); float64: 87-94 % and 96-98 % (45-78 % and 82-96 % with NumPy's sums and a
 # division), the rest an ulp apart where SLEEF's exp rounds otherwise than NumPy's.
-_LANES = {np.dtype(np.float32): 16, np.dtype(np.float64): 8}
+_LANES = {np.dtype(np.float32): vec.NATIVE_VECTOR_BYTES // 4,
+          np.dtype(np.float64): vec.NATIVE_VECTOR_BYTES // 8}
 
 
 def _lane_sums(rows: np.ndarray) -> np.ndarray:

@@ -7,15 +7,46 @@ AVX-512 machines: measured), so that a sum has its bits:
   of a vector added into the lanes it covers;
 - then the lanes: for 8 float32 lanes a tree (lane i plus lane i + 4, + 2, + 1, as its
   shuffles), for others one lane after another.
+
+Most of PyTorch's kernels run on the widest vectors the machine has (``CAPABILITY``:
+AVX-512's 64 bytes or AVX2's 32, ``NATIVE_VECTOR_BYTES``), so their sums round
+differently on the two kinds of machine; the softmaxes and sigmoid here follow it.
 """
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
-__all__ = ["reduce_rows", "lanes_total", "max_all", "min_all", "min_and_max"]
+try:
+    from numpy._core._multiarray_umath import __cpu_features__ as _CPU_FEATURES
+except ImportError:  # (NumPy 1)
+    from numpy.core._multiarray_umath import __cpu_features__ as _CPU_FEATURES
+
+__all__ = ["reduce_rows", "lanes_total", "max_all", "min_all", "min_and_max", "CAPABILITY",
+           "NATIVE_VECTOR_BYTES"]
 
 VECTOR_BYTES = 32  # AVX2
+
+
+def _capability() -> str:
+    """The vector code PyTorch's CPU kernels run on this machine, chosen as ATen's
+    DispatchStub.cpp chooses it: ``ATEN_CPU_CAPABILITY`` if set ("avx512", "avx2",
+    "default"), else AVX-512 where the CPU has its F, VL, BW and DQ parts, else AVX2
+    where it has AVX2 and FMA (the CPU's features as NumPy detected them)."""
+    chosen = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
+    if chosen in ("avx512", "avx2", "default"):
+        return chosen
+    has = _CPU_FEATURES
+    if all(has.get(part) for part in ("AVX512F", "AVX512VL", "AVX512BW", "AVX512DQ", "FMA3")):
+        return "avx512"
+    return "avx2" if has.get("AVX2") and has.get("FMA3") else "default"
+
+
+CAPABILITY = _capability()
+# (the default build's vectors are 32 bytes too; machines other than x86 are not measured)
+NATIVE_VECTOR_BYTES = 64 if CAPABILITY == "avx512" else 32
 GRAIN_SIZE = 32768  # (at::internal::GRAIN_SIZE: a longer reduction is split among threads)
 
 

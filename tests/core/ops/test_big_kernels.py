@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import minigrad as mg
-from minigrad.kernels import arithmetic, compiled, loss, pointwise, softmax, threads
+from minigrad.kernels import arithmetic, compiled, loss, pointwise, softmax, threads, vec
 from minigrad.kernels.fma import fma32, fma64
 from minigrad.kernels.summation import sum_axes
 
@@ -65,11 +65,12 @@ def _quiet():
 def _sigmoid_formula(x):
     """float32 below BIG elements with its exp in float64, rounded once; a big array in
     its own dtype (NumPy's float32 exp, as ``_exp_formula``). A C-contiguous float32
-    array with the compiled kernels: PyTorch's loop, whole runs of 32 with SLEEF's exp,
+    array with the compiled kernels: PyTorch's loop, whole runs of two vectors (32 floats
+    with AVX-512, 16 with AVX2) with SLEEF's exp,
     the rest with float64's rounded."""
     if _compiled_flat(x):
         flat = x.reshape(-1)
-        whole = flat.size - flat.size % 32
+        whole = flat.size - flat.size % (2 * vec.NATIVE_VECTOR_BYTES // 4)
         head = np.float32(1) / (np.float32(1) + _sleef_expf(np.float32(0) - flat[:whole]))
         tail = np.exp(np.negative(flat[whole:], dtype=np.float64)).astype(np.float32)
         tail = np.float32(1) / (np.float32(1) + tail)
@@ -181,12 +182,13 @@ def test_log_sigmoid_and_its_gradient_have_the_bits_of_their_formulas(shape, dty
 # ---- softmax, log_softmax, logsumexp: NumPy's sum of each row ----------------------
 
 def _lane_sums(rows):
-    """Each row's sum as PyTorch's AVX-512 reduce_all adds it: 16 float32 lanes or 8
-    float64 ones, the leftover elements into the first lanes, then float32's lanes
-    i + 8, i + 4, i + 2, i + 1 (its SIMD shuffles), float64's one after the other (ATen's
-    generic reduce); a short row in order. Written out element by element here (slow,
-    so only the first rows)."""
-    width, kind = (16, np.float32) if rows.dtype == np.float32 else (8, np.float64)
+    """Each row's sum as PyTorch's reduce_all adds it on this machine's vectors: AVX-512's
+    16 float32 lanes or 8 float64 ones (AVX2's 8 or 4), the leftover elements into the
+    first lanes, then float32's lanes i + 8, i + 4, i + 2, i + 1 (its SIMD shuffles),
+    float64's one after the other (ATen's generic reduce); a short row in order. Written
+    out element by element here (slow, so only the first rows)."""
+    kind = np.float32 if rows.dtype == np.float32 else np.float64
+    width = vec.NATIVE_VECTOR_BYTES // rows.itemsize
     sums = []
     for row in rows:
         if len(row) < width:
@@ -267,7 +269,7 @@ def _float_last_dim(x, dim, log: bool):
 
 def _lane_sums_fast(rows):
     width = rows.shape[1]
-    lanes = 16 if rows.dtype == np.float32 else 8
+    lanes = vec.NATIVE_VECTOR_BYTES // rows.itemsize  # (as _lane_sums)
     if width < lanes:
         total = rows[:, 0].copy()
         for i in range(1, width):
