@@ -13,6 +13,7 @@ import pytest
 import torch
 
 import minigrad as mg
+from minigrad.kernels import vec
 
 from dist_compare import close, same
 
@@ -86,11 +87,17 @@ def test_samples_bit_for_bit():
     """Draws made of the same generator calls (gamma then poisson, uniform, normal, the
     rejection loop of VonMises) are PyTorch's bits (LogisticNormal's stick breaking,
     LowRankMultivariateNormal's and Wishart's matrix products round a last bit otherwise in
-    1-5 % of values: test_family_as_torch holds them to 1e-9)."""
+    1-5 % of values: test_family_as_torch holds them to 1e-9). VonMises' draws end in
+    ``f.acos()`` in float64: PyTorch's is SLEEF's vector acos, minigrad's NumPy's arccos,
+    which matched it on the AVX-512 machine (Zen4) but is the C library's on this AVX2 one
+    (Zen3, session 21: NumPy's arccos equals math.acos on 4000 values, torch's differs from
+    both in 9.7 %), so there 4 of its 100 draws differ in the last bit (measured: 0.96)."""
+    von_mises_share = 1.0 if vec.CAPABILITY == "avx512" else 0.95
     for program, share in (
             (lambda lib: D(lib).NegativeBinomial(P(lib, [3.0, 5.5]), probs=P(lib, [0.3, 0.6])).sample((50,)), 1.0),
             (lambda lib: D(lib).InverseGamma(P(lib, [3.0, 5.5]), P(lib, [1.3, 0.6])).sample((50,)), 1.0),
-            (lambda lib: D(lib).VonMises(P(lib, [0.0, 1.0]), P(lib, [1.3, 10.6])).sample((50,)), 1.0),
+            (lambda lib: D(lib).VonMises(P(lib, [0.0, 1.0]), P(lib, [1.3, 10.6])).sample((50,)),
+             von_mises_share),
             # (its log1p and expm1 are the C library's here, PyTorch's SLEEF's: README)
             (lambda lib: D(lib).GeneralizedPareto(P(lib, 0.0), P(lib, 1.3), P(lib, 0.2)).sample((50,)), 0.9)):
         assert close(program, rtol=1e-15, atol=0) >= share

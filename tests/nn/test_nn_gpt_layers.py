@@ -16,6 +16,7 @@ import pytest
 import torch
 
 import minigrad as mg
+from minigrad.kernels import vec
 
 from nn_twins import as_numpy, raised, rand
 
@@ -261,8 +262,19 @@ def test_gelu_is_close_to_torch_and_mostly_its_bits(approximate, dtype):
     # derivative is about -3e-6)
     np.testing.assert_allclose(g, g_t, rtol=tolerance["rtol"] * 10,
                                atol=1e-5 if dtype == "float32" else 1e-14)
-    # (measured: float32 'none' 35 %, 'tanh' 19 % of results differ in the last bit)
-    assert np.mean(y != y_t) < (0.5 if dtype == "float32" else 0.2)
+    assert np.mean(y != y_t) < _GELU_DIFFERING[vec.CAPABILITY == "avx512", dtype, approximate]
+
+
+# Share of gelu results allowed to differ in the last bit, per PyTorch's CPU capability.
+# minigrad's erf is correctly rounded; PyTorch's float32 kernel runs its vector erf (a
+# polynomial times its vector exp, ATen's Vectorized<float>::erf) on the machine's widest
+# vectors. Measured: AVX-512 (Zen4) float32 'none' 35 %, 'tanh' 19 %; AVX2 (Zen3,
+# session 21) float32 'none' 61.8 %; the other three cases pass their AVX-512 bound here.
+# Why AVX2's vector erf rounds differently more often than AVX-512's was not measured.
+_GELU_DIFFERING = {(avx512, dtype, approximate): 0.5 if dtype == "float32" else 0.2
+                   for avx512 in (True, False) for dtype in ("float32", "float64")
+                   for approximate in ("none", "tanh")}
+_GELU_DIFFERING[False, "float32", "none"] = 0.65
 
 
 def test_gelu_matches_finite_differences_and_prints_as_torch():
