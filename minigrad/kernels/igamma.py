@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from . import cephes_tables as tables
+from . import vec
 from .special import libm
 
 __all__ = ["igamma", "igammac"]
@@ -31,6 +32,13 @@ _MACHEP = 1.11022302462515654042E-16
 _MAXLOG = 7.09782712893383996843E2
 _LANCZOS_G = 6.024680040776729583740234375
 _SMALL, _LARGE, _SMALL_RATIO, _LARGE_RATIO = 20.0, 200.0, 0.3, 4.5
+# Where PyTorch's compiler fused a * b + c into one rounding: its kernels are built once per
+# CPU capability (vec.CAPABILITY), and the builds differ (measured bit for bit against torch):
+# calc_igammac fuses on AVX-512 and AVX2, not in the default build; the copy of it that
+# calc_igamma inlines (for 1 - Q) fuses in none; calc_igamma's own power series fuses on
+# AVX-512 only.
+_FUSED_UPPER = vec.CAPABILITY != "default"
+_FUSED_LOWER_SERIES = vec.CAPABILITY == "avx512"
 
 
 def _split(v: float):
@@ -217,7 +225,7 @@ def _boundary(a: float, x: float, lower: bool):
     return None
 
 
-def _upper(a: float, x: float, fused: bool = True) -> float:
+def _upper(a: float, x: float, fused: bool = _FUSED_UPPER) -> float:
     """Q(a, x); ``fused=False`` as PyTorch's calc_igamma computes it for 1 - Q (its copy of
     calc_igammac has no fused multiply-adds: measured)."""
     edge = _boundary(a, x, lower=False)
@@ -241,7 +249,7 @@ def _lower(a: float, x: float) -> float:
         return _asymptotic(a, x, lower=True)
     if x > 1.0 and x > a:
         return 1.0 - _upper(a, x, fused=False)
-    return _series(a, x)
+    return _series(a, x, _FUSED_LOWER_SERIES)
 
 
 _lower_elements, _upper_elements = np.frompyfunc(_lower, 2, 1), np.frompyfunc(_upper, 2, 1)

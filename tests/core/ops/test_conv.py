@@ -16,6 +16,7 @@ import pytest
 import torch
 
 import minigrad as mg
+from minigrad.kernels import vec
 
 from torch_compare import chain, check, check_error, check_numerical, rand
 from transcripts import assert_same
@@ -107,7 +108,13 @@ def test_convolution_gradcheck():
 def test_convolution_bit_agreement():
     """How close the values are to PyTorch's, over a LeNet-sized and an MNIST-CNN-sized
     layer: float32 within a few units in the last place (the sums' order), float64 to
-    about 1e-15. The figures printed here are the README's."""
+    about 1e-15. The figures printed here are the README's (an AVX-512 machine's).
+
+    The share of bit-equal float32 values depends on the machine: more than 50 % where
+    PyTorch runs its AVX-512 kernels, 19.5 % where it runs its AVX2 ones (measured on a Zen3,
+    vec.CAPABILITY "avx2"; float64 20.6 % there). Its convolution's sums are added in an
+    order its CPU library picks per instruction set, which minigrad does not follow (not
+    traced: the bounds on the error hold on both)."""
     figures = {}
     for dtype in ("float32", "float64"):
         equal = total = 0
@@ -131,7 +138,8 @@ def test_convolution_bit_agreement():
               f"{100 * equal / total:.1f} % bit-equal")
     assert figures["float32"][0] < 2e-5 and figures["float32"][1] < 1e-6
     assert figures["float64"][0] < 1e-13 and figures["float64"][1] < 1e-14
-    assert figures["float32"][2] > 50 and figures["float64"][2] > 10
+    bit_equal_float32 = {"avx512": 50}.get(vec.CAPABILITY, 15)  # (AVX2: 19.5 % measured)
+    assert figures["float32"][2] > bit_equal_float32 and figures["float64"][2] > 10
 
 
 def test_convolution_node_saves_what_torch_saves():
