@@ -23,7 +23,7 @@ def _forever(data, inputs, env):
 
 def _computes(data, inputs, env):
     start = time.process_time()
-    while time.process_time() - start < 1.0:
+    while time.process_time() - start < 0.5:
         pass
     return [Finding(True, "done")]
 
@@ -48,15 +48,17 @@ def test_a_judging_that_never_ends_is_stopped_with_a_reason(monkeypatch):
 
 
 def test_a_busy_machine_does_not_stop_honest_judging(monkeypatch):
-    """1 s of CPU time with a limit of 2 s, on a core that three other processes share:
-    about 4 s on the wall, which stopped it; the clock counts what it computed."""
-    monkeypatch.setattr(bounded, "SECONDS", 2.0)
+    """0.5 s of CPU time with a limit of 1 s, on a core that three other processes share:
+    about 2 s on the wall, which stopped it; the clock counts what it computed (on a
+    machine loaded beyond that, 5 times over, the wall's backstop stops it: clock.py)."""
+    monkeypatch.setattr(bounded, "SECONDS", 1.0)
+    monkeypatch.setattr(bounded, "BACKSTOP", 10_000)  # (the clock alone, however loaded)
     bounded._prepare()
     with busy_core(hogs=3):
         start = time.monotonic()
         found = bounded.judge_bounded(_Question(_computes), {"public": ({}, None, {})})
         took = time.monotonic() - start
-    assert found == {"public": [Finding(True, "done")]} and took > 2, took
+    assert found == {"public": [Finding(True, "done")]} and took > 1, took
 
 
 def test_a_judging_that_wants_gigabytes_is_refused_and_the_grader_lives_on():

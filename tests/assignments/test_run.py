@@ -106,18 +106,19 @@ def test_the_budget_stops_the_run():
     assert time.monotonic() - started < 15
 
 
-def test_a_busy_machine_does_not_stop_honest_work():
+def test_a_busy_machine_does_not_stop_honest_work(monkeypatch):
     """A step that computes for 1 s of CPU time, with a limit of 2 s, on a core that three
     other processes share: about 4 s on the wall, where the wall's clock stopped it; the
     grader's clock (clock.py) counts the seconds it computed, and a loop is still stopped."""
     work = ("import time\nstart = time.process_time()\n"
             "while time.process_time() - start < 1.0: pass")
+    monkeypatch.setattr(grader.run, "BACKSTOP", 10_000)  # (the clock alone, however loaded)
     with busy_core(hogs=3):
         started = time.monotonic()
         run = _run(work, "x = 1", timeout=2, budget=3)
         took = time.monotonic() - started
         endless = _run("while True: pass", "x = 1", timeout=1, budget=30)
-    assert [s.status for s in run.steps] == ["ok", "ok"] and took > 3, took
+    assert [s.status for s in run.steps] == ["ok", "ok"] and took > 2, took
     assert endless.steps[0].status == "timeout"
 
 
