@@ -7,7 +7,10 @@ check on the tree cannot be complete, though: what a formula costs depends on it
 (200-digit numbers with exponents that grow with every power), on NumPy and mpmath, and on
 the question module's own judging. So each question is judged in a child process forked
 from the grader (a copy of it: nothing to start, about a millisecond), with an address
-space limit, and killed if it runs longer than ``SECONDS`` (what the judges import is
+space limit and a limit of ``SECONDS`` of CPU time (``RLIMIT_CPU``), and killed once it
+has taken ``SECONDS`` as an idle machine would count them (``clock.Clock``: the seconds
+on the wall less those it waited for a CPU, so that a busy machine does not stop honest
+judging), or ``clock.BACKSTOP`` times as many on the wall (what the judges import is
 imported once, before the first fork: ``_prepare``). Its findings come back through
 a pipe as JSON (text and booleans only). A question that runs over gets one failed finding
 that says why, never a zero without a reason; the other questions and the other
@@ -19,20 +22,23 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import math
 import os
 import resource
 import select
 import signal
 import time
 
+from .clock import BACKSTOP, Clock
 from .i18n import _
 from .judging import withholding
 from .questions import Finding, judge
 
 __all__ = ["judge_bounded", "SECONDS", "MEMORY_MB"]
 
-SECONDS = 20.0  # a question's judging (the kit's take 0.01-0.5 s)
+SECONDS = 20.0  # a question's judging (the kit's take 0.01-0.5 s), as clock.Clock counts
 MEMORY_MB = 1024  # address space a question's judging may add to the grader's
+POLL = 0.2  # seconds between two readings of the clock
 
 
 def judge_bounded(question, parts: dict, withheld: tuple = (), everything: bool = True
@@ -55,6 +61,9 @@ def judge_bounded(question, parts: dict, withheld: tuple = (), everything: bool 
         try:
             os.close(read_end)
             _limit_memory()
+            # (SIGXCPU at SECONDS ends the child; SIGKILL a second later, if it caught that)
+            cpu = max(1, math.ceil(SECONDS))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             found = {part: [[f.ok, f.text] for f in judged(part, arguments)]
                      for part, arguments in parts.items()}
             with os.fdopen(write_end, "w", encoding="utf-8") as pipe:
@@ -64,7 +73,7 @@ def judge_bounded(question, parts: dict, withheld: tuple = (), everything: bool 
         os._exit(status)
     os.close(write_end)
     try:
-        text = _read(read_end, time.monotonic() + SECONDS)
+        text = _read(read_end, Clock(pid), time.monotonic() + BACKSTOP * SECONDS)
     finally:
         os.close(read_end)
         try:
@@ -102,16 +111,17 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _read(descriptor: int, until: float) -> str | None:
-    """All the child writes before ``until``; None if it is not done by then."""
+def _read(descriptor: int, clock: Clock, until: float) -> str | None:
+    """All the child writes before ``clock`` says ``SECONDS`` or the wall ``until``; None
+    if it is not done by then."""
     chunks = []
     while True:
         left = until - time.monotonic()
-        if left <= 0:
+        if left <= 0 or clock.seconds() >= SECONDS:
             return None
-        ready, _w, _x = select.select([descriptor], [], [], left)
+        ready, _w, _x = select.select([descriptor], [], [], min(left, POLL))
         if not ready:
-            return None
+            continue
         chunk = os.read(descriptor, 1 << 16)
         if not chunk:
             return b"".join(chunks).decode("utf-8", errors="replace") if chunks else None

@@ -287,7 +287,9 @@ for other reasons, it is listed again.
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=30, metavar="SECONDS",
-                        help="time limit per cell (default 30)")
+                        help="time limit per cell (default 30), counted as an idle machine "
+                             "takes it: a grading run's waits for a busy machine's CPU do not "
+                             "count (and 10 x as long on the wall ends it all the same)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
                         help="notebooks run at a time, up to the machine's cores "
                              f"({os.cpu_count()} here; default: 2, or 1 on one core)")

@@ -452,7 +452,9 @@ def _kernelspec(args) -> int:
 def _grading_options(parser) -> None:
     """The options a platform's grading runs with (kept in the course's minigrad-kit.json)."""
     parser.add_argument("--timeout", type=float, default=30, metavar="SECONDS",
-                        help="time limit per cell (default 30)")
+                        help="time limit per cell (default 30), counted as an idle machine "
+                             "takes it: a grading run's waits for a busy machine's CPU do not "
+                             "count (and 10 x as long on the wall ends it all the same)")
     parser.add_argument("--memory", type=int, default=4096, metavar="MB",
                         help="memory limit of each code run, 0 for none (default 4096)")
     parser.add_argument("--budget", type=float, metavar="SECONDS",

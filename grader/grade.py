@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 from dataclasses import asdict, dataclass, field
 
 from kit_i18n import speaking
@@ -44,7 +43,7 @@ from .i18n import ASSIGNMENTS, _
 from .ipython_text import plain_python_tree
 from .languages import notebook_language, translated
 from .questions import CODE, DATA
-from .run import Plan, run_code
+from .run import Budget, Plan, run_code
 from .sandbox import choose
 from .scan import examine, strict_findings
 from .source import Source, context, inputs
@@ -66,11 +65,11 @@ WITHHELD = "…"  # what a hidden test's words from the student's code are shown
 
 @dataclass(frozen=True)
 class Options:
-    timeout: float = 30  # seconds per cell (and per extract step)
+    timeout: float = 30  # CPU seconds per cell (and per extract step; see run.BACKSTOP)
     memory_mb: int = 4096  # address-space limit of a code run (0: none)
     salt: str = ""  # mixed into the hidden inputs
     sandbox: str = "auto"  # "auto", "required", "off" (see sandbox.py), or "bubblewrap"
-    budget: float | None = None  # seconds for a submission's code runs (None: 3 × timeout)
+    budget: float | None = None  # CPU seconds for a submission's code runs (None: 3 × timeout)
     variants: str = "per-student"  # or "none": everyone is graded on the default numbers
     # everyone graded on the numbers drawn for this name, whatever ``variants`` says: one
     # handout for a class with numbers that are not the instructor notebook's, whose
@@ -432,15 +431,14 @@ def _question_result(source: Source, gid: str) -> QuestionResult:
 def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Options,
                 sandbox, result: Result, judged: dict) -> None:
     assignment = source.assignment
-    deadline = time.monotonic() + budget_of(options)
+    budget = Budget(budget_of(options))
     for autograd in (True, False):
         served = [q for q in assignment.questions if q.kind == CODE and q.autograd == autograd]
         if not served:
             continue
         plan, placed = _plan(source, cells, served, drawn, autograd, options)
-        started = time.monotonic() < deadline
-        run = run_code(plan, sandbox=sandbox, timeout=options.timeout, deadline=deadline) \
-            if started else None
+        run = run_code(plan, sandbox=sandbox, timeout=options.timeout, budget=budget) \
+            if not budget.spent() else None
         steps = run.steps if run else []
         if run is None or any(s.status == "budget" for s in steps):
             result.flags.append(_("the time budget of {seconds} s ran out; the cells after it "

@@ -17,9 +17,14 @@ steps come) and reads the result pipe, frame by frame:
   **tampering**: the run stops there and every question it serves is held for review;
 * a step that runs longer than ``timeout`` is interrupted; if the process does not answer
   within ``PROBE_SECONDS`` it is killed and the remaining steps are "skipped";
-* when ``deadline`` (the submission's time budget) passes, the process is killed: the step
+* when the submission's time budget (``Budget``) is spent, the process is killed: the step
   is "budget" and the rest "skipped";
 * a process that dies leaves its step "dead" and the rest "skipped".
+
+Time is counted by ``clock.Clock``: the seconds on the wall less those the run's processes
+waited for a CPU, so that a busy machine does not stop honest work, while a loop or a sleep
+is stopped as on an idle one (and every limit after ``clock.BACKSTOP`` times as many
+seconds on the wall at the latest).
 
 What the cells print is thrown away inside the sandbox; only the pipe counts.
 """
@@ -38,15 +43,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .clock import BACKSTOP, Clock
 from .confine import landlock_abi
 from .runner import HEADER, MAC, sealed, sealing, signature
 from .sandbox import (NUMBA, Sandbox, encloses, hand_over, runner_argv, runner_files,
                       runner_packages, sandbox_environment, sandbox_user, sweep,
                       unsandboxed_user)
 
-__all__ = ["Plan", "StepRun", "CodeRun", "run_code", "confinement", "PROBE_SECONDS", "LIMIT"]
+__all__ = ["Plan", "StepRun", "CodeRun", "Budget", "run_code", "confinement", "PROBE_SECONDS",
+           "LIMIT"]
 
 PROBE_SECONDS = 5  # after an interrupt, how long the process has to answer
+POLL = 0.2  # seconds between two readings of the run's clock
 LIMIT = 20_000_000  # characters the grader reads from one run's pipe
 BOOTSTRAP = ("import sys; sys.path.extend(sys.argv[3:]); from grader.runner import main; "
              "main(int(sys.argv[1]), sys.argv[2])")
@@ -80,8 +88,26 @@ class CodeRun:
     startup: str = ""  # why the process could not start its plan, if it could not
 
 
-def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -> CodeRun:
-    """Run ``plan`` (see the module docstring); ``deadline`` is a ``time.monotonic()``."""
+class Budget:
+    """A submission's time for its code runs: ``seconds`` (of ``clock.Clock``), which its
+    runs spend in turn, and ``BACKSTOP`` times as many seconds on the wall for all of them
+    (or until ``deadline``, a ``time.monotonic()``)."""
+
+    def __init__(self, seconds: float, deadline: float | None = None):
+        self.seconds = seconds  # left, of the runs' clocks
+        self.deadline = time.monotonic() + BACKSTOP * seconds if deadline is None else deadline
+
+    def spent(self) -> bool:
+        return self.seconds <= 0 or time.monotonic() >= self.deadline
+
+
+def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, budget: Budget | None = None,
+             deadline: float | None = None) -> CodeRun:
+    """Run ``plan`` (see the module docstring): each step for at most ``timeout`` seconds
+    (of ``clock.Clock``), all of them within ``budget`` (whose seconds the run spends) or,
+    without one, until ``deadline`` (a ``time.monotonic()``) on the wall."""
+    if budget is None:
+        budget = Budget(float("inf"), deadline)
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-run-",
                                      ignore_cleanup_errors=True) as folder:
         scratch = Path(folder)
@@ -114,7 +140,7 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
         finally:
             os.close(write_end)
         try:
-            return _Reader(process, read_end, plan, timeout, deadline, files,
+            return _Reader(process, read_end, plan, timeout, budget, files,
                            enclose).read()
         finally:
             os.close(read_end)
@@ -149,11 +175,12 @@ def _kill(process) -> None:
 class _Reader:
     """Feeds the plan, reads the frames, enforces the time limits."""
 
-    def __init__(self, process, pipe: int, plan: Plan, timeout: float, deadline: float,
+    def __init__(self, process, pipe: int, plan: Plan, timeout: float, budget: Budget,
                  files: dict | None = None, enclose: bool = False):
         self.process, self.pipe, self.plan, self.files = process, pipe, plan, files
         self.enclose = enclose
-        self.timeout, self.deadline = timeout, deadline
+        self.timeout, self.budget, self.clock = timeout, budget, Clock(process.pid)
+        self.end = budget.seconds  # (the run's clock when the budget is spent)
         self.buffer, self.read_so_far, self.stderr = b"", 0, b""
         self.selector = selectors.DefaultSelector()
         self.selector.register(pipe, selectors.EVENT_READ, "results")
@@ -183,6 +210,7 @@ class _Reader:
             self.result.steps.append(run)
             if run.status in ("dead", "budget") or run.killed or self.result.tampering:
                 break
+        self.budget.seconds -= self.clock.seconds()
         self.result.steps += [StepRun("skipped") for _ in steps[len(self.result.steps):]]
         if not any(s.status != "skipped" for s in self.result.steps) or \
                 (self.result.steps and self.result.steps[0].status == "dead"):
@@ -190,21 +218,19 @@ class _Reader:
         return self.result
 
     def step(self, index: int) -> StepRun:
-        started = self.next_frame(min(self.deadline, time.monotonic() + max(self.timeout, 30)))
+        started = self.next_frame(self.limit(max(self.timeout, 30)))
         if self.result.tampering:
             return StepRun("dead")
         if not isinstance(started, dict):
             return StepRun("budget" if started == "timeout" else started)
         if started != {"step": index, "started": True}:
             return self.tampered(index, started)
-        limit = time.monotonic() + self.timeout
-        done = self.next_frame(min(limit, self.deadline))
+        done = self.next_frame(self.limit(self.timeout))
         interrupted = False
-        if done == "timeout" and time.monotonic() < self.deadline:
+        if done == "timeout" and not self.spent():
             interrupted = True
             self.interrupt()
-            done = self.next_frame(min(time.monotonic() + PROBE_SECONDS,
-                                       self.deadline))
+            done = self.next_frame(self.limit(PROBE_SECONDS))
             if done == "timeout":
                 _kill(self.process)
                 return StepRun("timeout", killed=True)
@@ -235,9 +261,20 @@ class _Reader:
         except OSError:
             pass
 
-    def next_frame(self, until: float):
-        """The next frame (a dict), or "timeout" or "dead" (the pipe ended); what cannot be
-        a frame goes to ``tampering`` (and "dead" is returned)."""
+    def limit(self, seconds: float) -> tuple:
+        """(the run's clock, monotonic time) at which a wait of ``seconds`` ends, within the
+        budget."""
+        return (min(self.clock.seconds() + seconds, self.end),
+                min(time.monotonic() + BACKSTOP * seconds, self.budget.deadline))
+
+    def spent(self) -> bool:
+        return self.clock.seconds() >= self.end or time.monotonic() >= self.budget.deadline
+
+    def next_frame(self, until: tuple):
+        """The next frame (a dict), or "timeout" (``until``, from ``limit``, has come) or
+        "dead" (the pipe ended); what cannot be a frame goes to ``tampering`` (and "dead"
+        is returned)."""
+        clock_until, wall_until = until
         while True:
             if len(self.buffer) >= HEADER:
                 if not self.buffer[:HEADER].isdigit():
@@ -256,10 +293,10 @@ class _Reader:
                     if not isinstance(message, dict):
                         return self.broken("a frame that is not an object")
                     return message
-            left = until - time.monotonic()
-            if left <= 0:
+            left = wall_until - time.monotonic()
+            if left <= 0 or self.clock.seconds() >= clock_until:
                 return "timeout"
-            for key, _events in self.selector.select(left):
+            for key, _events in self.selector.select(min(left, POLL)):
                 if key.data == "stderr":
                     chunk = os.read(key.fd, 65536)
                     self.stderr = (self.stderr + chunk)[-4000:]

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 import torch
 from assignment_files import BY_ASSIGNMENT
+from busy_core import busy_core
 
 import grader
-from grader.run import Plan, run_code
+from grader.run import Budget, Plan, run_code
 from grader.sandbox import Sandbox, choose
 from grader.source import load_source
 
@@ -25,7 +26,7 @@ def _run(*cells, extract=False, autograd=True, timeout=10, budget=60, sandbox=ON
         steps.append({"kind": "extract", "question": "q1"})
     plan = Plan(steps, SOURCE.module_text, SOURCE.module.name, {"q1": {"public": None}},
                 autograd)
-    return run_code(plan, sandbox=sandbox, timeout=timeout, deadline=time.monotonic() + budget)
+    return run_code(plan, sandbox=sandbox, timeout=timeout, budget=Budget(budget))
 
 
 def _seen(expression: str, **kwargs) -> str:
@@ -103,6 +104,22 @@ def test_the_budget_stops_the_run():
     run = _run(*["import time\ntime.sleep(60)"] * 6, timeout=2, budget=5)
     assert "budget" in [s.status for s in run.steps] and run.steps[-1].status == "skipped"
     assert time.monotonic() - started < 15
+
+
+def test_a_busy_machine_does_not_stop_honest_work(monkeypatch):
+    """A step that computes for 1 s of CPU time, with a limit of 2 s, on a core that three
+    other processes share: about 4 s on the wall, where the wall's clock stopped it; the
+    grader's clock (clock.py) counts the seconds it computed, and a loop is still stopped."""
+    work = ("import time\nstart = time.process_time()\n"
+            "while time.process_time() - start < 1.0: pass")
+    monkeypatch.setattr(grader.run, "BACKSTOP", 10_000)  # (the clock alone, however loaded)
+    with busy_core(hogs=3):
+        started = time.monotonic()
+        run = _run(work, "x = 1", timeout=2, budget=3)
+        took = time.monotonic() - started
+        endless = _run("while True: pass", "x = 1", timeout=1, budget=30)
+    assert [s.status for s in run.steps] == ["ok", "ok"] and took > 2, took
+    assert endless.steps[0].status == "timeout"
 
 
 def test_a_process_that_dies_or_eats_memory():
