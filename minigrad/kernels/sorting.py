@@ -262,7 +262,8 @@ def median_of_all(x: np.ndarray) -> np.ndarray:
     flat = np.sort(x.reshape(-1))  # (NaN last)
     if flat.size == 0 or flat[-1] != flat[-1]:
         return _nan(x.dtype)
-    return np.asarray(flat[(flat.size - 1) // 2])
+    return _zero_as_selected(x, flat[(flat.size - 1) // 2], (flat.size - 1) // 2,
+                             lambda a, b: a < b)
 
 
 def nanmedian_of_all(x: np.ndarray) -> np.ndarray:
@@ -272,7 +273,24 @@ def nanmedian_of_all(x: np.ndarray) -> np.ndarray:
     counted = int(np.sum(flat == flat))
     if counted == 0:
         return _nan(x.dtype)
-    return np.asarray(flat[(counted - 1) // 2])
+    return _zero_as_selected(x, flat[(counted - 1) // 2], (counted - 1) // 2, _less_nan_last)
+
+
+def _zero_as_selected(x: np.ndarray, value, nth: int, less) -> np.ndarray:
+    """``value`` (the nth of the sorted values) as PyTorch's median() picks it: a clone of
+    x (in its memory's order, as clone's preserve_format), then ``std::nth_element`` with
+    ``less``. Only which zero differs (-0. == 0.): where both are in x and the median is a
+    zero, libstdc++'s steps (``_introselect``) tell which one it leaves at the nth place."""
+    if value != 0 or x.dtype.kind != "f":
+        return np.asarray(value)
+    zeros = x[x == 0]
+    signs = np.signbit(zeros)
+    if signs.all() or not signs.any():
+        return np.asarray(value)
+    flat = x.ravel(order="K")
+    keys, places = flat.tolist(), list(range(flat.size))
+    _introselect(keys, places, nth, less)
+    return np.asarray(flat[places[nth]])
 
 
 def median_indices(x: np.ndarray, axis: int) -> np.ndarray:

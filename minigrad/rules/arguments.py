@@ -555,7 +555,9 @@ def check_clamp_function(function: str, args: tuple, kwargs: dict) -> None:
     """``torch.clamp(input, min, max)`` (``torch.clip``): as ``check_clamp_method``; the
     function's error lists its overloads without reasons."""
     bounds = (*args[1:], *(kwargs[name] for name in ("min", "max") if name in kwargs))
-    if len(args) > 3 or set(kwargs) - {"input", "min", "max", "out"} or not _bounds_fit(bounds):
+    inputs = args[:1] or [kwargs[name] for name in ("input",) if name in kwargs]
+    if len(args) > 3 or set(kwargs) - {"input", "min", "max", "out"} or not _bounds_fit(bounds) \
+            or inputs and not is_tensor(inputs[0]):  # (meet seed 46105: a dtype as input)
         raise invalid_combination(function, args, kwargs)
 
 
