@@ -492,9 +492,38 @@ class _Watch(threading.Thread):
                     os.unlink(path)
 
 
+class Refused(SystemExit):
+    """The client's connection file asks for what the launcher will not do."""
+
+
+def _client_sockets(client: dict, lent: Path) -> dict:
+    """``client`` with its Unix sockets' path (``ip`` of the ``ipc`` transport) made absolute
+    as the client means it: relative to the client's own working folder (jupyter_client's
+    default is ``kernel-ipc``), which is this launcher's parent's, not this launcher's (the
+    notebook's folder: there the relays bound sockets the client never found, and the kernel
+    waited for good, red team 19). Refused (``Refused``) where that folder is one the
+    kernel is lent (``lent``), or one another user may write: whoever may write there may
+    put a socket of their own at that path, which the client then talks to."""
+    if client.get("transport", "tcp") != "ipc":
+        return client
+    path = str(client.get("ip") or "kernel-ipc")
+    if not os.path.isabs(path):
+        path = os.path.join(os.readlink(f"/proc/{os.getppid()}/cwd"), path)
+    folder = Path(os.path.realpath(os.path.dirname(path)))
+    mode = folder.stat()
+    kernels = folder == lent or lent in folder.parents
+    if kernels or mode.st_uid != os.getuid() or mode.st_mode & 0o022:
+        raise Refused(f"{STDERR_PREFIX}refused: the client's Unix sockets ({path}-*) would be "
+                      f"in {folder}, which {'the kernel' if kernels else 'another user'} may "
+                      "write to; give the kernel manager a folder of your own "
+                      "(--KernelManager.ip=/a/folder/of/yours/kernel)")
+    return {**client, "ip": os.path.join(folder, os.path.basename(path))}
+
+
 def run(connection_file: str, memory_mb: int = 4096) -> int:
-    client = json.loads(Path(connection_file).read_text(encoding="utf-8"))
     workdir = Path.cwd().resolve()
+    client = _client_sockets(json.loads(Path(connection_file).read_text(encoding="utf-8")),
+                             workdir)
     scratch = Path(tempfile.mkdtemp(prefix="minigrad-kit-kernel-"))
     private = Path(tempfile.mkdtemp(prefix="minigrad-kit-relay-"))  # (0700: the relays')
     kernel = _kernel_connection(client, scratch)

@@ -9,15 +9,35 @@ class, the CSV files it writes). What succeeded before, and the construction tha
   makes it ``-2_3``) reached gradebook.csv and flags.csv starting with a minus, unquoted
   (measured). (``report.NUMBER``: only what a spreadsheet reads as a number, ASCII digits
   with a sign, a point and an exponent, is left as it is.)
+* **the nbgrader route's TCP ports squatted** (found, closed by the client's configuration):
+  a process of user ``nobody`` that listens on one of the loopback ports the client wrote in
+  its connection file, before the launcher binds it, makes the launcher die (``Address
+  already in use``): "Kernel died before replying to kernel_info" after 2 s, and the
+  squatter receives the client's ZeroMQ greeting (measured). No launcher can take back a
+  port another user holds; Unix sockets in a folder of the teacher's own can be held by no
+  one else: ``nbgrader autograde ... --KernelManager.transport=ipc``. That did not work:
+  jupyter_client's sockets are then ``kernel-ipc-1`` ... relative to the client's own
+  working folder, and the launcher bound them relative to its own, the notebook's folder:
+  the client never found them and waited (not ready after 60 s, measured). Bound there,
+  they were in the folder the kernel may write, beside the student's files. (``sandboxed_
+  kernel._client_sockets``: the path is the client's, made absolute from the client's own
+  working folder; a folder the kernel is lent, or another user may write, is refused.)
 """
 
 import csv
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
 from keys import WRONG, build
 
+from grader import sandboxed_kernel
 from grader.cli import main
 from grader.report import inert
 
@@ -61,3 +81,76 @@ def test_a_folder_named_like_a_number_reaches_no_csv_starting_with_a_minus(tmp_p
     assert "'-2_3" in fields
     assert [f for f in fields if f[:1] in ("=", "+", "-", "@", "\t", "\r")
             and not _as_spreadsheet_number(f)] == []
+
+
+# --- the nbgrader route on Unix sockets (--KernelManager.transport=ipc) --------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+BWRAP = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+CLIENT = """
+import sys
+from jupyter_client import KernelManager
+from jupyter_client.kernelspec import KernelSpecManager
+manager = KernelManager(kernel_name=sys.argv[1], transport="ipc",
+                        kernel_spec_manager=KernelSpecManager(kernel_dirs=[sys.argv[2]]))
+manager.start_kernel(cwd=sys.argv[3])
+client = manager.client()
+client.start_channels()
+try:
+    client.wait_for_ready(timeout=40)
+    said = []
+    client.execute_interactive("print(6 * 7)", timeout=30, output_hook=lambda message:
+        said.append(message["content"].get("text", "")) if message["msg_type"] == "stream"
+        else None)
+    print("said", repr("".join(said)))
+except RuntimeError as error:
+    print("not ready:", error)
+finally:
+    client.stop_channels()
+    manager.shutdown_kernel(now=True)
+"""
+
+
+@pytest.fixture
+def course():
+    """A folder every user may enter with the kit's kernel spec, the notebook folder
+    ``notebook/`` (mode 0755) and the teacher's own folder ``teacher/`` (0700)."""
+    folder = Path(tempfile.mkdtemp(prefix="minigrad-kit-red-team-19-", dir=ROOT.parent))
+    folder.chmod(0o755)
+    specs = folder / "kernels" / sandboxed_kernel.KERNEL_NAME
+    specs.mkdir(parents=True)
+    (specs / "kernel.json").write_text(json.dumps(sandboxed_kernel.kernel_json()))
+    for name, mode in (("notebook", 0o755), ("teacher", 0o700)):
+        (folder / name).mkdir()
+        (folder / name).chmod(mode)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _client(course: Path, where: str) -> str:
+    """What a client on Unix sockets (jupyter_client's own default path, ``kernel-ipc``,
+    relative to its working folder ``where``) says of a kernel started in ``notebook/``."""
+    done = subprocess.run([sys.executable, "-c", CLIENT, sandboxed_kernel.KERNEL_NAME,
+                           str(course / "kernels"), str(course / "notebook")],
+                          cwd=course / where, capture_output=True, text=True, timeout=120)
+    return done.stdout.strip()
+
+
+@pytest.mark.slow
+@BWRAP
+def test_a_client_on_unix_sockets_is_served(course):
+    """The client runs in the teacher's own folder: its cell runs (before, the launcher bound
+    the sockets in the notebook's folder and the client was never ready)."""
+    assert _client(course, "teacher") == "said '42\\n'"
+
+
+@pytest.mark.slow
+@BWRAP
+def test_no_client_socket_in_the_folder_the_kernel_may_write(course):
+    """The client runs in the notebook's folder itself (``jupyter execute`` there): its
+    sockets would be where the kernel writes, beside the student's files. The launcher
+    refuses, and no socket was made there (before: the kernel ran, its client's five
+    sockets in its own folder)."""
+    said = _client(course, "notebook")
+    assert said.startswith("not ready"), said
+    assert list((course / "notebook").iterdir()) == []
