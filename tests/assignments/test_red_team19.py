@@ -22,6 +22,16 @@ class, the CSV files it writes). What succeeded before, and the construction tha
   they were in the folder the kernel may write, beside the student's files. (``sandboxed_
   kernel._client_sockets``: the path is the client's, made absolute from the client's own
   working folder; a folder the kernel is lent, or another user may write, is refused.)
+* **a tensor's memory written through NumPy, past --strict**: ``g = np.asarray(x.grad);
+  g[:] = 7`` wrote a gradient by hand, and ``h = np.asarray(w)`` taken before ``w.
+  requires_grad = True`` rewrote w's values after y was computed from it, with nothing but
+  allowed names (``np.ravel``, ``np.atleast_1d``, ``np.array(t, copy=False)`` too):
+  ``Tensor.__array__`` hands NumPy the tensor's own memory, and the allowlist holds
+  ``.numpy()``, ``.data`` and ``x.grad[...] =`` for exactly that reason. The kit's own
+  questions judge slopes that autograd computes at the extract step, so no kit question
+  scored from it; a teacher's question that reads a ``.grad`` would have. (``runner.
+  _no_writable_handles``: in a run with autograd, the array NumPy receives is a read-only
+  view, whatever the spelling.)
 """
 
 import csv
@@ -35,7 +45,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from keys import WRONG, build
+from keys import WRONG, build, right
 
 from grader import sandboxed_kernel
 from grader.cli import main
@@ -154,3 +164,35 @@ def test_no_client_socket_in_the_folder_the_kernel_may_write(course):
     said = _client(course, "notebook")
     assert said.startswith("not ready"), said
     assert list((course / "notebook").iterdir()) == []
+
+
+# --- a code run with autograd: a tensor's memory through NumPy ------------------------------
+
+T = "tensors_and_gradients"
+HANDLE = """\
+import numpy as np
+y.retain_grad()
+z.retain_grad()
+z.backward()
+np.asarray(x.grad)[:] = 0
+"""
+
+
+@pytest.mark.slow
+@BWRAP
+def test_numpy_gets_no_writable_handle_on_a_tensor(tmp_path, monkeypatch):
+    """q3's cell writes x.grad through ``np.asarray`` after an honest backward(), allowed
+    names only (--strict holds nothing). Before, the write went through: x.grad held zeros
+    at q3's extract step, and q3 scored 0. Now the array is read-only: the cell stops at
+    that line (the feedback says so), x.grad is autograd's, and q3 scores."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    nbformat.write(build(T, "mallory", {**right(T, "mallory"), "q3_answer": HANDLE}),
+                   folder / "mallory.ipynb")
+    monkeypatch.setenv("MINIGRAD_KIT_SALT", "red-team-19")
+    assert main(["grade", str(folder), "--out", str(tmp_path / "out"), "--sandbox",
+                 "required", "--jobs", "1"]) == 0
+    result = json.loads((tmp_path / "out" / "results" / T / "mallory.json").read_text())
+    q3, = [q for q in result["questions"] if q["name"] == "q3"]
+    assert any("read-only" in problem for problem in result["problems"]), result["problems"]
+    assert q3["points"] == q3["max_points"] and not q3["review"], q3
