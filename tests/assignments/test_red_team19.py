@@ -32,10 +32,18 @@ class, the CSV files it writes). What succeeded before, and the construction tha
   scored from it; a teacher's question that reads a ``.grad`` would have. (``runner.
   _no_writable_handles``: in a run with autograd, the array NumPy receives is a read-only
   view, whatever the spelling.)
+* **the nbgrader route's ports on every address, open to other machines and containers**:
+  with a client whose ``ip`` is ``0.0.0.0`` (or the machine's own address), ``_Door`` let
+  through every connection whose other end ``/proc/net/tcp`` does not show, as from
+  another machine, so a container of the same host (another network namespace, another
+  user's single-user server) or any machine of the network reached the relay, where red
+  team 17 read every cell nbgrader ran. (The client started the launcher, on this machine
+  and in its namespace: a peer the namespace does not show is closed too.)
 """
 
 import csv
 import json
+import socket
 import shutil
 import subprocess
 import sys
@@ -196,3 +204,48 @@ def test_numpy_gets_no_writable_handle_on_a_tensor(tmp_path, monkeypatch):
     q3, = [q for q in result["questions"] if q["name"] == "q3"]
     assert any("read-only" in problem for problem in result["problems"]), result["problems"]
     assert q3["points"] == q3["max_points"] and not q3["review"], q3
+
+
+# --- the nbgrader route's TCP ports bound to every address ---------------------------------
+
+PEER = """
+import os, socket, sys
+from pathlib import Path
+from grader import sandboxed_kernel
+folder = Path(sys.argv[1])
+inside = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+inside.bind(str(folder / "shell"))
+inside.listen(4)
+inside.settimeout(3)
+probe = socket.socket()
+probe.bind(("127.0.0.1", 0))
+port = probe.getsockname()[1]
+probe.close()
+sandboxed_kernel._owner = lambda peer, local: None  # (as /proc shows no such socket)
+older = "loopback" in sandboxed_kernel._Door.__init__.__code__.co_varnames  # (main's)
+door = sandboxed_kernel._Door({"ip": "0.0.0.0", "shell_port": port}, "shell",
+                              folder / "shell", *([False] if older else []))
+door.start()
+peer = socket.create_connection(("127.0.0.1", port), timeout=3)
+peer.settimeout(3)
+try:
+    said = "closed" if peer.recv(1) == b"" else "answered"
+except socket.timeout:
+    said = "open"
+try:
+    inside.accept()
+    said += ", reached the relay"
+except socket.timeout:
+    said += ", not at the relay"
+print(said, flush=True)
+os._exit(0)  # (the door's thread waits in accept(); this process has said all it says)
+"""
+
+
+def test_a_peer_this_network_namespace_does_not_show_is_closed(tmp_path):
+    """A door on every address (the client's ip ``0.0.0.0``): a connection whose other end
+    /proc/net/tcp does not list (``_owner`` None: a container's, another machine's) is
+    closed at once and never reaches the relay's socket; before, it went through."""
+    done = subprocess.run([sys.executable, "-c", PEER, str(tmp_path)], capture_output=True,
+                          text=True, timeout=60, cwd=ROOT)
+    assert done.stdout.strip() == "closed, not at the relay", done.stdout + done.stderr
