@@ -295,16 +295,22 @@ def _csv(rows: list[list]) -> str:
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
+# A number as a spreadsheet reads one (ASCII digits, a sign, a point, an exponent): what
+# ``inert`` leaves as it is. (``float()`` was the test, and it reads much that a spreadsheet
+# does not: "-2_3" (digits grouped by underscores), "-inf", "-nan", "-٣" (Arabic-Indic
+# digits), "-1\u2003" (trailing Unicode space): a student's file named so reached the
+# gradebook starting with a minus, unquoted; red team 19.)
+NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def inert(value):
     """A CSV field a spreadsheet shows as text, never runs as a formula: text that starts as a
     formula would (``=HYPERLINK(...)``, ``+``, ``-``, ``@``, a tab; their full-width forms)
-    gets a leading apostrophe, as OWASP advises. Numbers are left as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        try:
-            float(value)
-            return value
-        except ValueError:
-            return "'" + value
+    gets a leading apostrophe, as OWASP advises. Numbers (``NUMBER``: as a spreadsheet
+    reads them) are left as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_START) \
+            and not NUMBER.fullmatch(value):
+        return "'" + value
     return value
 
 

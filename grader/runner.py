@@ -131,6 +131,8 @@ def main(results: int, user: str = "-") -> None:
     sink = os.open(os.devnull, os.O_WRONLY)  # (before: an enclosed run sees no /dev)
     _no_new_tasks(plan["autograd"], None if user == "-" else int(user), plan.get("files"),
                   plan.get("enclose", False))
+    if plan["autograd"]:
+        _no_writable_handles()
     _quiet(sink)  # (after: a run that could not be confined says why, on its standard error)
     for index, step in enumerate(plan["steps"]):
         os.write(results, frame({"step": index, "started": True}, signer))
@@ -201,6 +203,27 @@ def _no_new_tasks(autograd: bool, user: int | None, files: dict | None = None,
     no_sockets()  # (without the sandbox, no network namespace of its own: red team 15)
     if files is not None:  # (without it, every file a user may read: red team 16)
         only_these_files(files)
+
+
+def _no_writable_handles() -> None:
+    """NumPy's view of a tensor (``np.asarray(t)``, ``np.ravel(t)``, ``np.atleast_1d(t)``,
+    ``np.array(t, copy=False)``: ``Tensor.__array__``) is read-only in a run with autograd.
+    It shared the tensor's memory, writable, with plain allowed names, where autograd does
+    not see: ``g = np.asarray(x.grad); g[:] = 7`` put a gradient in place by hand, and
+    ``h = np.asarray(w)`` before ``w.requires_grad = True`` changed w's values after y was
+    computed from it, both unheld under --strict, whose rules (``scan.AUTOGRAD_BYPASS``)
+    hold ``.numpy()``, ``.data`` and ``x.grad[...] =`` for that reason (red team 19). So
+    no spelling of it is a handle: the array NumPy receives cannot be written."""
+    import minigrad
+
+    shared = minigrad.Tensor.__array__
+
+    def __array__(self, dtype=None):
+        array = shared(self, dtype)
+        view = array.view()
+        view.flags.writeable = False
+        return view
+    minigrad.Tensor.__array__ = __array__
 
 
 def _without_autograd() -> None:

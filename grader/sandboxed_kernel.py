@@ -302,11 +302,14 @@ class _Budget:
 class _Door(threading.Thread):
     """The client's TCP port of one channel: each connection to it is let through to the
     relay's Unix socket ``inside`` (its bytes copied both ways) when ``_owner`` says the
-    socket at its other end is this launcher's user's; any other is closed at once. (On a
-    port not on the ``loopback``, a connection from another machine, of which /proc shows
-    no socket, goes through too.)"""
+    socket at its other end is this launcher's user's; any other is closed at once, and so
+    is one whose other end this machine's network namespace does not show (``_owner`` None:
+    another machine's, or another namespace's, a container's on the same host). The client
+    started this launcher, on this machine, in this namespace: on a port bound to every
+    address (the client's ``ip`` ``0.0.0.0``, or the machine's own address) such
+    connections went through, and read the cells nbgrader ran (red team 19)."""
 
-    def __init__(self, client: dict, channel: str, inside: Path, loopback: bool):
+    def __init__(self, client: dict, channel: str, inside: Path):
         super().__init__(daemon=True, name=f"door-{channel}")
         host = client.get("ip", "127.0.0.1")
         host = "0.0.0.0" if host in ("*", "") else host
@@ -316,7 +319,7 @@ class _Door(threading.Thread):
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.listener.bind(address)
         self.listener.listen(16)
-        self.inside, self.loopback = str(inside), loopback
+        self.inside = str(inside)
 
     def run(self) -> None:
         while True:
@@ -326,7 +329,7 @@ class _Door(threading.Thread):
                 return
             try:
                 owner = _owner(connection.getpeername()[:2], connection.getsockname()[:2])
-                if owner != os.getuid() and not (owner is None and not self.loopback):
+                if owner != os.getuid():
                     connection.close()
                     continue
                 relay = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -492,9 +495,38 @@ class _Watch(threading.Thread):
                     os.unlink(path)
 
 
+class Refused(SystemExit):
+    """The client's connection file asks for what the launcher will not do."""
+
+
+def _client_sockets(client: dict, lent: Path) -> dict:
+    """``client`` with its Unix sockets' path (``ip`` of the ``ipc`` transport) made absolute
+    as the client means it: relative to the client's own working folder (jupyter_client's
+    default is ``kernel-ipc``), which is this launcher's parent's, not this launcher's (the
+    notebook's folder: there the relays bound sockets the client never found, and the kernel
+    waited for good, red team 19). Refused (``Refused``) where that folder is one the
+    kernel is lent (``lent``), or one another user may write: whoever may write there may
+    put a socket of their own at that path, which the client then talks to."""
+    if client.get("transport", "tcp") != "ipc":
+        return client
+    path = str(client.get("ip") or "kernel-ipc")
+    if not os.path.isabs(path):
+        path = os.path.join(os.readlink(f"/proc/{os.getppid()}/cwd"), path)
+    folder = Path(os.path.realpath(os.path.dirname(path)))
+    mode = folder.stat()
+    kernels = folder == lent or lent in folder.parents
+    if kernels or mode.st_uid != os.getuid() or mode.st_mode & 0o022:
+        raise Refused(f"{STDERR_PREFIX}refused: the client's Unix sockets ({path}-*) would be "
+                      f"in {folder}, which {'the kernel' if kernels else 'another user'} may "
+                      "write to; give the kernel manager a folder of your own "
+                      "(--KernelManager.ip=/a/folder/of/yours/kernel)")
+    return {**client, "ip": os.path.join(folder, os.path.basename(path))}
+
+
 def run(connection_file: str, memory_mb: int = 4096) -> int:
-    client = json.loads(Path(connection_file).read_text(encoding="utf-8"))
     workdir = Path.cwd().resolve()
+    client = _client_sockets(json.loads(Path(connection_file).read_text(encoding="utf-8")),
+                             workdir)
     scratch = Path(tempfile.mkdtemp(prefix="minigrad-kit-kernel-"))
     private = Path(tempfile.mkdtemp(prefix="minigrad-kit-relay-"))  # (0700: the relays')
     kernel = _kernel_connection(client, scratch)
@@ -540,7 +572,7 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         ready.wait()
         if client.get("transport", "tcp") == "tcp":
             for name in CHANNELS:
-                _Door(client, name, private / name, _loopback(client)).start()
+                _Door(client, name, private / name).start()
 
         def stop(signum, frame):  # the client stops the kernel: stop it, then this
             process.terminate()
@@ -664,13 +696,6 @@ def _first_process(told: int) -> int:
         return int(json.loads(said)["child-pid"])
     except (ValueError, KeyError, TypeError):
         return 0
-
-
-def _loopback(client: dict) -> bool:
-    try:
-        return ipaddress.ip_address(client.get("ip", "127.0.0.1")).is_loopback
-    except ValueError:  # (a host name)
-        return client.get("ip") == "localhost"
 
 
 def _modes(folder: Path) -> dict:
