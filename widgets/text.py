@@ -55,9 +55,15 @@ def _printed(data: np.ndarray) -> str:
     """Every value with the same number of decimals, as PyTorch prints them (NumPy's default
     pads a shorter one with spaces instead: "[-0.045 ,  0.0973]", "[0.25, 4.5 ]"), at most 4,
     and in scientific notation where PyTorch's is (the largest over the smallest past 1000, or
-    the smallest under 1e-4: NumPy's rule without ``suppress_small``, which wrote 1e-05 as 0)."""
-    return np.array2string(data, precision=4, separator=", ", max_line_width=48,
+    the smallest under 1e-4: NumPy's rule without ``suppress_small``, which wrote 1e-05 as 0).
+    In scientific notation every value has PyTorch's 4 decimals (``1.0000e-05``: the fewest
+    digits the values need wrote ``1.e-05``, a dot that reads like a typo)."""
+    text = np.array2string(data, precision=4, separator=", ", max_line_width=48,
                            floatmode="maxprec_equal")
+    if data.dtype.kind == "f" and "e" in text:
+        text = np.array2string(data, precision=4, separator=", ", max_line_width=48,
+                               floatmode="fixed")
+    return text
 
 
 def short(value) -> str:
