@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .adapter import to_numpy
 from .i18n import _
 
-__all__ = ["number", "shape_text", "value_lines", "short", "has_values"]
+__all__ = ["number", "shape_text", "value_lines", "short", "has_values", "unbroken_numbers"]
 
 
 def array_of(value) -> np.ndarray:
@@ -18,6 +20,16 @@ def array_of(value) -> np.ndarray:
 def number(x) -> str:
     """4 significant digits: 0.25, 4.5, 1.333, 1e-08."""
     return f"{float(x):.4g}"
+
+
+# a number in scientific notation: Chromium may break a line after its hyphen ("1e-" over "08")
+_EXPONENT = re.compile(r"-?\d+(?:\.\d*)?e[+-]\d+")
+
+
+def unbroken_numbers(markup: str) -> str:
+    """HTML text (already escaped) with every number in scientific notation kept on one
+    line: ``atol=1e-08`` is not cut into ``atol=1e-`` and ``08`` at the panel's edge."""
+    return _EXPONENT.sub(lambda m: f'<span style="white-space:nowrap">{m.group()}</span>', markup)
 
 
 def shape_text(tensor) -> str:

@@ -260,7 +260,7 @@ def test_the_table_and_the_sentences_say_the_same(derived):
     check.update({"logprobs": g["logprobs"], "probs": -g["probs"]})
     rows = re.findall(r'<tr class="minigrad-verdict (\w+)" data-name="(\w+)">', check._table.value)
     assert rows[:3] == [("exact", "logprobs"), ("wrong", "probs"), ("missing", "counts_sum_inv")]
-    assert "atol=1e-08, rtol=1e-05" in check._table.value
+    assert "atol=1e-08, rtol=1e-05" in re.sub(r"<[^>]+>", "", check._table.value)
     assert check.summary == "17 tensors: ✓ 1 exact, ≈ 0 close, ✗ 1 wrong, ? 15 not yet."
     lines = check.text.splitlines()
     assert lines[0] == check.summary
@@ -487,3 +487,18 @@ def test_a_verdict_is_kept_on_one_line():
     table = BackwardCheck((x * x).sum(), {"x": x})._table.value
     verdict = re.search(r'<td style="([^"]*)">not yet</td>', table)
     assert verdict and "white-space:nowrap" in verdict.group(1), table
+
+
+def test_a_number_in_scientific_notation_is_not_cut_at_its_hyphen():
+    """Lesson 10's table said "(atol=1e-" at a line's end and "08, rtol=..." on the next
+    (audit 20, Chromium breaks after a hyphen): every such number, in the rule, the
+    differences and the sentence read aloud, sits in a span that does not wrap."""
+    x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    check = BackwardCheck((x * x).sum(), {"x": x})
+    check.update({"x": 2 * x.detach() + minigrad.tensor([0.0, 0.0, 2e-5])})
+    for markup in (check._table.value, check._live.value):
+        numbers = re.findall(r"\d(?:\.\d*)?e[+-]\d+", re.sub(r"<[^>]+>", "", markup))
+        kept = re.findall(r'<span style="white-space:nowrap">(-?\d[^<]*)</span>', markup)
+        assert numbers and len(kept) == len(numbers), (numbers, kept, markup)
+        assert all(re.fullmatch(r"-?\d+(?:\.\d*)?e[+-]\d+", k) for k in kept), kept
+    assert "atol=<span" in check._table.value
