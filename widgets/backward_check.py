@@ -49,7 +49,7 @@ from .graph import GraphModel, named_tensors
 from .i18n import _, in_words, ngettext
 from .render import inline_svg, render_svg
 from .static import StaticFallback
-from .text import shape_text
+from .text import shape_text, unbroken_numbers
 from .tolerance import CHECK_CLASS, ToleranceBoxes
 
 __all__ = ["BackwardCheck"]
@@ -206,7 +206,7 @@ class BackwardCheck(StaticFallback, w.VBox):
         if said is None:
             said = self.last.sentence() if self.last is not None else self.summary
         self._live.value = (f'<div role="status" aria-live="polite" style="margin:0 0 4px 0">'
-                            f'{html.escape(said)}</div>')
+                            f'{_text(said)}</div>')
         self._table.value = _table(self.verdicts.values(), self.atol, self.rtol)
         self._picture.value = self._drawing.html(self.verdicts, self.summary)
 
@@ -333,6 +333,11 @@ def _array(name: str, grad) -> np.ndarray:
 # ---- the table ---------------------------------------------------------------------
 
 
+def _text(said: str) -> str:
+    """Escaped text with 1e-08 kept on one line (Chromium broke it as "1e-" over "08")."""
+    return unbroken_numbers(html.escape(said))
+
+
 def _table(verdicts, atol: float, rtol: float) -> str:
     rule = _("exact: every bit equal to autograd's gradient. close: |yours − autograd's| ≤ "
              "atol + rtol · |autograd's| everywhere (atol={atol}, rtol={rtol}; "
@@ -341,7 +346,7 @@ def _table(verdicts, atol: float, rtol: float) -> str:
     mono = cell + ";font-family:monospace"
     heads = ["", _("tensor"), _("shape"), _("verdict"), _("largest difference"),
              _("what is likely wrong")]
-    rows = [f"<p style='margin:0 0 4px 0;font-size:90%'>{html.escape(rule)}</p>",
+    rows = [f"<p style='margin:0 0 4px 0;font-size:90%'>{_text(rule)}</p>",
             "<table class='minigrad-backward-table'><tr>"
             + "".join(f'<th style="{cell}">{html.escape(h)}</th>' for h in heads) + "</tr>"]
     for v in verdicts:
@@ -356,8 +361,8 @@ def _table(verdicts, atol: float, rtol: float) -> str:
             f'<td style="{mono};white-space:nowrap">{html.escape(shape)}</td>'
             f'<td style="{cell};color:{colour};font-weight:bold;white-space:nowrap">'
             f'{html.escape(v.word)}</td>'
-            f'<td style="{mono};max-width:24em">{html.escape(v.difference())}</td>'
-            f'<td style="{cell};max-width:30em">{html.escape(v.hint or "")}</td></tr>')
+            f'<td style="{mono};max-width:24em">{_text(v.difference())}</td>'
+            f'<td style="{cell};max-width:30em">{_text(v.hint or "")}</td></tr>')
     return "\n".join(rows) + "</table>"
 
 

@@ -22,7 +22,7 @@ the graph tells (``BackwardCheck`` reads it from backward's own steps).
 from __future__ import annotations
 
 import itertools
-import textwrap
+import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -120,11 +120,28 @@ class Verdict:
         line = " | ".join(parts)
         # (the hint wrapped between words: JupyterLab breaks a long printed line anywhere,
         # mid-word, at the output's edge)
-        return line + ("\n" + textwrap.fill(self.hint, HINT_WIDTH, initial_indent="    ",
-                                             subsequent_indent="    ", break_long_words=False,
-                                             break_on_hyphens=False) if self.hint else "")
+        return line + ("\n" + _fill(self.hint, HINT_WIDTH, "    ") if self.hint else "")
 
     __repr__ = __str__
+
+
+def columns(text: str) -> int:
+    """How wide ``text`` is in a monospace font: a Chinese character or a Hangul syllable
+    (East Asian wide or full-width) takes two columns, as in JupyterLab's output."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _fill(text: str, width: int, indent: str) -> str:
+    """``textwrap.fill`` by columns, not characters, between words only (a Chinese hint of 88
+    characters was 150 columns wide: JupyterLab cut it mid-word at the output's edge)."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and columns(indent + line + " " + word) > width:
+            lines.append(indent + line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join(lines + [indent + line])
 
 
 def index_text(index) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .adapter import to_numpy
 from .i18n import _
 
-__all__ = ["number", "shape_text", "value_lines", "short", "has_values"]
+__all__ = ["number", "shape_text", "value_lines", "short", "has_values", "unbroken_numbers"]
 
 
 def array_of(value) -> np.ndarray:
@@ -18,6 +20,16 @@ def array_of(value) -> np.ndarray:
 def number(x) -> str:
     """4 significant digits: 0.25, 4.5, 1.333, 1e-08."""
     return f"{float(x):.4g}"
+
+
+# a number in scientific notation: Chromium may break a line after its hyphen ("1e-" over "08")
+_EXPONENT = re.compile(r"-?\d+(?:\.\d*)?e[+-]\d+")
+
+
+def unbroken_numbers(markup: str) -> str:
+    """HTML text (already escaped) with every number in scientific notation kept on one
+    line: ``atol=1e-08`` is not cut into ``atol=1e-`` and ``08`` at the panel's edge."""
+    return _EXPONENT.sub(lambda m: f'<span style="white-space:nowrap">{m.group()}</span>', markup)
 
 
 def shape_text(tensor) -> str:
@@ -55,9 +67,15 @@ def _printed(data: np.ndarray) -> str:
     """Every value with the same number of decimals, as PyTorch prints them (NumPy's default
     pads a shorter one with spaces instead: "[-0.045 ,  0.0973]", "[0.25, 4.5 ]"), at most 4,
     and in scientific notation where PyTorch's is (the largest over the smallest past 1000, or
-    the smallest under 1e-4: NumPy's rule without ``suppress_small``, which wrote 1e-05 as 0)."""
-    return np.array2string(data, precision=4, separator=", ", max_line_width=48,
+    the smallest under 1e-4: NumPy's rule without ``suppress_small``, which wrote 1e-05 as 0).
+    In scientific notation every value has PyTorch's 4 decimals (``1.0000e-05``: the fewest
+    digits the values need wrote ``1.e-05``, a dot that reads like a typo)."""
+    text = np.array2string(data, precision=4, separator=", ", max_line_width=48,
                            floatmode="maxprec_equal")
+    if data.dtype.kind == "f" and "e" in text:
+        text = np.array2string(data, precision=4, separator=", ", max_line_width=48,
+                               floatmode="fixed")
+    return text
 
 
 def short(value) -> str:

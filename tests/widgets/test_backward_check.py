@@ -12,13 +12,14 @@ and (in float64) to central finite differences.
 from __future__ import annotations
 
 import re
+import textwrap
 
 import minigrad
 import numpy as np
 import pytest
 
 from widgets import BackwardCheck
-from widgets.compare import Clues, judge
+from widgets.compare import HINT_WIDTH, Clues, _fill, columns, judge
 from widget_svg import groups, texts
 
 LIBRARIES = ["minigrad", "torch"]
@@ -244,7 +245,7 @@ def test_taking_a_gradient_back_and_changing_the_tolerance(derived):
     check.rtol = 1e-9
     assert check.verdict("hpre").status == "wrong"
     assert "The tolerance is now atol=0, rtol=1e-09. 17 tensors: ✓ 0 exact, ≈ 0 close, ✗ 1 " \
-           "wrong" in check._live.value
+           "wrong" in re.sub(r"<[^>]+>", "", check._live.value)
     assert check._tolerance.boxes["rtol"].value == "1e-09"
     check._tolerance.boxes["atol"].value = "ten"
     assert "atol must be a number" in check._tolerance.typo.value and check.atol == 0
@@ -260,7 +261,7 @@ def test_the_table_and_the_sentences_say_the_same(derived):
     check.update({"logprobs": g["logprobs"], "probs": -g["probs"]})
     rows = re.findall(r'<tr class="minigrad-verdict (\w+)" data-name="(\w+)">', check._table.value)
     assert rows[:3] == [("exact", "logprobs"), ("wrong", "probs"), ("missing", "counts_sum_inv")]
-    assert "atol=1e-08, rtol=1e-05" in check._table.value
+    assert "atol=1e-08, rtol=1e-05" in re.sub(r"<[^>]+>", "", check._table.value)
     assert check.summary == "17 tensors: ✓ 1 exact, ≈ 0 close, ✗ 1 wrong, ? 15 not yet."
     lines = check.text.splitlines()
     assert lines[0] == check.summary
@@ -487,3 +488,35 @@ def test_a_verdict_is_kept_on_one_line():
     table = BackwardCheck((x * x).sum(), {"x": x})._table.value
     verdict = re.search(r'<td style="([^"]*)">not yet</td>', table)
     assert verdict and "white-space:nowrap" in verdict.group(1), table
+
+
+def test_a_number_in_scientific_notation_is_not_cut_at_its_hyphen():
+    """Lesson 10's table said "(atol=1e-" at a line's end and "08, rtol=..." on the next
+    (audit 20, Chromium breaks after a hyphen): every such number, in the rule, the
+    differences and the sentence read aloud, sits in a span that does not wrap."""
+    x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    check = BackwardCheck((x * x).sum(), {"x": x})
+    check.update({"x": 2 * x.detach() + minigrad.tensor([0.0, 0.0, 2e-5])})
+    for markup in (check._table.value, check._live.value):
+        numbers = re.findall(r"\d(?:\.\d*)?e[+-]\d+", re.sub(r"<[^>]+>", "", markup))
+        kept = re.findall(r'<span style="white-space:nowrap">(-?\d[^<]*)</span>', markup)
+        assert numbers and len(kept) == len(numbers), (numbers, kept, markup)
+        assert all(re.fullmatch(r"-?\d+(?:\.\d*)?e[+-]\d+", k) for k in kept), kept
+    assert "atol=<span" in check._table.value
+
+
+def test_a_chinese_hint_is_wrapped_by_its_width_on_screen():
+    """Lesson 10 in Chinese printed a hint line of 88 characters, 150 columns wide (each
+    Chinese character takes two): JupyterLab cut it at the output's edge. Lines are counted
+    in columns; an English hint is wrapped as textwrap.fill wraps it."""
+    hint = ("你的只有来自 MulBackw... 的梯度；counts 被使用了 2 次，每一处传回的梯度要加在一起"
+            "（+=）：再加上来自 SumBackward1 (counts_sum) 的梯度。")
+    lines = _fill(hint, HINT_WIDTH, "    ").splitlines()
+    assert len(lines) == 2 and all(columns(line) <= HINT_WIDTH for line in lines), lines
+    assert " ".join(line.strip() for line in lines) == " ".join(hint.split()), lines
+    english = ("Yours has only the gradient from MulBackward0; counts is used 2 times, and the "
+               "gradients sent back along each use are summed (+=): add the one from "
+               "SumBackward1 (counts_sum).")
+    assert _fill(english, HINT_WIDTH, "    ") == textwrap.fill(
+        english, HINT_WIDTH, initial_indent="    ", subsequent_indent="    ",
+        break_long_words=False, break_on_hyphens=False)

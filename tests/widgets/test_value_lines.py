@@ -57,6 +57,20 @@ def test_a_summarys_two_ends_are_written_alike(ends):
     assert _decimals(low) == _decimals(high) and ("e" in low) == ("e" in printed[0]), line
 
 
+@pytest.mark.parametrize("values", [[1e-05, 2e-05], [1e-05, 3.0], [1e-08, 0.0], [1e-05],
+                                    [[2e-05, 1.0], [3.0, 4e-06]], [1e-05] * 11 + [3.0]], ids=str)
+def test_scientific_notation_has_pytorchs_four_decimals(values):
+    """BackwardCheck's boxes wrote a gradient of 1e-05 as ``1.e-05`` (the fewest digits the
+    values need), where PyTorch prints ``1.0000e-05``: in scientific notation every number
+    is written as PyTorch writes it, character for character."""
+    written = " ".join(value_lines(minigrad.tensor(values)))
+    printed = str(torch.tensor(values))
+    if len(values) > 8:  # summarised: its two ends, as PyTorch prints them
+        printed = str(torch.tensor([min(values), max(values)]))
+    assert NUMBER.findall(written) == NUMBER.findall(printed), (written, printed)
+    assert ".e" not in written, written
+
+
 def test_no_box_of_lesson_4s_graph_pads_a_value():
     minigrad.manual_seed(0)
     x = minigrad.randn(3, requires_grad=True)
