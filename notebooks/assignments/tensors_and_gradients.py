@@ -115,9 +115,10 @@ def _slope(source, made):
             for tensor, grad in kept:
                 if tensor.grad is not grad:
                     tensor.grad = grad
-    if len(_SLOPES) > 256:  # (a notebook run again and again: the oldest go)
-        _SLOPES.clear()
-    _SLOPES[id(made)] = (made, made.grad_fn, source, slope)
+    _SLOPES.pop(id(made), None)  # (kept in the order they were last shown)
+    while len(_SLOPES) >= 256:  # (a notebook run again and again: the oldest go, one by one;
+        del _SLOPES[next(iter(_SLOPES))]  # clearing them all lost the slope q2's check had
+    _SLOPES[id(made)] = (made, made.grad_fn, source, slope)  # just remembered, now and then)
     return slope
 
 

@@ -436,3 +436,25 @@ def test_a_judge_that_crashes_is_a_failed_check():
     assert not found[0].ok and found[0].text.startswith("could not check q1: KeyError")
     assert judge(question, ["not", "a", "dict"], [0.0], {})[0].text == (
         "the grader received no usable data for this question")
+
+
+def test_a_remembered_slope_survives_a_full_memory():
+    """The slopes autograd showed are remembered (``_SLOPES``) for a check after backward()
+    has freed the graph; once 256 are kept the oldest go, one by one. Clearing them all at
+    once dropped, now and then, the slope q2's check had just remembered: the right
+    answers failed q2 ("autograd could not show how y was made from x") once enough other
+    checks had run in the process (a notebook run again and again, or a test worker)."""
+    extract = find_assignment("tensors_and_gradients").questions[1].extract
+    slope, remembered = extract.__globals__["_slope"], extract.__globals__["_SLOPES"]
+    others = [minigrad.ones(1, requires_grad=True) for _ in range(256)]
+    for other in others:  # (the memory full: what earlier checks showed)
+        slope(other, other * 1)
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    shown = slope(x, y)  # (q2's check, right after its cell)
+    z = minigrad.ones(1, requires_grad=True)
+    slope(z, z * 1)  # (q3's check)
+    y.sum().backward()  # (frees y's graph: autograd can no longer say)
+    assert slope(x, y) is shown
+    assert np.array_equal(shown.numpy(), [3.0, 3.0])
+    assert len(remembered) <= 256
