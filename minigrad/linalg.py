@@ -10,6 +10,7 @@ from .errors import _LinAlgError as LinAlgError
 from .ops import householder as _householder
 from .ops import linalg_lu as _lu
 from .ops import linalg_module as _linalg
+from .ops import linalg_tensor as _tensor
 from .ops import linalg as _products
 from .ops import shape as _shape
 from .rules import linalg as _rules
@@ -19,7 +20,7 @@ __all__ = ["LinAlgError", "matrix_exp", "vector_norm", "matrix_norm", "norm", "i
            "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh",
            "eigvalsh", "cholesky", "cholesky_ex", "pinv", "lstsq", "matrix_power", "matrix_rank",
            "multi_dot", "cross", "matmul", "vecdot", "diagonal", "lu_factor", "lu_factor_ex",
-           "lu", "lu_solve", "householder_product", "cond"]
+           "lu", "lu_solve", "householder_product", "cond", "tensorinv", "tensorsolve"]
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -56,6 +57,22 @@ def inv_ex(A, *, check_errors=False, out=None):
 def solve(A, B, *, left=True, out=None):
     """X with A X = B (``left=False``: X A = B)."""
     return _out("linalg_solve", _linalg.solve(A, B, left), out, A, B)
+
+
+def tensorinv(A, ind=2, *, out=None):
+    """The inverse of A seen as a matrix, its first ``ind`` dims the rows: shaped
+    ``A.shape[ind:] + A.shape[:ind]``, so that ``tensordot(tensorinv(A, ind), A, ind)`` is
+    an identity.
+
+    >>> torch.linalg.tensorinv(torch.eye(6).reshape(2, 3, 6), ind=2).shape
+    torch.Size([6, 2, 3])
+    """
+    return _out("linalg_tensorinv", _tensor.tensorinv(A, ind), out, A)
+
+
+def tensorsolve(A, B, dims=None, *, out=None):
+    """X with ``tensordot(A, X, X.ndim) == B``; ``dims``: A's dims moved to its end first."""
+    return _out("linalg_tensorsolve", _tensor.tensorsolve(A, B, dims), out, A, B)
 
 
 def solve_ex(A, B, *, left=True, check_errors=False, out=None):

@@ -1496,10 +1496,12 @@ class Tensor(TensorBase):
 
     @arguments.takes_numpy_names
     def max(self, dim=None, keepdim=False, *, other=None):
+        parser.check_max_other("max", dim, other)
         return ops.max(self, dim if other is None else other, keepdim)
 
     @arguments.takes_numpy_names
     def min(self, dim=None, keepdim=False, *, other=None):
+        parser.check_max_other("min", dim, other)
         return ops.min(self, dim if other is None else other, keepdim)
 
     def amax(self, dim=(), keepdim=False):

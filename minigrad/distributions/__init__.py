@@ -15,6 +15,9 @@ has ``kl_divergence(Normal(mu, std), Normal(0, 1))``; SAC squashes a Normal with
 
 from . import constraints, transforms  # noqa: F401
 from . import constraint_registry  # noqa: F401
+# (PyTorch's module paths, ``torch.distributions.binomial.Binomial``: each names its class)
+from . import (beta, binomial, chi2, dirichlet, half_cauchy, pareto, relaxed_bernoulli,  # noqa: F401
+               relaxed_categorical, studentT, weibull)
 from .constraint_registry import biject_to, transform_to
 from .continuous_bernoulli import ContinuousBernoulli
 from .fishersnedecor import FisherSnedecor

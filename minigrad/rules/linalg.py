@@ -4,6 +4,8 @@ number of dimensions, then the shape, then the dtype."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes, errors
@@ -278,6 +280,31 @@ def check_info(kind: str, name: str, info) -> None:
         batch = f"(Batch element {index}): " if info.ndim else ""
         raise errors._LinAlgError(f"{name}: {batch}" +
                                   _FAILURES[kind].format(info.reshape(-1)[index]))
+
+
+def check_tensorinv(shape: tuple, ind: int) -> tuple:
+    """(rows, columns): A's shape split at ``ind``, whose products must agree (PyTorch's
+    texts)."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    if ind > len(shape):  # (C++'s slice of the shape, out of range)
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {len(shape)}")
+    rows, columns = tuple(shape[:ind]), tuple(shape[ind:])
+    if math.prod(rows) != math.prod(columns):
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {math.prod(columns)} != "
+                           f"{math.prod(rows)}")
+    return rows, columns
+
+
+def check_tensorsolve(shape: tuple, other_ndim: int, other_numel: int) -> tuple:
+    """The solution's shape, A's dims after B's (their product must be B's size)."""
+    result_shape = tuple(shape[other_ndim:])
+    if math.prod(result_shape) != other_numel:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) "
+                           f"== prod(self.shape[:other.ndim]), but got {math.prod(result_shape)} "
+                           f"!= {other_numel}")
+    return result_shape
 
 
 def check_multi_dot(tensors) -> None:

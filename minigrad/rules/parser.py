@@ -36,7 +36,7 @@ from ..autograd.tensor_base import is_tensor
 from .parser_overloads import ONE_ARGUMENT, RENAMED, SEVERAL_SIGNATURES, WRITTEN_IN_PYTHON
 from .promotion import is_number
 
-__all__ = ["parsed_as_pytorch", "parsed_namespace", "binding_errors", "ANSWERING", "parser_error", "missing_arguments",
+__all__ = ["parsed_as_pytorch", "check_max_other", "parsed_namespace", "binding_errors", "ANSWERING", "parser_error", "missing_arguments",
            "type_name", "described", "got"]
 
 
@@ -168,6 +168,8 @@ def _reason(params: tuple, args: tuple, kwargs: dict) -> str:
     for key, value in reversed(kwargs.items()):
         fits = _FITS.get(kinds[key], lambda v: True)(value)
         parts.append(f"{key}={type_name(value)}" if fits else f"!{key}={described(value)}!")
+    if not args:  # (keywords only: each ends with ", ", as in "got (other=int, )")
+        return f"some of the arguments have invalid types: ({''.join(p + ', ' for p in parts)})"
     return f"some of the arguments have invalid types: ({', '.join(parts)})"
 
 
@@ -302,3 +304,13 @@ def parsed_namespace(namespace: dict, names, prefix: str = "", method: bool = Fa
     applied, to each function alike."""
     return {name: parsed_as_pytorch(prefix + name, namespace[name], method)
             for name in names if not name.startswith("_") and inspect.isfunction(namespace[name])}
+
+
+def check_max_other(name: str, dim, other) -> None:
+    """``x.max(other=...)``: the parser takes ``other`` only alone and only a Tensor
+    (PyTorch's texts; ``x.max(1, other=y)`` matches no signature's keywords)."""
+    if other is None or (dim is None and is_tensor(other)):
+        return
+    if dim is not None:
+        raise TypeError(f"{name}() got an unexpected keyword argument 'other'")
+    raise parser_error(f"Tensor.{name}", name, (), (), {"other": other})

@@ -222,6 +222,22 @@ def test_distribution_names_are_torchs():
     assert all(hasattr(mg.distributions, name) for name in torch.distributions.__all__)
 
 
+def test_distribution_module_paths_are_torchs():
+    """Every module of torch.distributions is one of minigrad's, with the same classes:
+    d2l's distributions chapter writes ``torch.distributions.binomial.Binomial(n, p)``."""
+    import pkgutil
+    for info in pkgutil.iter_modules(torch.distributions.__path__):
+        theirs = getattr(torch.distributions, info.name)
+        mine = getattr(mg.distributions, info.name)
+        for name in getattr(theirs, "__all__", ()):
+            assert hasattr(mine, name), (info.name, name)
+            if name in torch.distributions.__all__:  # (the package's classes, the same objects)
+                assert getattr(mine, name) is getattr(mg.distributions, name), (info.name, name)
+    mg.manual_seed(0), torch.manual_seed(0)
+    assert mg.distributions.binomial.Binomial(10, 0.2).sample((4, 4)).tolist() == \
+        torch.distributions.binomial.Binomial(10, 0.2).sample((4, 4)).tolist()
+
+
 def test_a_small_program_fits_a_kumaraswamy_and_a_von_mises():
     """Maximum likelihood by gradient descent on data drawn from the same families: the
     same losses, step by step, to float rounding, and it learns."""

@@ -426,3 +426,24 @@ def test_clamp_of_an_input_that_is_no_tensor_raises_torchs_invalid_combination(c
         except Exception as error:  # noqa: BLE001 - the error is what is compared
             seen.append((type(error).__name__, str(error)))
     assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: x.max(other=1), lambda lib, x: x.min(other=2.5),
+    lambda lib, x: x.max(dim=1, other=x), lambda lib, x: x.min(1, other=x)])
+def test_max_and_min_with_other_as_torch(call):
+    """``x.max(other=...)`` (rules/parser.py's check_max_other): a number, or ``other``
+    beside ``dim``, meets PyTorch's parser's texts (keywords alone end with ", ")."""
+    x = np.arange(6.0).reshape(2, 3)
+    with pytest.raises(TypeError) as theirs:
+        call(torch, torch.tensor(x))
+    with pytest.raises(TypeError) as ours:
+        call(minigrad, minigrad.tensor(x))
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_max_and_min_with_a_tensor_other_as_torch():
+    x = np.arange(6.0).reshape(2, 3)
+    for lib in (minigrad, torch):
+        assert lib.tensor(x).max(other=lib.tensor(x[0]) + 1).tolist() == [[1., 2., 3.], [3., 4., 5.]]
+        assert lib.tensor(x).min(other=lib.tensor(x[0]) + 1).tolist() == [[0., 1., 2.], [1., 2., 3.]]

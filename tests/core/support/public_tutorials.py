@@ -40804,6 +40804,441 @@ def uvadlc_meta_learning_protonet(torch):
             "prototypes": prototypes - protonet.model[8].bias}
 
 
+
+def d2l_appendix_calculus(torch):
+    """d2l-ai/d2l-en chapter_appendix-mathematics-for-deep-learning/single-variable-calculus.md,
+    multivariable-calculus.md and integral-calculus.md, the PyTorch tabs: the difference
+    quotient of L(x) = x**2 + 1701 (x - 4)**3 at shrinking epsilons, the Taylor polynomials of
+    exp on an arange, the gradient of log(e^x + e^y) approximated and exact, the chain rule of
+    ``w, x, y, z = -1, 0, -2, 1`` worked by hand and then by backward, and a Riemann sum of
+    x / (1 + x**2) against log(5) / 2 (and a 2-D one over a meshgrid)."""
+    def L(x):
+        return x**2 + 1701*(x-4)**3
+    for epsilon in [0.1, 0.001, 0.0001, 0.00001]:
+        print(f'epsilon = {epsilon:.5f}; derivative = {(L(4+epsilon) - L(4)) / epsilon:.5f}')
+    xs = torch.arange(0, 3, 0.01)
+    ys = torch.exp(xs)
+    P1 = 1 + xs
+    P2 = 1 + xs + xs**2 / 2
+    P5 = 1 + xs + xs**2 / 2 + xs**3 / 6 + xs**4 / 24 + xs**5 / 120
+    print(ys[::60], P1[::60], P2[::60], P5[::60], sep="\n")
+    print((ys - P5).abs().max())
+
+    def f(x, y):
+        return torch.log(torch.exp(x) + torch.exp(y))
+
+    def grad_f(x, y):
+        return torch.tensor([torch.exp(x) / (torch.exp(x) + torch.exp(y)),
+                             torch.exp(y) / (torch.exp(x) + torch.exp(y))])
+    epsilon = torch.tensor([0.01, -0.03])
+    grad_approx = f(torch.tensor([0.]), torch.log(torch.tensor([2.]))) + \
+        epsilon.dot(grad_f(torch.tensor([0.]), torch.log(torch.tensor(2.))))
+    true_value = f(torch.tensor([0.]) + epsilon[0], torch.log(torch.tensor([2.])) + epsilon[1])
+    print(f'approximation: {grad_approx}, true Value: {true_value}')
+    w, x, y, z = -1, 0, -2, 1
+    a, b = (w + x + y + z)**2, (w + x - y - z)**2
+    u, v = (a + b)**2, (a - b)**2
+    f_ = (u + v)**2
+    print(f'    f at {w}, {x}, {y}, {z} is {f_}')
+    df_du, df_dv = 2*(u + v), 2*(u + v)
+    du_da, du_db, dv_da, dv_db = 2*(a + b), 2*(a + b), 2*(a - b), -2*(a - b)
+    da_dw, db_dw = 2*(w + x + y + z), 2*(w + x - y - z)
+    du_dw, dv_dw = du_da*da_dw + du_db*db_dw, dv_da*da_dw + dv_db*db_dw
+    df_dw = df_du*du_dw + df_dv*dv_dw
+    print(f'df/dw at {w}, {x}, {y}, {z} is {df_dw}')
+    w = torch.tensor([-1.], requires_grad=True)
+    x = torch.tensor([0.], requires_grad=True)
+    y = torch.tensor([-2.], requires_grad=True)
+    z = torch.tensor([1.], requires_grad=True)
+    a, b = (w + x + y + z)**2, (w + x - y - z)**2
+    u, v = (a + b)**2, (a - b)**2
+    f = (u + v)**2
+    f.backward()
+    print(f'df/dw at {w.data.item()}, {x.data.item()}, {y.data.item()}, '
+          f'{z.data.item()} is {w.grad.data.item()}')
+    print(f'df/dx at {w.data.item()}, {x.data.item()}, {y.data.item()}, '
+          f'{z.data.item()} is {x.grad.data.item()}')
+    print(f.grad_fn, a.grad_fn, u.grad_fn.next_functions)
+    epsilon = 0.05
+    a, b = 0, 2
+    x = torch.arange(a, b, epsilon)
+    f = x / (1 + x**2)
+    approx = torch.sum(epsilon*f)
+    true = torch.log(torch.tensor([5.])) / 2
+    print(f'approximation: {approx}, truth: {true}')
+    x, y = torch.meshgrid(torch.linspace(-2, 2, 101), torch.linspace(-2, 2, 101), indexing='ij')
+    z = torch.exp(- x**2 - y**2)
+    print(z.shape, (z.sum() * (4 / 100) ** 2), math.pi)
+    return {"w.grad": w.grad, "z": z}
+
+
+def d2l_appendix_linear_algebra(torch):
+    """d2l-ai/d2l-en chapter_appendix-mathematics-for-deep-learning/geometry-linear-algebraic-ops.md
+    and eigendecomposition.md, the PyTorch tabs: the angle between two vectors with
+    ``torch.acos``, a dot product's projection, torch.det of a shear, the tensor
+    contractions of torch.einsum (``"ij, j -> i"`` and ``"ijk, il, j -> kl"``), a random
+    matrix's powers applied to a vector (its norm growing, then normalized), and the
+    eigenvalues of a symmetric 2x2 example (``torch.linalg.eigh``; the book's
+    ``torch.linalg.eig`` is complex, which minigrad has not got, so the random matrix is
+    scaled by its largest singular value from ``svdvals`` instead of its spectral radius)."""
+    def angle(v, w):
+        return torch.acos(v.dot(w) / (torch.norm(v) * torch.norm(w)))
+    print(angle(torch.tensor([0, 1, 2], dtype=torch.float32), torch.tensor([2.0, 3, 4])))
+    v = torch.tensor([3., 4.])
+    w = torch.tensor([1., 0.])
+    print(v.dot(w) / w.norm(), torch.det(torch.tensor([[1, -1], [2, 3]], dtype=torch.float32)))
+    A = torch.tensor([[1., 2.], [0., 1.]])
+    print(torch.det(A), torch.linalg.inv(A), A @ torch.linalg.inv(A))
+    a = torch.tensor([[1, 2], [3, 4]])
+    v = torch.tensor([1, 2])
+    print(a.shape, v.shape, torch.mv(a, v))
+    B = torch.tensor([[[2, 3], [1, 2]], [[1, 1], [3, 4]]])
+    print(torch.einsum("ij, j -> i", a, v), a @ v)
+    print(torch.einsum("ijk, il, j -> kl", B, a, v))
+    print(torch.einsum("ij,jk->ik", torch.ones(2, 3), torch.arange(6.).reshape(3, 2)))
+    print(torch.linalg.eigh(torch.tensor([[2, 1], [1, 3]], dtype=torch.float64)))
+    torch.manual_seed(42)
+    k = 5
+    A = torch.randn(k, k, dtype=torch.float64)
+    print(A)
+    v_in = torch.randn(k, 1, dtype=torch.float64)
+    norm_list = [torch.norm(v_in).item()]
+    for i in range(1, 100):
+        v_in = A @ v_in
+        norm_list.append(torch.norm(v_in).item())
+    norm_ratio_list = []
+    for i in range(1, 100):
+        norm_ratio_list.append(norm_list[i] / norm_list[i - 1])
+    print([round(r, 4) for r in norm_ratio_list[-5:]], f'{norm_list[-1]:.6e}')
+    norm_eigs = torch.linalg.svdvals(A).tolist()
+    norm_eigs.sort()
+    print(f'norms of eigenvalues: {norm_eigs}')
+    A /= norm_eigs[-1]
+    v_in = torch.randn(k, 1, dtype=torch.float64)
+    norm_list = [torch.norm(v_in).item()]
+    for i in range(1, 100):
+        v_in = A @ v_in
+        norm_list.append(torch.norm(v_in).item())
+    print(norm_list[-1] / norm_list[-2])
+    return {"A": A, "v_in": v_in}
+
+
+def d2l_appendix_distributions(torch):
+    """d2l-ai/d2l-en chapter_appendix-mathematics-for-deep-learning/distributions.md and
+    random-variables.md, the PyTorch tabs: Bernoulli draws as ``1*(torch.rand(10, 10) < p)``,
+    a discrete uniform's ``torch.randint``, a continuous uniform, the binomial pmf from
+    ``binom`` and its cdf by cumsum, Binomial and Poisson from torch.distributions sampled
+    10x10, the Gaussian pdf, the central limit sums, and the covariance of a pair of random
+    variables computed by hand."""
+    p = 0.3
+    print(1*(torch.rand(10, 10) < p))
+    n = 5
+    print(torch.randint(1, n, size=(10, 10)))
+    a, b = 1, 3
+    print((b - a) * torch.rand(10, 10) + a)
+
+    def binom(n, k):
+        comb = 1
+        for i in range(min(k, n - k)):
+            comb = comb * (n - i) // (i + 1)
+        return comb
+    n, p = 10, 0.2
+    pmf = torch.tensor([p**i * (1-p)**(n - i) * binom(n, i) for i in range(n + 1)])
+    print(pmf, torch.cumsum(pmf, dim=0))
+    print(f'mean {n*p:.2f}, variance {n*p*(1-p):.2f}')
+    m = torch.distributions.binomial.Binomial(n, p)
+    print(m.sample(sample_shape=(10, 10)))
+    lam = 5.0
+    xs = [i for i in range(20)]
+    pmf = torch.tensor([torch.exp(torch.tensor(-lam)) * lam**k / factorial
+                        for k, factorial in zip(xs, [math.factorial(k) for k in xs])])
+    print(pmf[:6])
+    m = torch.distributions.poisson.Poisson(lam)
+    print(m.sample((10, 10)))
+    mu, sigma = 0, 1
+    x = torch.arange(-3, 3, 0.5)
+    p = 1 / math.sqrt(2 * torch.pi * sigma**2) * torch.exp(-(x - mu)**2 / (2 * sigma**2))
+    print(p)
+    print(torch.normal(mu, sigma, size=(10, 10)))
+    n_sum = 10
+    sums = torch.rand(1000, n_sum).sum(dim=1)
+    print(sums.mean(), sums.var(), sums[:5])
+    x = torch.tensor([1, 2, 3, 4], dtype=torch.float32)
+    probs = torch.tensor([0.1, 0.2, 0.3, 0.4])
+    mean = (x * probs).sum()
+    var = ((x - mean)**2 * probs).sum()
+    print(mean, var, torch.sqrt(var))
+    return {"sums": sums, "pmf": pmf}
+
+
+def d2l_appendix_information_theory(torch):
+    """d2l-ai/d2l-en chapter_appendix-mathematics-for-deep-learning/information-theory.md, the
+    PyTorch tab: self_information with torch.log2, entropy, joint and conditional entropy
+    and mutual information through a hand-written nansum (``torch.where(torch.isnan(x), ...)``),
+    the KL divergence of sorted normal samples (``torch.normal`` after manual_seed(1)), the
+    cross entropy written with fancy indexing against nn.NLLLoss on log-probabilities."""
+    def self_information(p):
+        return -torch.log2(torch.tensor(p)).item()
+    print(self_information(1 / 64))
+
+    def nansum(x):
+        return x[~torch.isnan(x)].sum()
+
+    def entropy(p):
+        entropy = - p * torch.log2(p)
+        out = nansum(entropy)
+        return out
+    print(entropy(torch.tensor([0.1, 0.5, 0.1, 0.3])))
+
+    def joint_entropy(p_xy):
+        joint_ent = -p_xy * torch.log2(p_xy)
+        out = nansum(joint_ent)
+        return out
+    print(joint_entropy(torch.tensor([[0.1, 0.5], [0.1, 0.3]])))
+
+    def conditional_entropy(p_xy, p_x):
+        p_y_given_x = p_xy/p_x
+        cond_ent = -p_xy * torch.log2(p_y_given_x)
+        out = nansum(cond_ent)
+        return out
+    print(conditional_entropy(torch.tensor([[0.1, 0.5], [0.2, 0.3]]), torch.tensor([0.2, 0.8])))
+
+    def mutual_information(p_xy, p_x, p_y):
+        p = p_xy / (p_x * p_y)
+        mutual = p_xy * torch.log2(p)
+        out = nansum(mutual)
+        return out
+    print(mutual_information(torch.tensor([[0.1, 0.5], [0.1, 0.3]]),
+                             torch.tensor([0.2, 0.8]), torch.tensor([[0.75, 0.25]])))
+
+    def kl_divergence(p, q):
+        kl = p * torch.log2(p / q)
+        out = nansum(kl)
+        return out.abs().item()
+    torch.manual_seed(1)
+    tensor_len = 10000
+    p = torch.normal(0, 1, (tensor_len, ))
+    q1 = torch.normal(-1, 1, (tensor_len, ))
+    q2 = torch.normal(1, 1, (tensor_len, ))
+    p = torch.sort(p)[0]
+    q1 = torch.sort(q1)[0]
+    q2 = torch.sort(q2)[0]
+    kl_pq1 = kl_divergence(p, q1)
+    kl_pq2 = kl_divergence(p, q2)
+    similar_percentage = abs(kl_pq1 - kl_pq2) / ((kl_pq1 + kl_pq2) / 2) * 100
+    print(f'{kl_pq1:.4f}, {kl_pq2:.4f}, {similar_percentage:.4f}')
+    kl_q2p = kl_divergence(q2, p)
+    differ_percentage = abs(kl_q2p - kl_pq2) / ((kl_q2p + kl_pq2) / 2) * 100
+    print(f'{kl_q2p:.4f}, {differ_percentage:.4f}')
+
+    def cross_entropy(y_hat, y):
+        ce = -torch.log(y_hat[range(len(y_hat)), y])
+        return ce.mean()
+    labels = torch.tensor([0, 2])
+    preds = torch.tensor([[0.3, 0.6, 0.1], [0.2, 0.3, 0.5]], requires_grad=True)
+    ce = cross_entropy(preds, labels)
+    print(ce, ce.grad_fn)
+    nll_loss = torch.nn.NLLLoss()
+    loss = nll_loss(torch.log(preds), labels)
+    print(loss)
+    (ce + loss).backward()
+    print(preds.grad)
+    return {"preds.grad": preds.grad, "p": p}
+
+
+def d2l_appendix_statistics_and_likelihood(torch):
+    """d2l-ai/d2l-en chapter_appendix-mathematics-for-deep-learning/maximum-likelihood.md,
+    statistics.md and naive-bayes.md, the PyTorch tabs: the coin's likelihood maximised by
+    gradient descent on theta (``theta -= lr * theta.grad`` under no_grad) against n_H / (n_H +
+    n_T); an estimator's mean squared error, bias and variance (``stat_bias``, ``mse``) over
+    ``torch.normal`` samples; a confidence interval from ``torch.std``; and naive Bayes on
+    binarised stand-in images (counts per class and pixel, Laplace smoothing, log-probabilities
+    summed, ``argmax`` and the accuracy)."""
+    n_H, n_T = 8675309, 256245
+    theta = torch.tensor(0.5, requires_grad=True)
+    lr = 1e-9
+    for iter in range(100):
+        loss = -(n_H * torch.log(theta) + n_T * torch.log(1 - theta))
+        loss.backward()
+        with torch.no_grad():
+            theta -= lr * theta.grad
+        theta.grad.zero_()
+    print(theta, n_H / (n_H + n_T))
+
+    def stat_bias(true_theta, est_theta):
+        return (torch.mean(est_theta) - true_theta)
+
+    def mse(data, true_theta):
+        return (torch.mean(torch.square(data - true_theta)))
+    theta_true = 1
+    sigma = 4
+    sample_len = 10000
+    samples = torch.normal(theta_true, sigma, size=(sample_len, 1))
+    theta_est = torch.mean(samples)
+    print(theta_est, mse(samples, theta_true))
+    bias = stat_bias(theta_true, theta_est)
+    print(torch.square(samples.std(unbiased=False)) + torch.square(bias))
+    N = 1000
+    samples = torch.normal(0, 1, size=(N,))
+    t_star = 1.96
+    mu_hat = torch.mean(samples)
+    sigma_hat = samples.std(unbiased=True)
+    print((mu_hat - t_star*sigma_hat/torch.sqrt(torch.tensor(N, dtype=torch.float32)),
+           mu_hat + t_star*sigma_hat/torch.sqrt(torch.tensor(N, dtype=torch.float32))))
+    data = image_dataset(torch, 60, shape=(1, 6, 6), classes=3, seed=11)
+    X = torch.stack([data[i][0] for i in range(len(data))]).squeeze(1)
+    Y = torch.tensor([data[i][1] for i in range(len(data))])
+    X = (X > 0.5).float()
+    n_y = torch.zeros(3)
+    for y in range(3):
+        n_y[y] = (Y == y).sum()
+    P_y = n_y / n_y.sum()
+    print(P_y)
+    n_x = torch.zeros((3, 6, 6))
+    for y in range(3):
+        n_x[y] = torch.tensor(X.numpy()[Y.numpy() == y].sum(axis=0))
+    P_xy = (n_x + 1) / (n_y + 2).reshape(3, 1, 1)
+    log_P_xy = torch.log(P_xy)
+    log_P_xy_neg = torch.log(1 - P_xy)
+    log_P_y = torch.log(P_y)
+
+    def bayes_pred_stable(x):
+        x = x.unsqueeze(0)
+        p_xy = log_P_xy * x + log_P_xy_neg * (1 - x)
+        p_xy = p_xy.reshape(3, -1).sum(axis=1)
+        return p_xy + log_P_y
+    py = bayes_pred_stable(X[0])
+    print(py, py.argmax(dim=0), int(py.argmax(dim=0)) == Y[0])
+
+    def predict(X):
+        return [bayes_pred_stable(x).argmax(dim=0).type(torch.int32).item() for x in X]
+    preds = torch.tensor(predict(X), dtype=torch.int32)
+    print(preds[:10], float((preds == Y).sum()) / len(Y))
+    return {"theta": theta, "P_xy": P_xy}
+
+
+def torchtune_chunked_cross_entropy(torch):
+    """pytorch/torchtune torchtune/modules/loss/ce_chunked_output_loss.py (CEWithChunkedOutputLoss)
+    with the chunked output of torchtune/modules/transformer.py (``output.chunk(num_output_chunks,
+    dim=1)``): a tiny decoder's hidden states in bfloat16 through the output projection in
+    chunks (float16 where torchtune has bfloat16, which minigrad has not got), each chunk upcast with ``.float()`` and summed with ``F.cross_entropy(...,
+    reduction="sum", ignore_index=-100)``, divided by the count of labels not ignored; against
+    the unchunked cross entropy, and the same chunks through nn.LinearCrossEntropyLoss; one
+    AdamW step."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class CEWithChunkedOutputLoss(nn.Module):
+        def __init__(self, num_output_chunks=8, ignore_index=-100):
+            super().__init__()
+            self.num_output_chunks = num_output_chunks
+            self.ignore_index = ignore_index
+
+        def compute_cross_entropy(self, logits, labels, normalize=True):
+            return F.cross_entropy(logits.float(), labels, ignore_index=self.ignore_index,
+                                   reduction="sum")
+
+        def forward(self, logits, labels):
+            mask = labels != self.ignore_index
+            total_elements = mask.sum()
+            labels = [target_chunk.reshape(-1)
+                      for target_chunk in labels.chunk(self.num_output_chunks, dim=1)]
+            logits = [logit_chunk.reshape(-1, logit_chunk.size(-1)) for logit_chunk in logits]
+            total_loss = 0.0
+            for logits_chunk, labels_chunk in zip(logits, labels):
+                total_loss += self.compute_cross_entropy(logits_chunk, labels_chunk)
+            return total_loss / total_elements
+
+    class TinyDecoder(nn.Module):
+        def __init__(self, vocab_size=40, dim=16, num_output_chunks=4):
+            super().__init__()
+            self.tok_embeddings = nn.Embedding(vocab_size, dim)
+            self.layer = nn.Sequential(nn.Linear(dim, 4 * dim), nn.SiLU(), nn.Linear(4 * dim, dim))
+            self.norm = nn.RMSNorm(dim, eps=1e-6)
+            self.output = nn.Linear(dim, vocab_size, bias=False)
+            self.num_output_chunks = num_output_chunks
+
+        def forward(self, tokens):
+            h = self.tok_embeddings(tokens)
+            h = h + self.layer(h)
+            h = self.norm(h)
+            if self.num_output_chunks > 0:
+                return [self.output(chunk) for chunk in h.chunk(self.num_output_chunks, dim=1)]
+            return self.output(h).float()
+
+    torch.manual_seed(7)
+    model = TinyDecoder()
+    tokens = torch.randint(0, 40, (3, 12))
+    labels = torch.roll(tokens, -1, dims=1)
+    labels[:, -1] = -100
+    labels[0, :3] = -100
+    loss_fn = CEWithChunkedOutputLoss(num_output_chunks=4)
+    logits = model(tokens)
+    print(len(logits), [tuple(c.shape) for c in logits])
+    loss = loss_fn(logits, labels)
+    print(loss, loss.grad_fn)
+    model.num_output_chunks = 0
+    full = F.cross_entropy(model(tokens).reshape(-1, 40), labels.reshape(-1))
+    print(full, torch.allclose(loss, full))
+    lce = nn.LinearCrossEntropyLoss(16, 40)
+    with torch.no_grad():
+        lce.linear.weight.copy_(model.output.weight)
+    h = model.norm(model.tok_embeddings(tokens) + model.layer(model.tok_embeddings(tokens)))
+    per_chunk = [F.linear_cross_entropy(hc.reshape(-1, 16), lce.linear.weight, lc.reshape(-1),
+                                        reduction="sum")
+                 for hc, lc in zip(h.chunk(4, dim=1), labels.chunk(4, dim=1))]
+    print(per_chunk, sum(per_chunk) / (labels != -100).sum(), lce(h.reshape(-1, 16),
+                                                                          labels.reshape(-1)))
+    model.num_output_chunks = 4
+    model = model.to(torch.float16)
+    logits = model(tokens)
+    print(logits[0].dtype, loss_fn(logits, labels))
+    model = model.float()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    loss = loss_fn(model(tokens), labels)
+    loss.backward()
+    opt.step()
+    print(loss.item(), model.output.weight.grad.norm())
+    return {"output.weight": model.output.weight, "norm.weight": model.norm.weight}
+
+
+def linalg_tensorinv_tensorsolve_docstrings(torch):
+    """pytorch/pytorch torch/linalg/__init__.py: the Examples of tensorinv (``torch.eye(4 * 6)
+    .reshape((4, 6, 8, 3))`` inverted with ind=2, its tensordot against tensorsolve; a 4x4
+    matrix's tensorinv with ind=1 against inv) and of tensorsolve (the identity of 2*3*4
+    reshaped, ``tensordot(A, X, dims=X.ndim)`` against B; ``dims=(0, 2)`` and the permuted
+    A), then a gradient through tensorsolve."""
+    A = torch.eye(4 * 6).reshape((4, 6, 8, 3))
+    Ainv = torch.linalg.tensorinv(A, ind=2)
+    print(Ainv.shape)
+    B = torch.randn(4, 6)
+    print(torch.allclose(torch.tensordot(Ainv, B), torch.linalg.tensorsolve(A, B)))
+    A = torch.randn(4, 4)
+    Atensorinv = torch.linalg.tensorinv(A, ind=1)
+    Ainv = torch.linalg.inv(A)
+    print(torch.allclose(Atensorinv, Ainv), Atensorinv)
+    A = torch.eye(2 * 3 * 4).reshape((2 * 3, 4, 2, 3, 4))
+    B = torch.randn(2 * 3, 4)
+    X = torch.linalg.tensorsolve(A, B)
+    print(X.shape, torch.allclose(torch.tensordot(A, X, dims=X.ndim), B))
+    A = torch.randn(6, 4, 4, 3, 2)
+    B = torch.randn(4, 3, 2)
+    X = torch.linalg.tensorsolve(A, B, dims=(0, 2))
+    print(X.shape)
+    A = A.permute(1, 3, 4, 0, 2)
+    print(A.shape[B.ndim:], torch.allclose(torch.tensordot(A, X, dims=X.ndim), B, atol=1e-6))
+    A = (torch.randn(2, 3, 6) + 3 * torch.eye(6).reshape(2, 3, 6)).requires_grad_()
+    B = torch.randn(2, 3)
+    X = torch.linalg.tensorsolve(A, B)
+    print(X, X.grad_fn.next_functions)
+    X.square().sum().backward()
+    print(A.grad[0])
+    try:
+        torch.linalg.tensorinv(A, ind=1)
+    except RuntimeError as error:
+        print(error)
+    return {"A.grad": A.grad, "X": X}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -40887,4 +41322,7 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             torch_compile_tutorial, nn_utils_rnn_and_vector_docstrings,
             scaled_dot_product_attention_tutorial, scaled_dot_product_attention_docstring,
             dive_zh_ch05_cnn, dive_zh_ch03_scratch, nn_utils_checkpoint_clip_fusion_docstrings,
-            linalg_docstrings, autograd_graph_docstrings, uvadlc_meta_learning_protonet]
+            linalg_docstrings, autograd_graph_docstrings, uvadlc_meta_learning_protonet,
+            d2l_appendix_calculus, d2l_appendix_linear_algebra, d2l_appendix_distributions,
+            d2l_appendix_information_theory, d2l_appendix_statistics_and_likelihood,
+            torchtune_chunked_cross_entropy, linalg_tensorinv_tensorsolve_docstrings]
