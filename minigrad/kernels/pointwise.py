@@ -212,7 +212,7 @@ def tanh(x):
 
 
 def _compiled(x) -> bool:
-    """Whether the compiled row loop takes this float32 array: there, and a plain
+    """Whether the compiled sigmoid loop takes this float32 array: there, and a plain
     C-contiguous array (other layouts keep NumPy's, whose result follows the operand's
     layout, as PyTorch's)."""
     return compiled.AVAILABLE and type(x) is np.ndarray and x.flags.c_contiguous
