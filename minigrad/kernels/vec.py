@@ -28,6 +28,7 @@ __all__ = ["reduce_rows", "lanes_total", "max_all", "min_all", "min_and_max", "C
            "NATIVE_VECTOR_BYTES"]
 
 VECTOR_BYTES = 32  # AVX2
+GRAIN_SIZE = 32768  # (at::internal::GRAIN_SIZE: a longer reduction is split among threads)
 
 
 def _capability() -> str:
@@ -38,16 +39,15 @@ def _capability() -> str:
     chosen = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
     if chosen in ("avx512", "avx2", "default"):
         return chosen
-    has = _CPU_FEATURES
-    if all(has.get(part) for part in ("AVX512F", "AVX512VL", "AVX512BW", "AVX512DQ", "FMA3")):
+    if all(_CPU_FEATURES.get(part) for part in ("AVX512F", "AVX512VL", "AVX512BW", "AVX512DQ",
+                                                "FMA3")):
         return "avx512"
-    return "avx2" if has.get("AVX2") and has.get("FMA3") else "default"
+    return "avx2" if _CPU_FEATURES.get("AVX2") and _CPU_FEATURES.get("FMA3") else "default"
 
 
 CAPABILITY = _capability()
 # (the default build's vectors are 32 bytes too; machines other than x86 are not measured)
 NATIVE_VECTOR_BYTES = 64 if CAPABILITY == "avx512" else 32
-GRAIN_SIZE = 32768  # (at::internal::GRAIN_SIZE: a longer reduction is split among threads)
 
 
 def reduce_rows(rows: np.ndarray, add=np.add, lanes: int | None = None) -> np.ndarray:
