@@ -173,10 +173,41 @@ def test_without_numba_the_numpy_steps_compute_them():
     assert found[0] == "False" and found[1].strip() == expected
 
 
+def _every_float32(low, high):
+    return np.arange(np.float32(low).view(np.int32), np.float32(high).view(np.int32),
+                     dtype=np.int32).view(np.float32)
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="numba is not installed")
+def test_compiled_tanh_is_float64s_tanh_rounded_once():
+    """The compiled float32 tanh computes float64's tanh its own way (the exp of 2|x|
+    from its series, or tanh's series near 0): rounded to float32 it must be the C
+    library's float64 tanh rounded, for every float32 on both sides of its switches (the
+    series up to |x| = 0.0625; 9.01, from which tanh rounds to 1; 20, its clamp; the
+    subnormals), for random values of every scale, and for NaN, inf and -0.0, without
+    setting a floating-point flag NumPy would warn of."""
+    rng = np.random.default_rng(7)
+    values = [_every_float32(0.06, 0.065), _every_float32(9.0, 9.03),
+              _every_float32(19.99, 20.01), _every_float32(0, 1e-39),
+              np.array([np.nan, -np.nan, np.inf, -np.inf, -0.0, 3e38], np.float32)]
+    values += [(rng.standard_normal(200_000) * scale).astype(np.float32)
+               for scale in (1e-5, 0.01, 0.1, 0.5, 2.0, 6.0, 30.0)]
+    x = np.concatenate(values)
+    x = np.concatenate([x, -x])
+    with np.errstate(all="raise"):
+        ours = compiled.tanh_rounded(x)
+    rounded = np.tanh(x.astype(np.float64)).astype(np.float32)
+    # (a NaN comes back as it was given, sign included, as from PyTorch's tanh and C's;
+    # NumPy's float64 tanh makes every NaN positive)
+    expected = np.where(np.isnan(x), x, rounded)
+    assert np.array_equal(_bits(ours), _bits(expected))
+    assert np.array_equal(_bits(ours[np.isnan(x)]), _bits(torch.tanh(torch.tensor(x[np.isnan(x)]))))
+
+
 @pytest.mark.parametrize("shape", [(4, 4), (1,), (3, 5, 7), (300, 500)])
 def test_tanh_and_its_gradient_have_pytorchs_bits(shape):
     """float32 tanh in one compiled loop (below threads.BIG elements): float64's tanh rounded once (the NumPy steps'
-    value, and PyTorch's SLEEF tanh's in 99.9 % of values); its gradient grad * (1 - y*y)
+    value, and PyTorch's tanh's in 99.9 % of values); its gradient grad * (1 - y*y)
     with 1 - y*y rounded once, PyTorch's fused multiply-add: bit for bit."""
     x = _rows(shape, 2.0)
     if x.size >= 3:
