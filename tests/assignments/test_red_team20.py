@@ -1,6 +1,15 @@
 """The twentieth red team's attacks. What succeeded before, and the construction that closed
 it:
 
+* **a y that is not x multiplied by the factor, with the values and the slope of one**:
+  assignment 3's slopes were taken along ones, d(y · 1)/dx, which says only that each
+  column of the Jacobian sums to the factor. Over x of ones (the notebook's own), ``y = x *
+  (factor + 1) - x.flip(0)`` (or ``- x.roll(1, 0)``) has the values of ``factor * x`` and a
+  slope of factor + 1 - 1 along ones: q2 and q3 scored (measured in the question module),
+  allowed names only, for a y that is factor * x at x of ones alone. (``_slope``: taken
+  along a direction drawn when the module is loaded, after which no student code runs
+  before the extract step, and divided by it: the factor everywhere only where the
+  Jacobian is the factor times the identity.)
 * **a tensor's memory written through NumPy again, past red team 19's read-only view**: the
   array NumPy received for a tensor (``np.asarray(x.grad)``) was a read-only *view* of the
   tensor's own memory, and a view of a writable array can be made writable again with
@@ -20,6 +29,7 @@ import shutil
 
 import nbformat
 import pytest
+from assignment_files import FOLDER
 from keys import build, right
 
 from grader.cli import main
@@ -73,7 +83,7 @@ def test_numpy_shares_no_memory_with_a_tensor_whatever_the_spelling(tmp_path, mo
     for student in answers:
         result = json.loads((tmp_path / "out" / "results" / T / f"{student}.json").read_text())
         points = {q["name"]: (q["points"], q["max_points"], q["review"])
-                  for q in result["questions"]}
+                  for q in result["questions"] if q["name"] != "q4"}  # (q4: written)
         assert all(got == most and not review for got, most, review in points.values()), \
             (student, points, result["problems"])
 
@@ -137,3 +147,32 @@ def test_the_attacks_use_allowed_names_only(code):
     """Each attack passes --strict (so that only the construction above stops it)."""
     from grader.scan import strict_findings
     assert strict_findings(code, autograd=True) == []
+
+
+SLOPED = ["y = x * {f}", "y = x + x * {g}", "y = (x * {h}) / 2"]
+NOT_TIMES = ["y = x * {p} - x.flip(0)", "y = x * {p} - x.roll(1, 0)",
+             "y = x * {f} + x.roll(1, 1) - x"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("line", SLOPED + NOT_TIMES)
+def test_q2_scores_only_a_y_that_is_x_times_the_factor(line, dtype):
+    """q2 of assignment 3, judged as the grader judges it (the extract step's data through
+    JSON, then the judge), over the notebook's x of ones: ``factor * x`` in any spelling
+    scores; a y with those values and a Jacobian that is not the factor times the identity
+    (its columns summing to the factor) does not. Before, every line of ``NOT_TIMES``
+    scored (along ones, its slope is the factor)."""
+    import minigrad
+    from grader.data import roundtrip
+    from grader.questions import find_assignment
+
+    questions = find_assignment(T, FOLDER)  # (this checkout's, whatever the venv installed)
+    factor = 3
+    code = line.format(f=factor, g=factor - 1, h=2 * factor, p=factor + 1)
+    namespace = {"torch": minigrad}
+    exec(f"x = torch.ones(3, 4, dtype=torch.{dtype}, requires_grad=True)\n{code}\n"
+         "z = y.sum()", namespace)
+    q2 = questions.question("q2")
+    found = q2.judge(roundtrip(q2.extract(namespace, None)), None, {"shape": (3, 4),
+                                                                     "factor": factor})
+    assert all(f.ok for f in found) == (line in SLOPED), [f.text for f in found]
