@@ -206,24 +206,45 @@ def _no_new_tasks(autograd: bool, user: int | None, files: dict | None = None,
 
 
 def _no_writable_handles() -> None:
-    """NumPy's view of a tensor (``np.asarray(t)``, ``np.ravel(t)``, ``np.atleast_1d(t)``,
-    ``np.array(t, copy=False)``: ``Tensor.__array__``) is read-only in a run with autograd.
-    It shared the tensor's memory, writable, with plain allowed names, where autograd does
-    not see: ``g = np.asarray(x.grad); g[:] = 7`` put a gradient in place by hand, and
-    ``h = np.asarray(w)`` before ``w.requires_grad = True`` changed w's values after y was
+    """In a run with autograd, no tensor shares its memory with a NumPy array: NumPy's view of
+    a tensor (``np.asarray(t)``, ``np.ravel(t)``, ``np.atleast_1d(t)``, ``np.array(t,
+    copy=False)``: ``Tensor.__array__``) is a read-only copy, and a tensor made from an array
+    (``torch.as_tensor``, ``torch.asarray``, ``torch.from_numpy``, ``torch.frombuffer``) holds
+    a copy of it.
+
+    A shared array is a handle on the tensor's values, written where autograd does not see:
+    ``g = np.asarray(x.grad); g[:] = 7`` put a gradient in place by hand, and ``h =
+    np.asarray(w)`` before ``w.requires_grad = True`` changed w's values after y was
     computed from it, both unheld under --strict, whose rules (``scan.AUTOGRAD_BYPASS``)
-    hold ``.numpy()``, ``.data`` and ``x.grad[...] =`` for that reason (red team 19). So
-    no spelling of it is a handle: the array NumPy receives cannot be written."""
+    hold ``.numpy()``, ``.data`` and ``x.grad[...] =`` for that reason (red team 19). The
+    read-only view that closed it was a view of the tensor's own memory: ``g.setflags(
+    write=True)`` (or ``g.flags["WRITEABLE"] = True``, or its ``.base``) made it writable
+    again, and an array handed to ``torch.as_tensor`` before ``x.requires_grad_()`` stayed
+    the tensor's memory, all with allowed names (red team 20). So nothing is shared: every
+    array is a copy, whatever the spelling, and whatever is done to it."""
+    import numpy as np
+
     import minigrad
+    from minigrad import creation
 
     shared = minigrad.Tensor.__array__
 
     def __array__(self, dtype=None):
-        array = shared(self, dtype)
-        view = array.view()
-        view.flags.writeable = False
-        return view
+        array = np.array(shared(self, dtype), copy=True)  # (its own memory)
+        array.flags.writeable = False  # (a write raises, as it did: not silently lost)
+        return array
     minigrad.Tensor.__array__ = __array__
+    over_array, over_buffer = creation.from_numpy, creation.buffer_array
+
+    def from_numpy(ndarray):
+        return over_array(np.array(ndarray, copy=True) if isinstance(ndarray, np.ndarray)
+                          else ndarray)  # (anything else: its own error)
+
+    def buffer_array(*arguments):
+        return np.array(over_buffer(*arguments), copy=True)
+    # (as_tensor and asarray call creation.from_numpy, frombuffer creation.buffer_array)
+    creation.from_numpy = minigrad.from_numpy = from_numpy
+    creation.buffer_array = buffer_array
 
 
 def _without_autograd() -> None:

@@ -89,8 +89,31 @@ def _extract_with_slopes(question: str, *names):
 _SLOPES: dict = {}
 
 
+# The directions the slopes are taken in: unknown to the student's code, which runs before
+# any is drawn (the generator is seeded from the system when the module is loaded, before
+# the cells run). Taken along ones, the slope said only that the columns of the Jacobian
+# sum to the factor: over x of ones, ``y = x * (factor + 1) - x.flip(0)`` has the values of
+# ``factor * x`` and a slope of factor + 1 - 1 along ones, and scored q2 and q3 with allowed
+# names (red team 20), though y is not x multiplied by the factor. Along a random direction
+# v, d(made · v)/d(source) / v is the factor everywhere only where the Jacobian is the
+# factor times the identity (or by a chance of the student's that is nil).
+_DIRECTIONS = np.random.default_rng()
+
+
+def _direction(made, source):
+    """What ``made`` is multiplied by before its slope in ``source`` is taken: random,
+    between 1 and 2, when ``made`` has ``source``'s shape or is one number, else ones."""
+    import minigrad
+
+    if tuple(made.shape) not in ((), tuple(source.shape)) or not made.is_floating_point():
+        return minigrad.ones_like(made)
+    return minigrad.tensor(_DIRECTIONS.uniform(1.0, 2.0, tuple(made.shape)), dtype=made.dtype)
+
+
 def _slope(source, made):
-    """d(made · 1)/d(source) by autograd, or as autograd showed it earlier for the very same
+    """d(made · v)/d(source) / v by autograd (``_direction``: v random, so that the slope is
+    the factor only where made is source times the factor, elementwise; along ones, as
+    before, where the shapes differ), or as autograd showed it earlier for the very same
     tensors (None when it cannot say: a backward() freed the graph before any step asked,
     source does not require grad, ...), leaving the graph and the gradients as they were
     (``retain_graph``; ``autograd.grad`` fills a retained ``.grad`` on its way, which is put
@@ -104,8 +127,11 @@ def _slope(source, made):
         warnings.simplefilter("ignore")  # (reading a non-leaf's .grad warns)
         kept = [(t, t.grad) for t in (source, made)]
         try:
-            slope, = minigrad.autograd.grad(made, source, minigrad.ones_like(made),
+            direction = _direction(made, source)
+            slope, = minigrad.autograd.grad(made, source, direction,
                                             retain_graph=True, allow_unused=True)
+            if slope is not None and tuple(made.shape) in ((), tuple(source.shape)):
+                slope = slope / direction  # (elementwise: the factor, where y = factor * x)
         except Exception:  # noqa: BLE001 (the student's graph: anything)
             seen = _SLOPES.get(id(made))
             same = seen is not None and seen[0] is made and seen[1] is made.grad_fn \
