@@ -35,6 +35,7 @@ from pathlib import Path
 
 from kit_i18n import language
 
+from . import lab_style
 from .i18n import _
 from .signals import default_interrupts, restore_interrupts
 from .kit import copy_lessons, trust_lessons
@@ -88,8 +89,10 @@ def lessons_ready(folder: Path, lang: str) -> list[str]:
 def lab_defaults(folder: Path, lang: str) -> Path:
     """A Jupyter configuration folder (for ``JUPYTER_CONFIG_PATH``) whose
     ``labconfig/default_setting_overrides.json`` sets JupyterLab's menus in ``lang`` and
-    switches its news pop-up off. JupyterLab layers these defaults over the environment's
-    ``overrides.json``; the learner's own settings (the Settings menu) still win."""
+    switches its news pop-up off, and whose ``jupyter_server_config.json`` switches on the
+    kit's style sheet (``grader.lab_style``: printed lines break between words). JupyterLab
+    layers these defaults over the environment's ``overrides.json``; the learner's own
+    settings (the Settings menu) still win."""
     config = folder / ".jupyter-lab-config"
     path = config / "labconfig" / "default_setting_overrides.json"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -97,6 +100,11 @@ def lab_defaults(folder: Path, lang: str) -> Path:
         "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
                                                         "checkForUpdates": False},
         "@jupyterlab/translation-extension:plugin": {"locale": LAB_LOCALES[lang]},
+    }, indent=1) + "\n", encoding="utf-8")
+    # printed lines (tracebacks too) broken between words: grader.lab_style's style sheet
+    (config / "jupyter_server_config.json").write_text(json.dumps({
+        "ServerApp": {"jpserver_extensions": {lab_style.EXTENSION: True}},
+        "LabApp": {"custom_css": True},
     }, indent=1) + "\n", encoding="utf-8")
     return config
 

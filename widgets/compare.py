@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .i18n import _, ngettext
-from .text import number
+from .text import number, numbers_apart
 
 __all__ = ["Verdict", "Clues", "judge", "not_yet", "MARK", "status_word"]
 
@@ -88,8 +88,8 @@ class Verdict:
             return ""
         if self.max_diff == 0:
             return _("max diff 0")
-        said = {"diff": f"{self.max_diff:.2g}", "yours": number(self.yours),
-                "autograd": number(self.autograd)}
+        yours, autograd = numbers_apart(self.yours, self.autograd)
+        said = {"diff": f"{self.max_diff:.2g}", "yours": yours, "autograd": autograd}
         if not self.where:  # a 0-dim tensor: one number, no place to name
             return _("max diff {diff} (yours {yours}, autograd's {autograd})").format(**said)
         return _("max diff {diff} at {where} (yours {yours}, autograd's {autograd})").format(
@@ -357,9 +357,10 @@ def _partly_hint(mine, theirs, close) -> str | None:
     # (where: the largest difference may be an entry within the tolerance, the table's
     # "max diff" of a small gradient beside one a little off in a tiny entry)
     first = tuple(int(i) for i in np.argwhere(wrong)[0])
+    yours, autograd = numbers_apart(mine[first], theirs[first])
     return ngettext("Right in {right} of {total} entries; {count} differs, at {where} (yours "
                     "{yours}, autograd's {autograd}).",
                     "Right in {right} of {total} entries; {count} differ, the first at {where} "
                     "(yours {yours}, autograd's {autograd}).", count).format(
         right=total - count, total=total, count=count, where=index_text(first),
-        yours=number(mine[first]), autograd=number(theirs[first]))
+        yours=yours, autograd=autograd)

@@ -33,7 +33,7 @@ import numpy as np
 
 from .adapter import is_tensor, library, to_numpy
 from .i18n import _
-from .text import number
+from .text import number, numbers_apart
 
 __all__ = ["check_derivatives", "numerical_gradient", "DerivativeComparison", "Comparison"]
 
@@ -146,7 +146,9 @@ class DerivativeComparison:
             for k, v in enumerate(values):
                 bad = k != 1 and not _close(v, values[1], self.atol, self.rtol)
                 style = cell + (";color:#b00020;font-weight:bold" if bad else "")
-                cells.append(f'<td style="{style}">{number(v)}{" ✗" if bad else ""}</td>')
+                # (a value that disagrees is written with the digits that show it differs)
+                shown = numbers_apart(v, values[1])[0] if bad else number(v)
+                cells.append(f'<td style="{style}">{shown}{" ✗" if bad else ""}</td>')
             lines.append(f'<tr><td style="{cell}">{html.escape(name + where)}</td>'
                          f'{"".join(cells)}</tr>')
         shown = sum(1 for _ in self._rows())

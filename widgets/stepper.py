@@ -95,6 +95,7 @@ class BackwardStepper(StaticFallback, w.VBox):
                                           max_nodes=max_nodes)
             self.plan = plan_frames(self.model, self.steps, gradient, max_values=max_values)
         self.frames = FlipBook(self.model, self.plan, max_values=max_values, engine=engine)
+        self._kinds = {box.kind for box in self.model.boxes.values()}  # named in the legend
         self.texts = [frame.text for frame in self.plan]
         self.max_frames = max_frames
         last = len(self.plan) - 1
@@ -124,7 +125,7 @@ class BackwardStepper(StaticFallback, w.VBox):
         traitlets.link((self, "index"), (self._slider, "value"))
         traitlets.dlink((self, "interval"), (self._play, "interval"))
         children = [w.HBox([self._play, self._slider, *buttons]), self._live, self._frames,
-                    self._picture, w.HTML(legend_html())]
+                    self._picture, w.HTML(legend_html(self._kinds))]
         if quiz:
             children[1:1] = [self._quiz_row()]
         super().__init__(children=children, **kwargs)
@@ -272,7 +273,7 @@ class BackwardStepper(StaticFallback, w.VBox):
     def static_html(self) -> str:
         """The frame shown, as plain HTML (for previews without widgets)."""
         return frame_html(inline_svg(self.svg), self.text, self.index, len(self.plan) - 1,
-                          self._lines) + legend_html()
+                          self._lines) + legend_html(self._kinds)
 
     def __repr__(self) -> str:
         frames = len(self.plan) - 1

@@ -32,6 +32,7 @@ import pytest
 
 import minigrad as torch
 from minigrad.autograd import backward_steps
+from grader.lab import lab_defaults
 from widgets.graph import GraphModel
 
 REPO = Path(__file__).resolve().parents[2]
@@ -122,6 +123,9 @@ def lab(tmp_path_factory):
     root = base / "notebooks"
     shutil.copytree(REPO / "notebooks", root)
     env = lab_env(base, SETTINGS)
+    # the configuration `minigrad-kit lab` starts JupyterLab with (its menus' language, the
+    # kit's style sheet: printed lines break between words)
+    env["JUPYTER_CONFIG_PATH"] = str(lab_defaults(base / "kit", "en"))
     # what `make lab` does before it starts Lab: copy the learner's course, trust
     # the lessons (so stored outputs render unrun), switch the news pop-up off
     # (the course goes into the served folder, as my-lessons/, not into the repository)

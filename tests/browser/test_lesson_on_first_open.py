@@ -18,6 +18,16 @@ from conftest import (current_box, engine_order, open_notebook, play_and_watch, 
 pytestmark = pytest.mark.browser
 
 LESSON = "04_inside_backward.ipynb"
+# The fills of the stepper's boxes on screen (as the browser paints them, the frame's style
+# sheet applied) that no sample of its legend has: the yellow boxes of named tensors, the
+# grey nodes not yet run and the pale blue leaves were named nowhere (audit 21).
+_UNNAMED = """stepper => {
+    const named = new Set([...stepper.querySelectorAll('.minigrad-legend rect')]
+        .map(r => getComputedStyle(r).fill));
+    const drawn = new Set([...stepper.querySelectorAll('svg g.node polygon')]
+        .filter(p => p.getClientRects().length > 0).map(p => getComputedStyle(p).fill));
+    return [...drawn].filter(c => !named.has(c) && c !== 'none');
+}"""
 
 
 def test_unrun_lesson_shows_graphs_and_plays(page, lab):
@@ -39,6 +49,7 @@ def test_unrun_lesson_shows_graphs_and_plays(page, lab):
     assert not page.get_by_text("official Jupyter news").is_visible()
     shown_frame(stepper, 0, total)
     assert current_box(stepper, 0, total)[0] == output_id
+    assert stepper.evaluate(_UNNAMED) == []  # every fill on screen is in the legend
     snapshot(page, "4-unrun-lesson-stepper", stepper)
 
     # Play: frames switch in the page
@@ -47,6 +58,7 @@ def test_unrun_lesson_shows_graphs_and_plays(page, lab):
     assert seen == [(0, output_id)] + [(index, box_id) for index, (box_id, _)
                                        in enumerate(expected, start=1)], seen
     assert not page.get_by_text("official Jupyter news").is_visible()
+    assert stepper.evaluate(_UNNAMED) == []
     snapshot(page, "4-unrun-lesson-played", stepper)
 
 

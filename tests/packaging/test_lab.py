@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import lab
+from grader import lab, lab_style
 from grader.lab import LabError, lessons_ready
 from kit_i18n import speaking
 
@@ -62,6 +62,9 @@ def _stop(server) -> int:
     ("zh_CN.UTF-8", "zh/", "课程已复制到 my-lessons/：这是你自己的副本，以后会一直保留。"),
 ])
 def test_lab_copies_the_lessons_starts_jupyterlab_and_says_where(tmp_path, lang, folder, copied):
+    own = tmp_path / "config" / "custom" / "custom.css"  # the learner's own style sheet
+    own.parent.mkdir(parents=True)
+    own.write_text("/* the learner's own */\n", encoding="utf-8")
     server = _start(tmp_path, lang, "--log", "lab.log")
     said = _lines_until_running(server)
     try:
@@ -86,6 +89,15 @@ def test_lab_copies_the_lessons_starts_jupyterlab_and_says_where(tmp_path, lang,
             defaults.update({key: value.get("default") for key, value in schema.items()})
         assert defaults["locale"] == ("zh_CN" if folder else "en"), defaults
         assert defaults["fetchNews"] == "false" and defaults["checkForUpdates"] is False
+        # printed lines break between words (grader.lab_style, audit 21: a pip install has
+        # no custom.css of the kit's in the learner's Jupyter folder); the learner's own after
+        with urllib.request.urlopen(address, timeout=30) as page:
+            assert b"custom/custom.css" in page.read()
+        with urllib.request.urlopen(f"{base}/custom/custom.css?token={token}",
+                                    timeout=30) as answer:
+            css = answer.read().decode()
+        assert css.startswith(lab_style.CSS) and css.endswith("/* the learner's own */\n"), css
+        assert "word-break: normal" in lab_style.CSS
         assert said[2].endswith("lab.log" + ("。按 Ctrl-C 停止。" if folder else
                                             ". Ctrl-C stops it."))
         assert len(said) == 3  # the summary only: JupyterLab's own lines went to the log
@@ -174,7 +186,7 @@ def test_a_port_taken_after_it_was_found_free_moves_to_the_next(tmp_path, monkey
     import socket
     import threading
 
-    from grader import lab
+    from grader import lab, lab_style
 
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))

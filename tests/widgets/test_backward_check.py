@@ -520,3 +520,18 @@ def test_a_chinese_hint_is_wrapped_by_its_width_on_screen():
     assert _fill(english, HINT_WIDTH, "    ") == textwrap.fill(
         english, HINT_WIDTH, initial_indent="    ", subsequent_indent="    ",
         break_long_words=False, break_on_hyphens=False)
+
+
+def test_two_values_that_differ_are_written_with_the_digits_that_show_it():
+    """A close verdict said "yours 6, autograd's 6" of 6.00002 and 6 (4 significant digits,
+    audit 21): where the two differ, as many digits as show the difference."""
+    close = judge("w", np.array(6.00002), np.array(6.0), Clues(shape=()))
+    assert close.status == "close"
+    assert "(yours 6.00002, autograd's 6)" in close.sentence(), close.sentence()
+    wrong = judge("w", np.array([1.0, 6.00002, 3.0]), np.array([1.0, 6.0, 3.0]), Clues(shape=(3,)),
+                  rtol=1e-7)
+    assert "at [1] (yours 6.00002, autograd's 6)" in str(wrong), str(wrong)
+    assert wrong.hint.endswith("at [1] (yours 6.00002, autograd's 6)."), wrong.hint
+    # equal values, and values 4 digits tell apart, keep 4 digits
+    assert "(yours 0.25, autograd's 0.5)" in str(
+        judge("w", np.array(0.25), np.array(0.5), Clues(shape=())))

@@ -208,3 +208,41 @@ def test_backward_checks_colours_are_the_ones_lesson_10_names():
     fill = _polygon(loss_box).get("fill")
     assert fill == FILL["tensor"] and "green" not in names_of(fill), fill
     assert fill not in {look[0] for look in LOOK.values()}
+
+
+def _colour_word(words: str) -> str:
+    """The colour a legend entry names: its first word, or the one after "pale"."""
+    found = re.match(r"(?:pale )?(\w+)", words)
+    return found.group(1)
+
+
+@pytest.mark.parametrize("name, stepper", list(steppers()), ids=lambda v: v
+                         if isinstance(v, str) else "")
+def test_every_colour_a_frame_draws_is_named_in_its_legend(name, stepper):
+    """Lesson 1's yellow box q (a tensor named, made by the add), the grey nodes that have
+    not run, the pale blue leaves and the green output were drawn in every frame and named
+    in no legend (audit 21). Each box fill and arrow colour of every frame is a sample's
+    colour in the stepper's legend, under words that name that colour."""
+    from widgets.legend import legend_html
+    items = legend_items(stepper._kinds)
+    samples = {}
+    for sample, words in items:
+        colour = _sample_colour(sample)
+        assert _colour_word(words) in names_of(colour), (words, colour)
+        samples.setdefault(colour, []).append(words)
+    for k in range(len(stepper.plan)):
+        svg = stepper.frames.svg(k)
+        fills = {_polygon(g).get("fill") for g in groups(svg, "node").values()}
+        strokes = {p.get("stroke") for g in groups(svg, "edge").values()
+                   for p in g.iter(f"{SVG}path")}
+        unnamed = {c for c in fills | strokes if c not in samples and c != "none"}
+        assert not unnamed, (name, k, unnamed, sorted(samples))
+    assert all(words in legend_html(stepper._kinds) for _, words in items)
+    assert f"{legend_html(stepper._kinds)}" in stepper.static_html()
+
+
+def test_lesson_1s_yellow_box_is_named_in_its_steppers_legend():
+    _, stepper = next(steppers())
+    yellow = [words for sample, words in legend_items(stepper._kinds)
+              if _sample_colour(sample) == FILL["tensor"]]
+    assert yellow == ["yellow: a tensor you named that an operation made (not a leaf)"]

@@ -1,5 +1,6 @@
 """DerivativeCheck and check_derivatives: autograd vs finite differences vs by hand."""
 
+import re
 import subprocess
 import sys
 
@@ -107,3 +108,12 @@ def test_tolerance_boxes_show_numbers_as_python_writes_them():
     assert "atol must be a number, like 1e-05; got 'a lot'" in check._tolerance.typo.value
     check.rtol = 2e-7
     assert rtol_box.value == "2e-07"
+
+
+def test_a_value_marked_wrong_shows_the_digits_where_it_differs():
+    """4.5002 marked ✗ beside finite differences' 4.5 was written "4.5 ✗" (4 digits)."""
+    check = DerivativeCheck(tutorial, torch.ones(2, 2), by_hand=lambda x: 1.5 * (x + 2) + 2e-4)
+    check.rtol = 1e-5
+    assert not check.passed
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", check._table.value)
+    assert cells[:4] == ["x[0, 0]", "4.5", "4.5", "4.5002 ✗"], cells
