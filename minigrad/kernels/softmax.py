@@ -278,6 +278,8 @@ def softmax_backward_data(grad, y, dim):
     """y * (grad - sum(grad * y)) along ``dim``: the gradient of y = softmax(x) (a half's
     in float32, rounded once, as PyTorch's kernel: NumPy's half steps parted in 197 of
     200 random rows)."""
+    if y.ndim == 0:  # (PyTorch's kernel sees one element along a dim: its sum starts at 0.)
+        return softmax_backward_data(np.reshape(grad, (1,)), y.reshape(1), 0).reshape(())
     if y.dtype == np.float16:
         return np.asarray(softmax_backward_data(np.asarray(grad, np.float32), y.astype(np.float32),
                                                 dim).astype(np.float16))
@@ -393,6 +395,8 @@ def _softmax_backward_columns(out, grad, y):
 def log_softmax_backward_data(grad, y, dim):
     """grad - exp(y) * sum(grad) along ``dim``: the gradient of y = log_softmax(x) (a
     half's in float32, rounded once, as PyTorch's kernel)."""
+    if y.ndim == 0:  # (as softmax_backward_data's: sum(-0.) is 0. there, so -0. - 1 * 0.)
+        return log_softmax_backward_data(np.reshape(grad, (1,)), y.reshape(1), 0).reshape(())
     if y.dtype == np.float16:
         return np.asarray(log_softmax_backward_data(
             np.asarray(grad, np.float32), y.astype(np.float32), dim).astype(np.float16))

@@ -374,6 +374,18 @@ def _check_broadcast_fits(x, args) -> None:
                            f"the broadcast shape [{', '.join(map(str, shape))}]")
 
 
+def _same_data(x, src) -> bool:
+    """ATen's copy_ returns at once when src is x or a view of the same memory with the
+    same offset, sizes, strides and dtype (before its check of x's memory)."""
+    if src is x:
+        return True
+    if not is_tensor(src):
+        return False
+    a, b = x._data, src._data
+    return a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides \
+        and a.ctypes.data == b.ctypes.data
+
+
 def inplace(x, op, *args, where=None):
     """Apply ``op(x, *args)`` and store the result in ``x`` itself (``where``: only
     there, into an expanded ``x``: see masked_fill_)."""
@@ -396,9 +408,10 @@ def inplace(x, op, *args, where=None):
         source = clone(x)
     else:
         source = _snapshot(x) if recording else x
-    # (a fill writes one value everywhere; copying a tensor into itself, torch skips)
+    # (a fill writes one value everywhere; copying a tensor into itself, or a view of the
+    # same data laid out the same (another expand of it, its .data), torch skips)
     overlap_ok = op is zeros_like_op or (op is fill and not is_tensor(args[0])) \
-        or (op is copy and args[0] is x) or where is not None
+        or (op is copy and _same_data(x, args[0])) or where is not None
     try:
         result = op(source, *args)
         if result is NotImplemented:  # (an operand neither a tensor nor a number)

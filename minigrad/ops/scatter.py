@@ -84,12 +84,39 @@ def scatter_reduce_of(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarra
     if not include_self:
         out[where] = _identity(reduce, x.dtype)
     _REDUCERS[reduce].at(out, where, src)
+    if reduce in ("amax", "amin") and out.dtype.kind == "f":
+        _keep_first_zero(out, x, where, src, include_self)
     if reduce != "mean":
         return out
     count = np.full(x.shape, int(include_self), x.dtype)
     np.add.at(count, where, 1)
     count[count == 0] = 1
     return out // count if x.dtype.kind in "iub" else out / count
+
+
+def _keep_first_zero(out, x, where, src, include_self):
+    """amax and amin keep the value they hold when the next is equal (PyTorch's std::max and
+    std::min), NumPy's maximum and minimum take the next: this shows only between -0. and
+    0. A place whose result is a zero holds the first zero of its sequence (x's own with
+    include_self, then src's in index order: NumPy's .at and PyTorch's loop walk the same),
+    so its sign is that zero's (in place, on ``out``)."""
+    zero = out == 0
+    if not zero.any():
+        return
+    where = np.broadcast_arrays(*where)
+    order = np.where(src == 0, np.arange(src.size).reshape(src.shape), src.size)
+    first = np.full(out.shape, src.size)
+    np.minimum.at(first, tuple(where), order)
+    chosen = (order == first[tuple(where)]) & (src == 0)
+    negative = np.zeros(out.shape, bool)
+    negative[tuple(w[chosen] for w in where)] = np.signbit(src[chosen])
+    own = x == 0
+    if not include_self:  # (a place no src reaches keeps x)
+        reached = np.zeros(out.shape, bool)
+        reached[tuple(where)] = True
+        own &= ~reached
+    negative = np.where(own, np.signbit(x), negative)
+    out[zero] = np.where(negative[zero], -0.0, 0.0)
 
 
 def _identity(reduce, dtype):

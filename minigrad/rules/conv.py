@@ -113,6 +113,9 @@ def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> Non
         raise RuntimeError(f"dilation should be greater than zero, but got {_sizes(dilation)}")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    if bias is not None and bias.dtype is not x.dtype:  # (before the shapes, as ATen)
+        raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
+                           f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
     _check_weight(x, weight, groups)
     if x.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(
@@ -130,11 +133,10 @@ def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> Non
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
             f"Kernel size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than "
             "actual input size")
-    if bias is not None and bias.dtype is not x.dtype:
-        raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
-                           f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
     _check_empty(x)
     _check_kernel(weight)
+    if x.dtype is _BOOL or any(d != 1 for d in dilation):  # (these kernels refuse the
+        check_dtype(x, convolution_kernel(weight, dilation))  # input before the weight)
     if x.dtype is not weight.dtype:
         raise RuntimeError(f"expected scalar type {SCALAR_NAMES[x.dtype]} but found "
                            f"{SCALAR_NAMES[weight.dtype]}")

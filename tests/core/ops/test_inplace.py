@@ -546,3 +546,29 @@ def test_fill_refuses_what_is_no_number_and_complex_values_as_torch(value, dtype
                 shown = (type(error).__name__, str(error))
         return shown, [str(w.message) for w in caught]
     assert call(mg) == call(torch)
+
+
+def test_copy_of_the_same_data_into_an_expanded_tensor_is_skipped_as_torch():
+    """ATen's copy_ returns at once when src is a view of x's own memory laid out as x
+    (another expand of it, its .data), before it checks x for overlapping elements:
+    minigrad skipped only src is x, and refused the others (semantic seed 44158: a copy_
+    of an expanded view's .data from the view). A half of it, or another layout, is
+    refused in both. The versions move as torch's."""
+    def calls(lib):
+        z = lib.zeros(3)
+        v, w = z.expand(2, 3), z.expand(2, 3)
+        return [lambda: v.copy_(v), lambda: v.copy_(w), lambda: v.data.copy_(v),
+                lambda: w.copy_(v.detach()), lambda: v.copy_(v.half()), lambda: z.copy_(z),
+                lambda: lib.zeros(3, 1).expand(3, 3).copy_(lib.zeros(1, 3).expand(3, 3)),
+                lambda: z._version]
+    got = []
+    for lib in (torch, mg):
+        seen = []
+        for call in calls(lib):
+            try:
+                result = call()
+                seen.append(result if isinstance(result, int) else ("ok", result.tolist()))
+            except RuntimeError as e:
+                seen.append(("RuntimeError", str(e)))
+        got.append(seen)
+    assert got[1] == got[0]
