@@ -65,13 +65,15 @@ def ulps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """How many representable floats lie between a and b, element by element (NaN = NaN)."""
     signed = {2: np.int16, 4: np.int32, 8: np.int64}[a.itemsize]
 
-    def ordered(x):
+    def magnitude(x):
         i = np.ascontiguousarray(x).view(signed).astype(np.int64)
-        magnitude = i & np.int64((1 << (8 * a.itemsize - 1)) - 1)
-        return np.where(i < 0, -magnitude, magnitude).astype(np.float64)
+        return i < 0, i & np.int64((1 << (8 * a.itemsize - 1)) - 1)
 
-    both_nan = np.isnan(a) & np.isnan(b)
-    return np.where(both_nan, 0.0, np.abs(ordered(a) - ordered(b)))
+    (a_negative, a_size), (b_negative, b_size) = magnitude(a), magnitude(b)
+    same_sign = np.abs(a_size - b_size).astype(np.float64)  # (exact in int64)
+    across_zero = a_size.astype(np.float64) + b_size.astype(np.float64)
+    between = np.where(a_negative == b_negative, same_sign, across_zero)
+    return np.where(np.isnan(a) & np.isnan(b), 0.0, between)
 
 
 def _dtype_name(dtype) -> str:
@@ -93,6 +95,8 @@ def _to_mg(value, memo):
             twin.requires_grad_(True)
         memo[id(value)] = twin
         return twin
+    if isinstance(value, torch.memory_format):
+        return getattr(mg, str(value).rsplit(".", 1)[-1])
     if isinstance(value, torch.dtype):
         return getattr(mg, _dtype_name(value))
     if isinstance(value, torch.Size):
@@ -241,7 +245,8 @@ class Bisector(TorchFunctionMode):
         index = self.calls
         with torch._C.DisableTorchFunction():
             try:
-                with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+                with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
+                        mg.set_grad_enabled(torch.is_grad_enabled()):
                     warnings.simplefilter("ignore")
                     if is_method:
                         my_result = getattr(mg_args[0], mine)(*mg_args[1:], **mg_kwargs)
