@@ -182,7 +182,7 @@ PRINTED_TOLERANCE = {"learning_with_examples": {"rtol": 1e-4, "atol": 1e-6},
 # means over (0, 2, 3) of 64x8x14x14 (above 32,768 elements minigrad takes NumPy's sum;
 # over the last dims, (1, 2, 3), fixed in session 22: test_sum_order.py). In
 # learning_with_examples: float32 sin (NumPy's loop: 256 of 2,000 values an ulp off, see
-# kernels/pointwise.cos), Linear(3, 1)'s input gradient (MKL), sqrt of RMSprop's one-element
+# kernels/pointwise.cos), Linear(3, 1)'s weight gradient (MKL), sqrt of RMSprop's one-element
 # and 1x3 averages (34 of 34, 101 of 264 an ulp off), pow(x, 4) and pow(x, 5) (1.8 %). In
 # course22p2_accel_sgd: conv2d first (as course22p2_initializing), then F.cross_entropy of
 # 64x10 float32 logits, whose mean loss is 1-2 ulps off PyTorch's in 26 of 26 calls (not

@@ -286,17 +286,18 @@ class Bisector(TorchFunctionMode):
 
     def _run_backward(self, index, label, call, func, snapshot, kw_snapshot, mine, is_method,
                       grad):
-        leaves = []
+        leaves, names = [], []
 
-        def fresh(v):
+        def fresh(v, name):
             if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], torch.Tensor):
                 t = v[0].clone().requires_grad_(v[1])
                 if v[1]:
                     leaves.append(t)
+                    names.append(name)
                 return t
             return v
-        t_args = [fresh(a) for a in snapshot]
-        t_kwargs = {k: fresh(v) for k, v in kw_snapshot.items()}
+        t_args = [fresh(a, f"argument {k}") for k, a in enumerate(snapshot)]
+        t_kwargs = {k: fresh(v, k) for k, v in kw_snapshot.items()}
         if not leaves:
             return
         out = func(*t_args, **t_kwargs)
@@ -311,13 +312,13 @@ class Bisector(TorchFunctionMode):
                 else mine(*m_args, **m_kwargs)
             m_out = m_out[0] if isinstance(m_out, (tuple, list)) else m_out
             my_grads = mg.autograd.grad(m_out, m_leaves, _to_mg(grad, {}), allow_unused=True)
-        for k, (theirs, my) in enumerate(zip(their_grads, my_grads)):
+        for name, theirs, my in zip(names, their_grads, my_grads):
             if theirs is None or my is None:
                 continue
             detail = _compare(theirs, my)
             if isinstance(detail, tuple) and detail[0]:
                 self.findings.append(Finding(index, "backward", label, call, detail,
-                                             f"grad of input {k}"))
+                                             f"grad of {name}"))
 
 
 def bisect(program, backward=True) -> Bisector:
