@@ -26,8 +26,8 @@ RNG = np.random.default_rng(2026)
 WIDTHS = [1, 2, 3, 15, 16, 17, 31, 32, 37, 100, 1000]
 
 
-def _rows(shape, scale=3.0):
-    return (RNG.standard_normal(shape) * scale).astype(np.float32)
+def _rows(shape, scale=3.0, rng=RNG):
+    return (rng.standard_normal(shape) * scale).astype(np.float32)
 
 
 def _bits(array):
@@ -208,13 +208,17 @@ def test_compiled_tanh_is_float64s_tanh_rounded_once():
 def test_tanh_and_its_gradient_have_pytorchs_bits(shape):
     """float32 tanh in one compiled loop (below threads.BIG elements): float64's tanh rounded once (the NumPy steps'
     value, and PyTorch's tanh's in 99.9 % of values); its gradient grad * (1 - y*y)
-    with 1 - y*y rounded once, PyTorch's fused multiply-add: bit for bit."""
-    x = _rows(shape, 2.0)
+    with 1 - y*y rounded once, PyTorch's fused multiply-add: bit for bit. (The inputs are
+    the shape's own, not the module's generator's: with those, the share of (3, 5, 7)
+    depended on which tests ran before in the worker, and one value of 105 off, the 0.1 %
+    PyTorch's tanh rounds otherwise, gave 0.990 once under -n 2.)"""
+    rng = np.random.default_rng(len(shape) * 1000 + shape[0])
+    x = _rows(shape, 2.0, rng)
     if x.size >= 3:
         x.reshape(-1)[:3] = [np.nan, np.inf, -0.0]
     ours = mg.tensor(x, requires_grad=True)
     theirs = torch.tensor(x, requires_grad=True)
-    grad = _rows(shape, 1.0)
+    grad = _rows(shape, 1.0, rng)
     y, ty = ours.tanh(), theirs.tanh()
     y.backward(mg.tensor(grad))
     ty.backward(torch.tensor(grad))

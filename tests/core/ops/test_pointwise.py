@@ -26,6 +26,7 @@ import pytest
 import torch
 
 import minigrad as mg
+from minigrad.kernels import vec
 
 from op_cases import case, run, X, Y, POS, ROW, AWAY
 from torch_compare import check, check_bits, check_error, outcome, rand
@@ -122,6 +123,24 @@ def test_sqrt_log_of_zero_and_negative_match_torch():
     check(lambda lib, t: t.log(), x, requires_grad=False)
     check(lambda lib, t: t.sqrt(), x)
     check(lambda lib, t: t.log(), np.array([-1.0, 0.5], np.float32), requires_grad=False)
+
+
+# Found by tests/core/support/op_bisect.py in pytorch/examples' VAE on this AVX2 machine (Zen3,
+# PyTorch 2.13 with MKL 2024.2): Adam's exp_avg_sq.sqrt() differed from minigrad's at 14 % of
+# elements by 1 ulp. PyTorch's float32 sqrt here is not the correctly rounded root (NumPy's and
+# minigrad's): of 100,000 random values in [0, 1e-3) it returned that root for 80.5 %, an ulp
+# above for 11.6 %, an ulp below for 7.9 % (float64: 98.6 %); a one-element tensor's is
+# correctly rounded, 8 elements 6 of 8. Neither x * rsqrt(x) rounded (66 %) nor x / sqrt(x)
+# (70 %) reproduces it; the vectorised loop's source (MKL's VML on an AMD CPU?) is not traced.
+# Every Adam and RMSprop step divides by it (DIFFERS_ON_AVX2 in test_public_tutorials.py).
+@pytest.mark.xfail(vec.CAPABILITY != "avx512", strict=True,
+                   reason="PyTorch's float32 sqrt on AVX2 is not correctly rounded in ~20 % of "
+                          "values (measured on a Zen3); minigrad's is")
+def test_float32_sqrt_has_pytorchs_bits():
+    x = rand((10_000,), seed=31, low=0.0, high=1e-3)
+    ours = mg.from_numpy(x).sqrt().numpy()
+    theirs = torch.from_numpy(x).sqrt().numpy()
+    assert np.array_equal(ours.view(np.uint32), theirs.view(np.uint32))
 
 
 def test_pointwise_on_integers_gives_float32():
