@@ -37,7 +37,7 @@ import threading
 
 import numpy as np
 
-from . import vec
+from . import memory, vec
 
 __all__ = ["AVAILABLE", "log_softmax_rows", "softmax_rows", "log_softmax_backward_rows",
            "softmax_backward_rows", "tanh_rounded", "tanh_backward_rounded",
@@ -517,6 +517,10 @@ def _compile() -> None:
         names[name] = _kernel(numba, _PYTHON[name])
     for name, signatures in _UFUNCS.items():
         names[name] = _ufunc(numba, _PYTHON[name], signatures)
+    # numba and LLVM's bindings are some 88,000 objects the garbage collector would walk in
+    # every full collection from now on (a 20,000-op chain spent 60 ms more in them): out
+    # of its walks, as minigrad's own are at its import (``memory``)
+    memory.freeze_imported_objects()
 
 
 def _kernel(numba, function):

@@ -51,3 +51,41 @@ def test_a_program_that_disabled_the_collector_keeps_it_as_it_was():
     run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                          check=True)
     assert run.stdout.split() == ["0", "False"]
+
+
+NUMBA_PROGRAM = """
+import gc, weakref
+import numpy as np
+import minigrad
+from minigrad.kernels import compiled
+x = minigrad.tensor(np.ones(4, np.float32), requires_grad=True)
+x.tanh().sum().backward()  # (float32 tanh: the first compiled kernel imports numba)
+import numba  # (imported by then)
+tracked = len(gc.get_objects())
+class Cyclic:
+    pass
+a, b = Cyclic(), Cyclic()
+a.other, b.other = b, a
+gone = weakref.ref(a)
+del a, b
+gc.collect()
+print(compiled.AVAILABLE, tracked, gone() is None)
+"""
+
+
+def test_numbas_objects_are_frozen_when_the_first_kernel_imports_it():
+    """numba's and LLVM's objects (some 88,000) are out of the collector's walks once the
+    first compiled kernel has imported them, as minigrad's own are (``compiled._compile``);
+    a cycle made after that is still collected."""
+    def run(**environment):
+        inherited = {k: v for k, v in os.environ.items() if k != "MINIGRAD_GC_FREEZE"}
+        return subprocess.run([sys.executable, "-c", NUMBA_PROGRAM], capture_output=True,
+                              text=True, env={**inherited, **environment},
+                              check=True).stdout.split()
+    available, tracked, cycle_freed = run()
+    if available != "True":
+        return  # (numba not installed: nothing imported, nothing to freeze)
+    _, left_alone, _ = run(MINIGRAD_GC_FREEZE="0")
+    assert int(left_alone) > 50_000  # (numba's objects, walked by every full collection)
+    assert int(tracked) < 2_000
+    assert cycle_freed == "True"
