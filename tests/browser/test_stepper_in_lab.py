@@ -45,7 +45,9 @@ def test_step_through_backward_in_lab(page, lab):
         assert name in stepper.locator(f"g.node#{box_id}").get_attribute("class").split()
     assert current_box(stepper, 0, total)[0] == output_id
     legend = stepper.locator(".minigrad-legend li")
-    assert legend.count() == 5 and all(item.is_visible() for item in legend.all())
+    # (the five marks, then the resting colour of each kind of box lesson 4's graph holds:
+    # the output, backward nodes, leaves, a saved tensor)
+    assert legend.count() == 9 and all(item.is_visible() for item in legend.all())
     assert "thick border" in legend.nth(0).inner_text()
     assert "dashed border" in legend.nth(1).inner_text()
     # the colour the legend names is the one drawn: frame 0's box (the output) is gold too,
