@@ -46,7 +46,7 @@ __all__ = ["AVAILABLE", "log_softmax_rows", "softmax_rows", "log_softmax_backwar
 AVAILABLE = (os.environ.get("MINIGRAD_NUMBA", "1") != "0"
              and importlib.util.find_spec("numba") is not None)
 
-_F32 = np.float32
+_F32, _F64 = np.float32, np.float64
 _LANES = vec.NATIVE_VECTOR_BYTES // 4  # float32 lanes of PyTorch's vectors here: 16 or 8
 
 
@@ -350,7 +350,7 @@ def tanh_rounded(x):
     float32 near the two switches among them), at a sixth of its time (its ``tanh``
     is a call per value; this loop has no call and no branch)."""
     bits = _F32(x).view(np.int32) & _ABS  # |x|, NaN and inf above 20, from the bits: a NaN in
-    a = np.float64(np.int32(min(bits, _TWENTY)).view(np.float32))  # a float comparison
+    a = _F64(np.int32(min(bits, _TWENTY)).view(np.float32))  # a float comparison
     # would set NumPy's "invalid" flag (tanh(20) rounds to 1; a NaN is returned as it is)
     s = a * a
     p = _F64(-929569.0 / 638512875.0)  # tanh's series: a - a**3 / 3 + 2 a**5 / 15 ...
@@ -362,7 +362,6 @@ def tanh_rounded(x):
     return x if bits > _INFINITY else _F32(math.copysign(t, x))
 
 
-_F64 = np.float64
 _ABS, _TWENTY, _INFINITY = np.int32(0x7FFFFFFF), np.int32(0x41A00000), np.int32(0x7F800000)
 _TANH_SERIES = (21844.0 / 6081075.0, -1382.0 / 155925.0, 62.0 / 2835.0, -17.0 / 315.0,
                 2.0 / 15.0, -1.0 / 3.0)
